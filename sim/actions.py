@@ -1,0 +1,24 @@
+"""Action codes shared by every game's kernel, its trace writer and its replay.
+
+A kernel that records a deal writes one row ``[type, seat, a, b]`` per decision
+(``a`` and ``b`` depend on the type: a bid value, a card, a card mask, a
+declaration code, a pyramid position). The trace writer turns rows into the
+objects of ``TRACE.md`` and the replay turns those objects back into rows.
+"""
+
+from __future__ import annotations
+
+BID, HOLD, PASS, PICKUP, HAND, GIVE_UP, DISCARD, DECLARE, RAMSCH, OFFER, ACCEPT, REJECT, \
+    CONTRA, RE, PLAY = range(15)
+
+NAMES = ("bid", "hold", "pass", "pickup", "hand", "give_up", "discard", "declare", "ramsch",
+         "offer", "accept", "reject", "contra", "re", "play")
+"""Trace names of the action codes, by code."""
+
+CODES = {name: code for code, name in enumerate(NAMES)}
+
+ROW = 4
+"""Ints per recorded action: type, seat, a, b."""
+
+MAX_ACTIONS = 512
+"""Room for one deal's actions (long biding wars included)."""

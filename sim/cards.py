@@ -1,0 +1,170 @@
+"""Card codes, decks, parsing and formatting, and bit helpers.
+
+A card is a bit (as in python-chess, where a square is a bit of a ``Bitboard``).
+A Skat hand is a ``uint32`` with one bit per card; a Doppelkopf hand is a
+``uint64`` with one bit per *physical copy* (both copies of a card print the
+same). Card ``i`` of a deck is ``suit * n_ranks + rank`` for its first copy and
+``n_kinds + suit * n_ranks + rank`` for its second.
+
+>>> d = SKAT_DECK
+>>> d.format(d.parse("CJ SJ HA"))
+'CJ SJ HA'
+>>> int(d.points[d.index("HA")])
+11
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+
+SUITS = "CSHD"
+"""Suit letters in their Skat order: clubs, spades, hearts, diamonds."""
+
+RANK_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+"""Card points of each rank (the same in every game here)."""
+
+
+class CardError(ValueError):
+    """A card or set of cards could not be parsed."""
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck: its ranks (in printing order), the number of copies of each card.
+
+    Attributes hold one entry per physical card, indexed by bit position.
+    """
+
+    name: str
+    ranks: str
+    copies: int
+    n_kinds: int = field(init=False)
+    n_cards: int = field(init=False)
+    suit: np.ndarray = field(init=False, repr=False)
+    rank: np.ndarray = field(init=False, repr=False)
+    points: np.ndarray = field(init=False, repr=False)
+    names: tuple[str, ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        n_kinds = len(SUITS) * len(self.ranks)
+        n_cards = n_kinds * self.copies
+        suit = np.array([(i % n_kinds) // len(self.ranks) for i in range(n_cards)], np.int8)
+        rank = np.array([(i % n_kinds) % len(self.ranks) for i in range(n_cards)], np.int8)
+        names = tuple(SUITS[s] + self.ranks[r] for s, r in zip(suit, rank))
+        points = np.array([RANK_POINTS[n[1]] for n in names], np.int16)
+        for key, value in dict(n_kinds=n_kinds, n_cards=n_cards, suit=suit, rank=rank,
+                               names=names, points=points).items():
+            object.__setattr__(self, key, value)
+
+    @property
+    def full(self) -> int:
+        """Mask of every card of the deck."""
+        return (1 << self.n_cards) - 1
+
+    @property
+    def mask_dtype(self) -> type:
+        """The numpy integer type that holds a set of this deck's cards."""
+        return np.uint32 if self.n_cards <= 32 else np.uint64
+
+    def index(self, name: str, taken: int = 0) -> int:
+        """Bit index of card ``name``: its first copy not already in ``taken``."""
+        name = name.strip().upper()
+        for copy in range(self.copies):
+            try:
+                kind = self.names.index(name)
+            except ValueError:
+                raise CardError(f"unknown card {name!r} (cards are suit {SUITS} + rank {self.ranks})") from None
+            i = copy * self.n_kinds + kind
+            if not taken >> i & 1:
+                return i
+        raise CardError(f"card {name!r} appears more than {self.copies} time(s)")
+
+    def parse(self, text: str | list[str]) -> int:
+        """Parse ``"CJ SJ HA"`` (or a list of names) into a mask."""
+        words = text.split() if isinstance(text, str) else list(text)
+        mask = 0
+        for word in words:
+            mask |= 1 << self.index(word, mask)
+        return mask
+
+    def cards(self, mask: int) -> list[int]:
+        """Bit indices of the cards in ``mask``, lowest first."""
+        return [i for i in range(self.n_cards) if int(mask) >> i & 1]
+
+    def format(self, mask: int) -> str:
+        """Print a set of cards as ``"CJ SJ HA"`` in deck order."""
+        return " ".join(self.names[i] for i in self.cards(mask))
+
+    def name_list(self, mask: int) -> list[str]:
+        """Card names of a mask, in deck order (one entry per physical card)."""
+        return [self.names[i] for i in self.cards(mask)]
+
+    def suit_mask(self, suit: int) -> int:
+        """Mask of every card of one printed suit."""
+        return sum(1 << i for i in range(self.n_cards) if self.suit[i] == suit)
+
+    def rank_mask(self, rank: str) -> int:
+        """Mask of every card of one rank letter."""
+        r = self.ranks.index(rank)
+        return sum(1 << i for i in range(self.n_cards) if self.rank[i] == r)
+
+
+SKAT_DECK = Deck("skat32", "ATKQJ987", 1)
+"""32 cards: A T K Q J 9 8 7 in four suits (120 points)."""
+DOKO_DECK_40 = Deck("doko40", "ATKQJ", 2)
+"""40 Doppelkopf cards without nines (240 points)."""
+DOKO_DECK_48 = Deck("doko48", "ATKQJ9", 2)
+"""48 Doppelkopf cards with nines (240 points)."""
+
+
+# --- bit helpers usable inside compiled kernels --------------------------------------------
+
+@numba.njit(cache=True, inline="always")
+def popcount(x):  # type: ignore[no-untyped-def]
+    """Number of set bits (cards) in a mask."""
+    x = np.uint64(x)
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@numba.njit(cache=True, inline="always")
+def lsb(x):  # type: ignore[no-untyped-def]
+    """Index of the lowest set bit of a non-zero mask."""
+    x = np.uint64(x)
+    return popcount((x & (~x + np.uint64(1))) - np.uint64(1))
+
+
+@numba.njit(cache=True, inline="always")
+def msb(x):  # type: ignore[no-untyped-def]
+    """Index of the highest set bit of a non-zero mask."""
+    x = np.uint64(x)
+    n = np.int64(0)
+    while x > np.uint64(1):
+        x >>= np.uint64(1)
+        n += 1
+    return n
+
+
+@numba.njit(cache=True, inline="always")
+def nth_bit(x, n):  # type: ignore[no-untyped-def]
+    """Index of the ``n``-th (from 0, lowest first) set bit of ``x``."""
+    x = np.uint64(x)
+    for _ in range(n):
+        x &= x - np.uint64(1)
+    return lsb(x)
+
+
+@numba.njit(cache=True, inline="always")
+def bit(i):  # type: ignore[no-untyped-def]
+    """Mask with only card ``i``."""
+    return np.uint64(1) << np.uint64(i)
+
+
+def table_mask(deck: Deck, predicate) -> int:  # type: ignore[no-untyped-def]
+    """Mask of every card index ``i`` of ``deck`` with ``predicate(i)`` true."""
+    return sum(1 << i for i in range(deck.n_cards) if predicate(i))

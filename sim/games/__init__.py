@@ -1,0 +1,24 @@
+"""The game registry: every game the simulator knows, by id."""
+
+from __future__ import annotations
+
+from sim.games import skat
+from sim.games.base import Batch, Game
+
+GAMES: dict[str, Game] = {g.name: g for g in (Game(skat),)}
+"""Games by id (RULES.md: ``skat``, ``skat_en_deux``, ``doko_duell``, ``doko_skat``)."""
+
+
+class GameError(ValueError):
+    """An unknown game id."""
+
+
+def find_game(name: str) -> Game:
+    """The registered game ``name``."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise GameError(f"unknown game {name!r} (games: {', '.join(GAMES)})") from None
+
+
+__all__ = ["GAMES", "Batch", "Game", "GameError", "find_game"]

@@ -1,0 +1,92 @@
+"""What every game module provides, and the one call that plays a batch of deals.
+
+A game module (``sim.games.skat`` ...) opens with what the game is, declares its
+``OPTIONS``, its result ``COLUMNS`` and a compiled ``play_shard`` kernel; a
+``Game`` wraps it for the runner, the traces and the CLI.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from sim import actions as A
+from sim.cards import Deck
+from sim.options import OptionTable
+from sim.policies import policy_ids
+
+
+@dataclass
+class Batch:
+    """Deals played by one call: result columns, and the recorded actions if asked for."""
+
+    columns: dict[str, np.ndarray]
+    actions: list[np.ndarray] | None = None
+
+    def __len__(self) -> int:
+        return len(self.columns["deal"])
+
+
+@dataclass(frozen=True)
+class Game:
+    """A registered game: its metadata, options and kernel."""
+
+    module: ModuleType
+
+    @property
+    def name(self) -> str:
+        return self.module.NAME
+
+    @property
+    def n_players(self) -> int:
+        return self.module.N_PLAYERS
+
+    @property
+    def deck(self) -> Deck:
+        return self.module.DECK
+
+    @property
+    def options(self) -> OptionTable:
+        return self.module.OPTIONS
+
+    @property
+    def columns(self) -> tuple[tuple[str, str], ...]:
+        return self.module.COLUMNS
+
+    def rules(self, given: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Every option's value, ``given`` overriding the defaults (validated)."""
+        return self.options.resolve(given, self.name)
+
+    def play(self, seed: int, first: int, count: int, rules: dict[str, Any],
+             policies: list[str], record: bool = False,
+             script: list[np.ndarray] | None = None) -> Batch:
+        """Play deals ``first .. first + count - 1`` under ``seed``.
+
+        ``record`` keeps every deal's actions; ``script`` (one action array per
+        deal) replays recorded actions instead of asking the policies.
+        """
+        m = self.module
+        pols = np.array(policy_ids(policies, self.n_players, self.name) if script is None
+                        else [-1] * self.n_players, np.int64)
+        params = m.kernel_params(rules)
+        values = m.bid_list(rules) if hasattr(m, "bid_list") else np.zeros(1, np.int64)
+        res = np.zeros((count, len(m.COLUMNS)), np.int64)
+        record = record or script is not None
+        logs = np.zeros((count if record else 1, A.MAX_ACTIONS, A.ROW), np.int64)
+        nlogs = np.zeros(count if record else 1, np.int64)
+        if script is not None:
+            starts = np.zeros(count + 1, np.int64)
+            starts[1:] = np.cumsum([len(s) for s in script])
+            flat = np.concatenate(script).astype(np.int64) if count else np.zeros((0, A.ROW), np.int64)
+            flat = flat.reshape(-1, A.ROW)
+        else:
+            starts = np.zeros(1, np.int64)
+            flat = np.zeros((0, A.ROW), np.int64)
+        m.play_shard(np.uint64(seed), first, count, params, pols, values, res, logs, nlogs,
+                     flat, starts, record)
+        columns = {name: res[:, j].astype(dtype) for j, (name, dtype) in enumerate(m.COLUMNS)}
+        actions = [logs[i, :nlogs[i]].copy() for i in range(count)] if record else None
+        return Batch(columns, actions)

@@ -1,0 +1,537 @@
+"""Three-player Skat (``skat``; RULES.md, seed 003).
+
+What the game is
+----------------
+* Players: 3, seats clockwise from 0; in deal ``d`` seat ``d % 3`` deals and is
+  rearhand, the next seat is forehand and leads, then middlehand.
+* Deck: 32 cards (``SKAT_DECK``), 10 to each player, 2 to the skat; 120 points.
+* Phases: deal, bidding (middlehand to forehand, then rearhand to the survivor;
+  forehand may take 18 after two passes), skat pickup or hand, discard,
+  declaration (suit, grand, null, null ouvert; announcements if enabled),
+  10 tricks (a null game ends at the declarer's first trick), settlement.
+  When all pass: throw-in, or ramsch (jacks trump, most points loses).
+* Options: ``OPTIONS`` below.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from sim import actions as A
+from sim.cards import SKAT_DECK, bit, popcount
+from sim.games import skat_obs as O
+from sim.games.skat_values import (BASE, EFF, GRAND, NULL, POINTS, RAMSCH, STRENGTH,
+                                   SUIT_MASKS, bid_values, card_points, matadors, null_value, settle_suit)
+from sim.options import Option, OptionTable
+from sim.policies import HEURISTIC, SCRIPTED
+from sim.policies import skat_heuristic as H
+from sim.policies.random import coin, random_card, random_pair
+from sim.rng import STREAM_DEAL, STREAM_SEAT0, below, shuffle, stream_key
+from sim.tricks import TRUMP, legal_mask, trick_winner
+
+NAME = "skat"
+N_PLAYERS = 3
+DECK = SKAT_DECK
+TRICKS = 10
+
+OPTIONS = OptionTable([
+    Option("all_pass", "throw_in", ("throw_in", "ramsch"),
+           "when all three pass: the deal is thrown in, or ramsch is played"),
+    Option("announcements", False, (False, True),
+           "ISkO announcements in hand games: Schneider, Schwarz, ouvert (+1 level each)"),
+    Option("lost_factor", 2, (2, 1), "a lost game costs this many times its value"),
+])
+
+# kernel parameters, in this order
+P_RAMSCH, P_ANNOUNCE, P_LOST_FACTOR, P_N = range(4)
+
+
+def kernel_params(rules: dict) -> np.ndarray:
+    """The rules as the kernel's parameter array."""
+    p = np.zeros(P_N, np.int64)
+    p[P_RAMSCH] = rules["all_pass"] == "ramsch"
+    p[P_ANNOUNCE] = bool(rules["announcements"])
+    p[P_LOST_FACTOR] = int(rules["lost_factor"])
+    return p
+
+
+def extra_levels(rules: dict) -> int:
+    """Most levels a game can add beyond matadors + 1: hand, Schneider, Schwarz (+3 announced)."""
+    return 3 + (3 if rules["announcements"] else 0)
+
+
+def bid_list(rules: dict) -> np.ndarray:
+    """The bid values reachable under ``rules``."""
+    return bid_values(extra_levels(rules))
+
+
+# result columns: name and Parquet type, in kernel order
+COLUMNS = (
+    ("deal", "int64"), ("dealer", "int8"), ("declarer", "int8"), ("declarer_position", "int8"),
+    ("bid", "int16"), ("game", "int8"), ("hand", "bool"), ("ouvert", "bool"),
+    ("schneider_announced", "bool"), ("schwarz_announced", "bool"), ("matadors", "int8"),
+    ("declarer_points", "int16"), ("declarer_tricks", "int8"), ("schneider", "bool"),
+    ("schwarz", "bool"), ("overbid", "bool"), ("won", "bool"), ("game_value", "int16"),
+    ("score_0", "int16"), ("score_1", "int16"), ("score_2", "int16"), ("passed_out", "bool"),
+    ("ramsch", "bool"), ("ramsch_points_0", "int16"), ("ramsch_points_1", "int16"),
+    ("ramsch_points_2", "int16"), ("durchmarsch", "bool"), ("hand_0", "uint32"),
+    ("hand_1", "uint32"), ("hand_2", "uint32"), ("skat", "uint32"), ("discard", "uint32"),
+    ("replay_error", "int16"),
+)
+(C_DEAL, C_DEALER, C_DECLARER, C_POSITION, C_BID, C_GAME, C_HAND, C_OUVERT, C_SCH_ANN,
+ C_SCHW_ANN, C_MATADORS, C_DPOINTS, C_DTRICKS, C_SCHNEIDER, C_SCHWARZ, C_OVERBID, C_WON,
+ C_VALUE, C_SCORE, _S1, _S2, C_PASSED_OUT, C_RAMSCH, C_RPOINTS, _R1, _R2, C_DURCHMARSCH,
+ C_HANDS, _H1, _H2, C_SKAT, C_DISCARD, C_ERROR) = range(len(COLUMNS))
+
+# replay errors: which recorded action could not be replayed (0: none)
+E_NONE, E_MISMATCH, E_ILLEGAL = 0, 1, 2
+
+
+# --- decisions -----------------------------------------------------------------------------
+
+@numba.njit(cache=True)
+def _scripted(script, cur, kind, seat, err):  # type: ignore[no-untyped-def]
+    """Next recorded action if it is of ``kind`` by ``seat``; else flag a mismatch."""
+    i = cur[0]
+    if i >= script.shape[0] or script[i, 0] != kind or script[i, 1] != seat:
+        err[0] = E_MISMATCH
+        return -1
+    cur[0] = i + 1
+    return script[i, 2]
+
+
+@numba.njit(cache=True)
+def _scripted_either(script, cur, yes, no, seat, err):  # type: ignore[no-untyped-def]
+    """A recorded yes/no decision: 1 for action ``yes``, 0 for ``no``."""
+    i = cur[0]
+    if i < script.shape[0] and script[i, 1] == seat and script[i, 0] in (yes, no):
+        cur[0] = i + 1
+        return 1 if script[i, 0] == yes else 0
+    err[0] = E_MISMATCH
+    return 0
+
+
+@numba.njit(cache=True)
+def _declaration_choices(obs, params, out):  # type: ignore[no-untyped-def]
+    """Every declaration the declarer may make now; returns how many were written."""
+    bid = obs[O.BID]
+    hand = obs[O.HAND_GAME]
+    n = 0
+    levels = 4 if (hand and params[P_ANNOUNCE]) else 1
+    flags = (0, O.DECL_SCHNEIDER, O.DECL_SCHNEIDER | O.DECL_SCHWARZ,
+             O.DECL_SCHNEIDER | O.DECL_SCHWARZ | O.DECL_OUVERT)
+    for g in range(5):
+        for k in range(levels):
+            out[n] = g | flags[k]
+            n += 1
+    for ouvert in range(2):
+        if null_value(hand, ouvert) >= bid:
+            out[n] = NULL | (O.DECL_OUVERT if ouvert else 0)
+            n += 1
+    return n
+
+
+@numba.njit(cache=True)
+def declaration_allowed(decl, obs, params):  # type: ignore[no-untyped-def]
+    """Whether ``decl`` is among the declarations offered now."""
+    buf = np.empty(32, np.int64)
+    n = _declaration_choices(obs, params, buf)
+    for k in range(n):
+        if buf[k] == decl:
+            return True
+    return False
+
+
+@numba.njit(cache=True)
+def decide_bid(pol, obs, state, values):  # type: ignore[no-untyped-def]
+    """A bid value above ``obs[BID]`` or 0 to pass."""
+    if obs[O.NEXT_BID] == 0:
+        return 0
+    if pol == HEURISTIC:
+        return H.bid(obs, values)
+    return obs[O.NEXT_BID] if coin(state) else 0
+
+
+@numba.njit(cache=True)
+def decide_yes(pol, obs, state):  # type: ignore[no-untyped-def]
+    """Hold (answer), take 18 (forehand after two passes) or pick up the skat: yes or no."""
+    if pol == HEURISTIC:
+        return H.yes(obs)
+    return coin(state)
+
+
+@numba.njit(cache=True)
+def decide_discard(pol, obs, state):  # type: ignore[no-untyped-def]
+    """The two cards to put away (a mask)."""
+    if pol == HEURISTIC:
+        return H.discard(obs)
+    return random_pair(np.uint64(obs[O.HAND]), state)
+
+
+@numba.njit(cache=True)
+def decide_declaration(pol, obs, state, params):  # type: ignore[no-untyped-def]
+    """A declaration code (game | ouvert/announcement flags)."""
+    if pol == HEURISTIC:
+        return H.declare(obs, params[P_ANNOUNCE])
+    buf = np.empty(32, np.int64)
+    n = _declaration_choices(obs, params, buf)
+    return buf[below(state, n)]
+
+
+@numba.njit(cache=True)
+def decide_card(pol, obs, state):  # type: ignore[no-untyped-def]
+    """The card to play, one of ``obs[LEGAL]``."""
+    if pol == HEURISTIC:
+        return H.play(obs)
+    return random_card(np.uint64(obs[O.LEGAL]), state)
+
+
+# --- one deal ------------------------------------------------------------------------------
+
+@numba.njit(cache=True)
+def _record(log, nlog, kind, seat, a, b):  # type: ignore[no-untyped-def]
+    n = nlog[0]
+    if n < log.shape[0]:
+        log[n, 0] = kind
+        log[n, 1] = seat
+        log[n, 2] = a
+        log[n, 3] = b
+        nlog[0] = n + 1
+
+
+@numba.njit(cache=True)
+def _private(obs, seat, dealer, hand):  # type: ignore[no-untyped-def]
+    """Fill the seat's private fields; the rest of ``obs`` is public."""
+    obs[O.SEAT] = seat
+    obs[O.POSITION] = (seat - dealer - 1) % 3
+    obs[O.HAND] = np.int64(hand)
+    obs[O.LEGAL] = 0
+    obs[O.SKAT] = 0
+
+
+@numba.njit(cache=True)
+def _next_bid(values, bid):  # type: ignore[no-untyped-def]
+    for v in values:
+        if v > bid:
+            return v
+    return 0
+
+
+@numba.njit(cache=True)
+def _ask_bid(bidder, bid, obs, hands, dealer, pols, states, values, script, cur, err,
+             log, nlog):  # type: ignore[no-untyped-def]
+    """``bidder`` names a higher value or passes (0)."""
+    _private(obs, bidder, dealer, hands[bidder])
+    obs[O.PHASE] = O.PH_BID
+    obs[O.BID] = bid
+    obs[O.NEXT_BID] = _next_bid(values, bid)
+    if pols[bidder] == SCRIPTED:
+        i = cur[0]
+        if i < script.shape[0] and script[i, 1] == bidder and script[i, 0] == A.PASS:
+            cur[0] = i + 1
+            v = 0
+        else:
+            v = _scripted(script, cur, A.BID, bidder, err)
+            ok = False
+            for w in values:
+                ok = ok or (w == v and v > bid)
+            if not ok:
+                err[0] = E_ILLEGAL
+                return 0
+    else:
+        v = decide_bid(pols[bidder], obs, states[STREAM_SEAT0 + bidder], values)
+    if v:
+        _record(log, nlog, A.BID, bidder, v, 0)
+        obs[O.SEAT_BID + bidder] = v
+    else:
+        _record(log, nlog, A.PASS, bidder, 0, 0)
+        obs[O.PASSED] |= 1 << bidder
+    return v
+
+
+@numba.njit(cache=True)
+def _ask_yes(seat, phase, yes_kind, no_kind, obs, hands, dealer, pols, states, script, cur,
+             err, log, nlog, value):  # type: ignore[no-untyped-def]
+    """A yes/no decision by ``seat`` in ``phase``, recorded as ``yes_kind``/``no_kind``."""
+    _private(obs, seat, dealer, hands[seat])
+    obs[O.PHASE] = phase
+    if pols[seat] == SCRIPTED:
+        yes = _scripted_either(script, cur, yes_kind, no_kind, seat, err)
+    else:
+        yes = decide_yes(pols[seat], obs, states[STREAM_SEAT0 + seat])
+    _record(log, nlog, yes_kind if yes else no_kind, seat, value if yes else 0, 0)
+    return yes
+
+
+@numba.njit(cache=True)
+def _bidding(hands, dealer, obs, pols, states, values, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
+    """Run the bidding. Returns ``(declarer, bid)``; declarer -1 when all passed."""
+    fh = (dealer + 1) % 3
+    mh = (dealer + 2) % 3
+    rh = dealer
+    bid = 0
+    survivor = fh
+    for bidder in (mh, rh):
+        answerer = survivor
+        while True:
+            v = _ask_bid(bidder, bid, obs, hands, dealer, pols, states, values, script, cur,
+                         err, log, nlog)
+            if err[0]:
+                return -1, 0
+            if v == 0:
+                survivor = answerer
+                break
+            bid = v
+            obs[O.BID] = bid
+            if not _ask_yes(answerer, O.PH_ANSWER, A.HOLD, A.PASS, obs, hands, dealer, pols,
+                            states, script, cur, err, log, nlog, bid):
+                obs[O.PASSED] |= 1 << answerer
+                survivor = bidder
+                break
+            obs[O.SEAT_BID + answerer] = bid
+    if bid == 0:
+        obs[O.BID] = 0
+        obs[O.NEXT_BID] = 18
+        if _ask_yes(fh, O.PH_FH18, A.BID, A.PASS, obs, hands, dealer, pols, states, script,
+                    cur, err, log, nlog, 18):
+            obs[O.SEAT_BID + fh] = 18
+            return fh, 18
+        obs[O.PASSED] |= 1 << fh
+        return -1, 0
+    return survivor, bid
+
+
+@numba.njit(cache=True)
+def _play_tricks(hands, leader, game, declarer, ouvert, obs, pols, states, dealer, skat_known,
+                 points, tricks, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
+    """Play the tricks; returns the seat that took the last trick played.
+
+    A null game stops at the declarer's first trick.
+    """
+    eff = EFF[game]
+    strength = STRENGTH[game]
+    masks = SUIT_MASKS[game]
+    trick = np.empty(3, np.int64)
+    seats = np.empty(3, np.int64)
+    winner = leader
+    obs[O.TRICK_LEADER] = leader
+    for t in range(TRICKS):
+        obs[O.TRICK_NO] = t
+        obs[O.TRICK_LEADER] = leader
+        for k in range(3):
+            obs[O.TRICK_CARD + k] = -1
+        for k in range(3):
+            seat = (leader + k) % 3
+            obs[O.TRICK_N] = k
+            _private(obs, seat, dealer, hands[seat])
+            obs[O.PHASE] = O.PH_PLAY
+            legal = legal_mask(hands[seat], trick[0] if k else -1, eff, masks)
+            obs[O.LEGAL] = np.int64(legal)
+            if seat == declarer:
+                obs[O.SKAT] = np.int64(skat_known)
+            if pols[seat] == SCRIPTED:
+                card = _scripted(script, cur, A.PLAY, seat, err)
+                if card < 0 or card >= 32 or not (legal >> np.uint64(card)) & np.uint64(1):
+                    err[0] = E_ILLEGAL if not err[0] else err[0]
+                    return winner
+            else:
+                card = decide_card(pols[seat], obs, states[STREAM_SEAT0 + seat])
+            _record(log, nlog, A.PLAY, seat, card, 0)
+            trick[k] = card
+            seats[k] = seat
+            hands[seat] &= ~bit(card)
+            if ouvert and seat == declarer:
+                obs[O.OPEN_HAND] = np.int64(hands[declarer])
+            obs[O.PLAYED + seat] |= np.int64(bit(card))
+            obs[O.TRICK_CARD + k] = card
+            if k and eff[card] != eff[trick[0]]:
+                obs[O.VOIDS] |= 1 << (5 * seat + eff[trick[0]])
+        w = trick_winner(trick, 3, eff, strength)
+        winner = seats[w]
+        won = POINTS[trick[0]] + POINTS[trick[1]] + POINTS[trick[2]]
+        points[winner] += won
+        tricks[winner] += 1
+        obs[O.POINTS + winner] += won
+        obs[O.TRICKS + winner] += 1
+        leader = winner
+        if game == NULL and winner == declarer:
+            break
+    obs[O.TRICK_N] = 0
+    return winner
+
+
+@numba.njit(cache=True)
+def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, script, err,
+              log, nlog):  # type: ignore[no-untyped-def]
+    """Deal, bid, declare, play and score deal ``deal`` into result ``row``."""
+    for s in range(states.shape[0]):
+        states[s, 0] = stream_key(seed, deal, s)
+    dealer = deal % 3
+    fh = (dealer + 1) % 3
+    shuffle(states[STREAM_DEAL], perm)
+    for s in range(3):
+        h = np.uint64(0)
+        for k in range(10):
+            h |= bit(perm[10 * s + k])
+        hands[s] = h
+    skat = bit(perm[30]) | bit(perm[31])
+    obs[:] = 0
+    obs[O.DECLARER] = -1
+    obs[O.FOREHAND] = fh
+    obs[O.N_PLAYERS] = 3
+    obs[O.BLIND_SEAT] = -1
+    for k in range(3):
+        obs[O.TRICK_CARD + k] = -1
+    row[:] = 0
+    row[C_DEAL] = deal
+    row[C_DEALER] = dealer
+    row[C_DECLARER] = -1
+    row[C_POSITION] = -1
+    row[C_GAME] = -1
+    for s in range(3):
+        row[C_HANDS + s] = np.int64(hands[s])
+    row[C_SKAT] = np.int64(skat)
+    cur = np.zeros(1, np.int64)
+    nlog[0] = 0
+
+    declarer, bid = _bidding(hands, dealer, obs, pols, states, values, script, cur, err, log, nlog)
+    points = np.zeros(3, np.int64)
+    tricks = np.zeros(3, np.int64)
+    if err[0]:
+        row[C_ERROR] = err[0]
+        return
+    if declarer < 0:
+        if not params[P_RAMSCH]:
+            row[C_PASSED_OUT] = 1
+            row[C_DISCARD] = np.int64(skat)
+            return
+        _record(log, nlog, A.RAMSCH, fh, 0, 0)
+        obs[O.GAME] = RAMSCH
+        obs[O.RAMSCH] = 1
+        last = _play_tricks(hands, fh, RAMSCH, -1, False, obs, pols, states, dealer, 0, points,
+                            tricks, script, cur, err, log, nlog)
+        row[C_ERROR] = err[0]
+        points[last] += card_points(skat)
+        row[C_RAMSCH] = 1
+        row[C_GAME] = RAMSCH
+        row[C_DISCARD] = np.int64(skat)
+        most = max(points[0], max(points[1], points[2]))
+        for s in range(3):
+            row[C_RPOINTS + s] = points[s]
+            if tricks[s] == TRICKS:
+                row[C_DURCHMARSCH] = 1
+        for s in range(3):
+            if row[C_DURCHMARSCH]:
+                row[C_SCORE + s] = 120 if tricks[s] == TRICKS else 0
+            elif points[s] == most:
+                row[C_SCORE + s] = -points[s]
+        return
+
+    # skat, discard and declaration
+    obs[O.DECLARER] = declarer
+    obs[O.BID] = bid
+    row[C_DECLARER] = declarer
+    row[C_POSITION] = (declarer - dealer - 1) % 3
+    row[C_BID] = bid
+    full = hands[declarer] | skat
+    pickup = _ask_yes(declarer, O.PH_PICKUP, A.PICKUP, A.HAND, obs, hands, dealer, pols, states,
+                      script, cur, err, log, nlog, 0)
+    if err[0]:
+        row[C_ERROR] = err[0]
+        return
+    skat_known = np.uint64(0)
+    if pickup:
+        hands[declarer] = full
+        _private(obs, declarer, dealer, full)
+        obs[O.PHASE] = O.PH_DISCARD
+        obs[O.SKAT] = np.int64(skat)
+        if pols[declarer] == SCRIPTED:
+            put = np.uint64(_scripted(script, cur, A.DISCARD, declarer, err))
+            if err[0] or popcount(put) != 2 or (put & ~full):
+                row[C_ERROR] = max(err[0], E_ILLEGAL)
+                return
+        else:
+            put = np.uint64(decide_discard(pols[declarer], obs, states[STREAM_SEAT0 + declarer]))
+        _record(log, nlog, A.DISCARD, declarer, np.int64(put), 0)
+        hands[declarer] = full & ~put
+        skat = put
+        skat_known = put
+    obs[O.HAND_GAME] = 0 if pickup else 1
+    _private(obs, declarer, dealer, hands[declarer])
+    obs[O.PHASE] = O.PH_DECLARE
+    obs[O.SKAT] = np.int64(skat_known)
+    if pols[declarer] == SCRIPTED:
+        decl = _scripted(script, cur, A.DECLARE, declarer, err)
+        if err[0] or not declaration_allowed(decl, obs, params):
+            row[C_ERROR] = max(err[0], E_ILLEGAL)
+            return
+    else:
+        decl = decide_declaration(pols[declarer], obs, states[STREAM_SEAT0 + declarer], params)
+    _record(log, nlog, A.DECLARE, declarer, decl, 0)
+    game = decl & 7
+    ouvert = (decl & O.DECL_OUVERT) != 0
+    sch_ann = (decl & O.DECL_SCHNEIDER) != 0
+    schw_ann = (decl & O.DECL_SCHWARZ) != 0
+    hand_game = 0 if pickup else 1
+    obs[O.GAME] = game
+    obs[O.OUVERT] = ouvert
+    obs[O.SCHNEIDER_ANN] = sch_ann
+    obs[O.SCHWARZ_ANN] = schw_ann
+    row[C_GAME] = game
+    row[C_HAND] = hand_game
+    row[C_OUVERT] = ouvert
+    row[C_SCH_ANN] = sch_ann
+    row[C_SCHW_ANN] = schw_ann
+    row[C_DISCARD] = np.int64(skat)
+    if ouvert:
+        obs[O.OPEN_HAND] = np.int64(hands[declarer])
+
+    _play_tricks(hands, fh, game, declarer, ouvert, obs, pols, states, dealer, skat_known,
+                 points, tricks, script, cur, err, log, nlog)
+    row[C_ERROR] = err[0]
+    dpoints = points[declarer] + card_points(skat)
+    dtricks = tricks[declarer]
+    row[C_DPOINTS] = dpoints
+    row[C_DTRICKS] = dtricks
+    lost_factor = params[P_LOST_FACTOR]
+    if game == NULL:
+        won = dtricks == 0
+        value = null_value(hand_game, ouvert)
+    else:
+        mat = matadors(full, game)
+        row[C_MATADORS] = mat
+        won, value, schneider, schwarz, overbid = settle_suit(
+            game, mat, hand_game, ouvert, sch_ann, schw_ann, 0, dpoints, dtricks, TRICKS, bid)
+        row[C_SCHNEIDER] = schneider
+        row[C_SCHWARZ] = schwarz
+        row[C_OVERBID] = overbid
+    row[C_WON] = won
+    row[C_VALUE] = value
+    row[C_SCORE + declarer] = value if won else -lost_factor * value
+
+
+@numba.njit(cache=True)
+def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, script, starts,
+               record):  # type: ignore[no-untyped-def]
+    """Play deals ``first .. first+count-1`` into ``res`` (one row each).
+
+    With ``record`` the actions go to ``logs[i]`` (``nlogs[i]`` rows); a
+    scripted seat (replay) reads deal ``i``'s actions from
+    ``script[starts[i]:starts[i+1]]``.
+    """
+    obs = np.zeros(O.LENGTH, np.int64)
+    states = np.zeros((1 + STREAM_SEAT0 + 3, 1), np.uint64)
+    hands = np.zeros(3, np.uint64)
+    perm = np.zeros(32, np.int64)
+    err = np.zeros(1, np.int64)
+    nlog = np.zeros(1, np.int64)
+    scratch = np.zeros((1, A.ROW), np.int64)
+    for i in range(count):
+        err[0] = 0
+        log = logs[i] if record else scratch
+        sc = script[starts[i]:starts[i + 1]] if starts.shape[0] > 1 else script
+        play_deal(seed, first + i, params, pols, values, res[i], obs, states, hands, perm, sc,
+                  err, log, nlog)
+        if record:
+            nlogs[i] = nlog[0]

@@ -1,0 +1,798 @@
+"""A club player's heuristic for Skat (``skat``; ``skat_en_deux`` reuses the card play).
+
+Every function takes the seat's observation (``sim.games.skat_obs``) and nothing
+else. The rules of thumb, documented in ``docs/skat.md``:
+
+Hand evaluation
+    A suit game counts trumps (jacks and the trump suit), the top jacks, side
+    aces, tens guarded by their ace, and voids; a grand counts jacks, aces,
+    guarded tens and long stood suits, and wants CJ or SJ and forehand's lead
+    when weak; a null counts the suits whose low cards keep the declarer safe.
+    A game is playable above a strength threshold.
+Bidding
+    Bid or hold up to the value of the best playable game: base value times
+    (matadors of the ten cards + 1); a null game up to 23 (46 ouvert when safe).
+Skat, discard, declaration
+    Pick up unless the hand is far above the threshold. For every game, discard
+    the two cards that are least worth keeping (blank tens first, singletons
+    that leave a void, never an ace or trump when avoidable), then declare the
+    strongest game whose value reaches the bid.
+Card play
+    The declarer draws trumps with his boss trumps while the defence may hold
+    trumps, then cashes boss side cards, then leads low from long suits. The
+    defenders cash aces, lead through or up to the declarer, make him trump,
+    give points to a partner's sure trick ("schmieren") and otherwise keep
+    their points. Every player wins cheaply when he is last or holds the boss,
+    and throws his least useful card when he cannot win. Null: the declarer
+    ducks with his highest card that still loses, the defenders play low under
+    him and lead his weak suits. Ramsch: duck with the highest card that loses,
+    shed points onto other players' tricks, and take forced tricks with high cards.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from sim.cards import bit, lsb, popcount
+from sim.games import skat_obs as O
+from sim.games.skat_values import (BASE, EFF, GRAND, NULL, POINTS, RAMSCH, STRENGTH,
+                                   SUIT_MASKS, matadors, null_value)
+from sim.tricks import TRUMP, beats
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+JACK_MASK = np.uint64((1 << 4) | (1 << 12) | (1 << 20) | (1 << 28))
+ACE_RANK, TEN_RANK, KING_RANK = 0, 1, 2
+FULL = np.uint64(0xFFFFFFFF)
+
+SUIT_THRESHOLD = 7.5
+"""Strength a suit game needs to be playable (with the skat still to come)."""
+GRAND_THRESHOLD = 8.0
+"""Strength a grand needs to be playable."""
+NULL_RISK_LIMIT = 1
+"""Unsafe suits a null game tolerates before the skat (after it: none)."""
+HAND_MARGIN = 3.0
+"""How far above the threshold a hand must be to be played without the skat."""
+
+
+@numba.njit(cache=True, inline="always")
+def _card(suit, rank):  # type: ignore[no-untyped-def]
+    return suit * 8 + rank
+
+
+@numba.njit(cache=True, inline="always")
+def _has(mask, card):  # type: ignore[no-untyped-def]
+    return (np.uint64(mask) >> np.uint64(card)) & ONE
+
+
+@numba.njit(cache=True, inline="always")
+def _plain(hand, suit):  # type: ignore[no-untyped-def]
+    """Cards of a printed suit without its jack."""
+    return np.uint64(hand) & (np.uint64(0xFF) << np.uint64(8 * suit)) & ~JACK_MASK
+
+
+# --- hand evaluation -------------------------------------------------------------------------
+
+@numba.njit(cache=True)
+def _side_strength(hand, suit, grand):  # type: ignore[no-untyped-def]
+    """Tricks a side suit is worth: aces, tens behind their ace, long stood suits, voids."""
+    cards = _plain(hand, suit)
+    n = popcount(cards)
+    if n == 0:
+        return 0.0 if grand else 0.6
+    s = 0.0
+    ace = _has(cards, _card(suit, ACE_RANK))
+    ten = _has(cards, _card(suit, TEN_RANK))
+    king = _has(cards, _card(suit, KING_RANK))
+    if ace:
+        s += 1.0
+        if ten:
+            s += 0.9
+            if king and n >= 4:
+                s += 0.6
+        elif n >= 5:
+            s += 0.4
+    elif ten and n >= 2:
+        s += 0.3 if king else 0.15
+    # losers: low cards that will cost a trick
+    losers = n - (1 if ace else 0) - (1 if (ace and ten) else 0)
+    if losers > 2:
+        losers = 2
+    if grand:
+        s -= 0.45 * losers
+    else:
+        s -= 0.3 * losers
+    if n == 1 and not ace:
+        s += 0.2  # a singleton soon becomes a void
+    return s
+
+
+@numba.njit(cache=True)
+def suit_strength(hand, trump, forehand):  # type: ignore[no-untyped-def]
+    """Strength of ``hand`` for a suit game in ``trump`` (comparable with SUIT_THRESHOLD)."""
+    trumps = np.uint64(hand) & np.uint64(SUIT_MASKS[trump, TRUMP])
+    n = popcount(trumps)
+    s = 1.0 * n
+    s += 0.8 * _has(hand, 4) + 0.5 * _has(hand, 12) + 0.25 * _has(hand, 20)
+    s += 0.4 * _has(hand, _card(trump, ACE_RANK)) + 0.25 * _has(hand, _card(trump, TEN_RANK))
+    for suit in range(4):
+        if suit != trump:
+            s += _side_strength(hand, suit, False)
+    if forehand:
+        s += 0.3
+    if n <= 3:
+        s -= 2.0
+    return s
+
+
+@numba.njit(cache=True)
+def grand_strength(hand, forehand):  # type: ignore[no-untyped-def]
+    """Strength of ``hand`` for a grand (comparable with GRAND_THRESHOLD)."""
+    jacks = popcount(np.uint64(hand) & JACK_MASK)
+    s = 1.4 * jacks + 0.6 * _has(hand, 4) + 0.3 * _has(hand, 12)
+    for suit in range(4):
+        s += 1.2 * _side_strength(hand, suit, True)
+    if forehand:
+        s += 0.8
+    if jacks <= 1:
+        s -= 1.5
+    if not (_has(hand, 4) or _has(hand, 12)):
+        s -= 1.0
+    return s
+
+
+NULL_LOW_TO_RANK = np.array([7, 6, 5, 1, 4, 3, 2, 0], np.int64)
+"""Rank index of the null order from the bottom: 7 8 9 T J Q K A."""
+
+
+@numba.njit(cache=True)
+def null_risk(hand):  # type: ignore[no-untyped-def]
+    """Number of unsafe suits of ``hand`` in a null game.
+
+    A suit is safe when its ``k``-th lowest card (null order 7 8 9 T J Q K A,
+    counting from 0) is at most ``2k`` ranks above the seven: the defenders can
+    then never force the declarer above them.
+    """
+    unsafe = 0
+    for suit in range(4):
+        k = 0
+        bad = False
+        for low in range(8):
+            if _has(hand, _card(suit, NULL_LOW_TO_RANK[low])):
+                if low > 2 * k:
+                    bad = True
+                k += 1
+        if bad:
+            unsafe += 1
+    return unsafe
+
+
+@numba.njit(cache=True)
+def _best_game(hand, forehand, skat_to_come):  # type: ignore[no-untyped-def]
+    """The best playable game and its margin over the threshold (game -1: none)."""
+    best = -1
+    margin = -99.0
+    for t in range(4):
+        m = suit_strength(hand, t, forehand) - SUIT_THRESHOLD
+        if m > margin:
+            margin = m
+            best = t
+    m = grand_strength(hand, forehand) - GRAND_THRESHOLD
+    if m > margin - 0.3:  # a grand is worth more: prefer it when close
+        margin = m
+        best = GRAND
+    if margin < (-0.8 if skat_to_come else 0.0):
+        unsafe = null_risk(hand)
+        if unsafe <= (NULL_RISK_LIMIT if skat_to_come else 0):
+            return NULL, 0.0 if unsafe == 0 else -0.5
+        return -1, margin
+    return best, margin
+
+
+@numba.njit(cache=True)
+def _bid_limit(obs):  # type: ignore[no-untyped-def]
+    """The highest value this hand would play for."""
+    hand = np.uint64(obs[O.HAND])
+    forehand = obs[O.POSITION] == 0
+    game, margin = _best_game(hand, forehand, True)
+    if game < 0:
+        return 0
+    if game == NULL:
+        return 23
+    mat = matadors(hand, game)
+    levels = 0
+    if margin >= HAND_MARGIN:
+        levels = 1  # strong enough to play hand
+    # a bidder may hope that the skat does not spoil "without" counts: count as is
+    return BASE[game] * (abs(mat) + 1 + levels)
+
+
+@numba.njit(cache=True)
+def bid(obs, values):  # type: ignore[no-untyped-def]
+    """Bid the next value while it stays within the hand's limit."""
+    nxt = obs[O.NEXT_BID]
+    if nxt and nxt <= _bid_limit(obs):
+        return nxt
+    return 0
+
+
+@numba.njit(cache=True)
+def yes(obs):  # type: ignore[no-untyped-def]
+    """Hold a bid, take 18 after two passes, or pick up the skat."""
+    phase = obs[O.PHASE]
+    if phase == O.PH_PICKUP:
+        hand = np.uint64(obs[O.HAND])
+        game, margin = _best_game(hand, obs[O.POSITION] == 0, False)
+        if game < 0 or game == NULL:
+            return True
+        if margin < HAND_MARGIN:
+            return True
+        mat = matadors(hand, game)
+        return BASE[game] * (abs(mat) + 2) < obs[O.BID]
+    limit = _bid_limit(obs)
+    if phase == O.PH_FH18:
+        return 18 <= limit
+    return obs[O.BID] <= limit
+
+
+# --- skat: discard and declaration ------------------------------------------------------------
+
+@numba.njit(cache=True)
+def _keep_value(hand, card, game):  # type: ignore[no-untyped-def]
+    """How much the declarer wants to keep ``card`` in ``game`` (lowest goes to the skat)."""
+    if game == NULL:
+        return -_null_danger(hand, card)
+    if EFF[game, card] == TRUMP:
+        return 100.0 + STRENGTH[game, card]
+    suit = card // 8
+    rank = card % 8
+    cards = _plain(hand, suit)
+    n = popcount(cards)
+    ace = _has(cards, _card(suit, ACE_RANK))
+    if rank == ACE_RANK:
+        return 50.0 - n
+    if rank == TEN_RANK:
+        if ace:
+            return 40.0
+        return 2.0 - 4.0 * (n <= 2)  # a blank ten counts safely in the skat
+    v = 10.0 + 2 * n - POINTS[card] * 0.5
+    if n <= 2 and not ace:
+        v -= 6.0  # towards a void
+    return v - (7 - rank) * 0.1
+
+
+@numba.njit(cache=True)
+def _null_danger(hand, card):  # type: ignore[no-untyped-def]
+    """How dangerous ``card`` is in a null game: its rank gap above what protects it."""
+    suit = card // 8
+    k = 0
+    for low in range(8):
+        c = _card(suit, NULL_LOW_TO_RANK[low])
+        if c == card:
+            return float(low - 2 * k) + low * 0.01
+        if _has(hand, c):
+            k += 1
+    return 0.0
+
+
+@numba.njit(cache=True)
+def _discard_for(hand, game):  # type: ignore[no-untyped-def]
+    """The two cards worth least to keep in ``game``."""
+    first = -1
+    second = -1
+    v1 = 1e9
+    v2 = 1e9
+    m = np.uint64(hand)
+    while m:
+        c = lsb(m)
+        m &= m - ONE
+        v = _keep_value(hand, c, game)
+        if v < v1:
+            second, v2 = first, v1
+            first, v1 = c, v
+        elif v < v2:
+            second, v2 = c, v
+    return bit(first) | bit(second)
+
+
+@numba.njit(cache=True)
+def _choose_game(hand12, bid, forehand):  # type: ignore[no-untyped-def]
+    """Best game for a 12-card hand: (game, discard) with its value reaching ``bid``."""
+    best = -1
+    best_put = ZERO
+    best_margin = -1e9
+    fallback = -1
+    fallback_put = ZERO
+    fallback_value = -1
+    for game in range(6):
+        put = _discard_for(hand12, game)
+        ten = hand12 & ~put
+        if game == NULL:
+            if 23 < bid:
+                continue
+            unsafe = null_risk(ten)
+            margin = 0.5 if unsafe == 0 else -2.0 - unsafe
+        else:
+            value = BASE[game] * (abs(matadors(hand12, game)) + 1)
+            if game == GRAND:
+                margin = grand_strength(ten, forehand) - GRAND_THRESHOLD + 0.3
+            else:
+                margin = suit_strength(ten, game, forehand) - SUIT_THRESHOLD
+            if value < bid:
+                # reachable only with Schneider: possible but costly
+                if BASE[game] * (abs(matadors(hand12, game)) + 2) >= bid and margin > 2.0:
+                    margin -= 2.0
+                else:
+                    if value > fallback_value:
+                        fallback, fallback_put, fallback_value = game, put, value
+                    continue
+        if margin > best_margin:
+            best, best_put, best_margin = game, put, margin
+    if best < 0:
+        return fallback, fallback_put
+    return best, best_put
+
+
+@numba.njit(cache=True)
+def discard(obs):  # type: ignore[no-untyped-def]
+    """Put away the two cards of the game about to be declared."""
+    game, put = _choose_game(np.uint64(obs[O.HAND]), obs[O.BID], obs[O.POSITION] == 0)
+    return np.int64(put)
+
+
+@numba.njit(cache=True)
+def declare(obs, announce):  # type: ignore[no-untyped-def]
+    """Declare the best game whose value reaches the bid."""
+    hand = np.uint64(obs[O.HAND])
+    bid = obs[O.BID]
+    forehand = obs[O.POSITION] == 0
+    hand_game = obs[O.HAND_GAME]
+    if hand_game:
+        best = -1
+        best_margin = -1e9
+        for game in range(5):
+            mat = abs(matadors(hand, game))
+            if BASE[game] * (mat + 2) < bid:
+                continue
+            if game == GRAND:
+                margin = grand_strength(hand, forehand) - GRAND_THRESHOLD + 0.3
+            else:
+                margin = suit_strength(hand, game, forehand) - SUIT_THRESHOLD
+            if margin > best_margin:
+                best, best_margin = game, margin
+        unsafe = null_risk(hand)
+        if unsafe == 0 and null_value(1, 0) >= bid and best_margin < 1.0:
+            return NULL
+        if unsafe == 0 and null_value(1, 1) >= bid and best < 0:
+            return NULL | O.DECL_OUVERT
+        if best < 0:
+            best = GRAND
+        if announce and best_margin >= HAND_MARGIN + 3.0:
+            return best | O.DECL_SCHNEIDER
+        return best
+    # after pickup the discard was chosen for the same game; recover it from the hand
+    game, _ = _choose_game(hand | np.uint64(obs[O.SKAT]), bid, forehand)
+    if game == NULL:
+        unsafe = null_risk(hand)
+        if unsafe == 0 and null_value(0, 1) >= bid and _null_ouvert_safe(hand):
+            return NULL | O.DECL_OUVERT
+    return game
+
+
+@numba.njit(cache=True)
+def _null_ouvert_safe(hand):  # type: ignore[no-untyped-def]
+    """A null hand safe even with its cards open: safe suits, each holding its seven."""
+    if null_risk(hand) != 0:
+        return False
+    for suit in range(4):
+        if _plain(hand, suit) | (np.uint64(hand) & bit(_card(suit, 4))):
+            if not _has(hand, _card(suit, 7)):
+                return False
+    return True
+
+
+# --- card play --------------------------------------------------------------------------------
+
+@numba.njit(cache=True)
+def _cheapest(mask, game):  # type: ignore[no-untyped-def]
+    """The card of ``mask`` least worth keeping: few points, no trump, low rank."""
+    best = -1
+    best_key = 1e9
+    m = np.uint64(mask)
+    while m:
+        c = lsb(m)
+        m &= m - ONE
+        key = POINTS[c] * 4.0 + STRENGTH[game, c] * 0.1
+        if EFF[game, c] == TRUMP:
+            key += 25.0
+        if key < best_key:
+            best, best_key = c, key
+    return best
+
+
+@numba.njit(cache=True)
+def _richest(mask, game):  # type: ignore[no-untyped-def]
+    """The card of ``mask`` to give to a partner's trick: most points, trumps spared."""
+    best = -1
+    best_key = -1e9
+    m = np.uint64(mask)
+    while m:
+        c = lsb(m)
+        m &= m - ONE
+        key = POINTS[c] * 4.0 - STRENGTH[game, c] * 0.01
+        if EFF[game, c] == TRUMP and game != NULL:
+            key -= 30.0 if POINTS[c] < 10 else 8.0
+        if key > best_key:
+            best, best_key = c, key
+    return best
+
+
+@numba.njit(cache=True)
+def _lowest_winner(mask, best, led_eff, game):  # type: ignore[no-untyped-def]
+    """The weakest card of ``mask`` that beats ``best`` (-1: none)."""
+    out = -1
+    out_key = 1e9
+    m = np.uint64(mask)
+    while m:
+        c = lsb(m)
+        m &= m - ONE
+        if beats(c, best, led_eff, EFF[game], STRENGTH[game]):
+            key = STRENGTH[game, c] + POINTS[c] * 0.5
+            if key < out_key:
+                out, out_key = c, key
+    return out
+
+
+@numba.njit(cache=True)
+def _highest_loser(mask, best, led_eff, game):  # type: ignore[no-untyped-def]
+    """The strongest card of ``mask`` that does not beat ``best`` (-1: none)."""
+    out = -1
+    out_key = -1e9
+    m = np.uint64(mask)
+    while m:
+        c = lsb(m)
+        m &= m - ONE
+        if not beats(c, best, led_eff, EFF[game], STRENGTH[game]):
+            key = STRENGTH[game, c] + (100 if EFF[game, c] == led_eff else 0) + POINTS[c] * 0.1
+            if key > out_key:
+                out, out_key = c, key
+    return out
+
+
+@numba.njit(cache=True)
+def _highest(mask, game):  # type: ignore[no-untyped-def]
+    """The strongest card of ``mask`` (trumps above plain cards)."""
+    out = -1
+    out_key = -1
+    m = np.uint64(mask)
+    while m:
+        c = lsb(m)
+        m &= m - ONE
+        key = STRENGTH[game, c]
+        if key > out_key:
+            out, out_key = c, key
+    return out
+
+
+@numba.njit(cache=True)
+def _boss(card, outstanding, game):  # type: ignore[no-untyped-def]
+    """Whether ``card`` beats every outstanding card of its effective suit."""
+    e = EFF[game, card]
+    rest = outstanding & np.uint64(SUIT_MASKS[game, e])
+    while rest:
+        c = lsb(rest)
+        rest &= rest - ONE
+        if STRENGTH[game, c] > STRENGTH[game, card]:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def _void(obs, seat, eff):  # type: ignore[no-untyped-def]
+    return (obs[O.VOIDS] >> (5 * seat + eff)) & 1
+
+
+@numba.njit(cache=True)
+def _trick_state(obs, game):  # type: ignore[no-untyped-def]
+    """Current best card of the trick, who played it, the led effective suit, trick points."""
+    n = obs[O.TRICK_N]
+    leader = obs[O.TRICK_LEADER]
+    nplayers = 3
+    first = obs[O.TRICK_CARD]
+    led = EFF[game, first]
+    best = first
+    best_k = 0
+    pts = POINTS[first]
+    for k in range(1, n):
+        c = obs[O.TRICK_CARD + k]
+        pts += POINTS[c]
+        if beats(c, best, led, EFF[game], STRENGTH[game]):
+            best = c
+            best_k = k
+    return best, (leader + best_k) % nplayers, led, pts
+
+
+@numba.njit(cache=True)
+def _outstanding(obs, hand):  # type: ignore[no-untyped-def]
+    """Cards this seat cannot see yet (in other hands or the unknown skat)."""
+    seen = np.uint64(hand) | np.uint64(obs[O.SKAT]) | np.uint64(obs[O.OPEN_HAND])
+    for s in range(3):
+        seen |= np.uint64(obs[O.PLAYED + s])
+    for k in range(obs[O.TRICK_N]):
+        seen |= bit(obs[O.TRICK_CARD + k])
+    if obs[O.BLIND] and obs[O.BLIND_SEAT] >= 0:
+        seen |= np.uint64(obs[O.BLIND])
+    return FULL & ~seen
+
+
+@numba.njit(cache=True)
+def play(obs):  # type: ignore[no-untyped-def]
+    """The card to play (one of ``obs[LEGAL]``)."""
+    legal = np.uint64(obs[O.LEGAL])
+    if popcount(legal) == 1:
+        return lsb(legal)
+    game = obs[O.GAME]
+    if game == NULL:
+        return _play_null(obs, legal)
+    if game == RAMSCH:
+        return _play_ramsch(obs, legal)
+    if obs[O.SEAT] == obs[O.DECLARER]:
+        return _play_declarer(obs, legal, game)
+    return _play_defender(obs, legal, game)
+
+
+@numba.njit(cache=True)
+def _play_declarer(obs, legal, game):  # type: ignore[no-untyped-def]
+    hand = np.uint64(obs[O.HAND])
+    out = _outstanding(obs, hand)
+    trump_mask = np.uint64(SUIT_MASKS[game, TRUMP])
+    n = obs[O.TRICK_N]
+    if n == 0:
+        my_trumps = hand & trump_mask
+        out_trumps = out & trump_mask
+        if my_trumps and out_trumps:
+            top = _highest(my_trumps, game)
+            if _boss(top, out, game):
+                return top
+            if popcount(my_trumps) > popcount(out_trumps):
+                return _cheapest(my_trumps, game)
+        # cash boss side cards
+        side = hand & ~trump_mask
+        m = side
+        while m:
+            c = lsb(m)
+            m &= m - ONE
+            if _boss(c, out, game) and (not out_trumps or POINTS[c] >= 10):
+                return c
+        if side:
+            # lead low from the longest side suit
+            best = -1
+            best_len = -1
+            for e in range(4):
+                cards = side & np.uint64(SUIT_MASKS[game, e])
+                if cards and popcount(cards) > best_len:
+                    best_len = popcount(cards)
+                    best = _cheapest(cards, game)
+            return best
+        return _highest(my_trumps, game)
+    best, best_seat, led, pts = _trick_state(obs, game)
+    winner = _lowest_winner(legal, best, led, game)
+    if winner >= 0:
+        if n == 2:
+            if pts > 0 or EFF[game, winner] != TRUMP or popcount(legal & ~trump_mask) == 0:
+                return winner
+            return _cheapest(legal, game)
+        # a defender plays after me: win only with a card he cannot beat
+        safe = _lowest_safe_winner(obs, legal, best, out, led, game, (obs[O.SEAT] + 1) % 3)
+        if safe >= 0:
+            return safe
+        if pts >= 10:
+            return _highest(legal, game)
+    return _cheapest(legal, game)
+
+
+@numba.njit(cache=True)
+def _safe_win(obs, card, out, led, game, nxt):  # type: ignore[no-untyped-def]
+    """Whether ``card`` holds the trick against seat ``nxt``, who plays after this seat."""
+    e = EFF[game, card]
+    if not _void(obs, nxt, led):
+        return e != led or _boss(card, out, game)
+    if _void(obs, nxt, TRUMP) or not (out & np.uint64(SUIT_MASKS[game, TRUMP])):
+        return True
+    return e == TRUMP and _boss(card, out, game)
+
+
+@numba.njit(cache=True)
+def _play_defender(obs, legal, game):  # type: ignore[no-untyped-def]
+    hand = np.uint64(obs[O.HAND])
+    out = _outstanding(obs, hand)
+    seat = obs[O.SEAT]
+    decl = obs[O.DECLARER]
+    trump_mask = np.uint64(SUIT_MASKS[game, TRUMP])
+    n = obs[O.TRICK_N]
+    if n == 0:
+        side = legal & ~trump_mask
+        # cash an ace (or a boss ten) where the declarer still follows
+        m = side
+        while m:
+            c = lsb(m)
+            m &= m - ONE
+            if POINTS[c] >= 10 and _boss(c, out, game) and not _void(obs, decl, EFF[game, c]):
+                return c
+        # make the declarer trump: a suit he is void in
+        m = side
+        while m:
+            c = lsb(m)
+            m &= m - ONE
+            if _void(obs, decl, EFF[game, c]) and not _void(obs, decl, TRUMP):
+                return _cheapest(side & np.uint64(SUIT_MASKS[game, EFF[game, c]]), game)
+        # lead low from a suit without a lone ten to protect
+        best = -1
+        best_key = 1e9
+        for e in range(4):
+            cards = side & np.uint64(SUIT_MASKS[game, e])
+            if cards:
+                c = _cheapest(cards, game)
+                ten_alone = 0
+                mm = cards
+                while mm:
+                    x = lsb(mm)
+                    mm &= mm - ONE
+                    if POINTS[x] == 10 and not _boss(x, out, game):
+                        ten_alone = 1
+                key = POINTS[c] * 2.0 + 15.0 * ten_alone - popcount(cards) * 0.5
+                if (decl - seat) % 3 == 1:
+                    key += popcount(cards) * 1.0  # declarer next: lead short ("long way")
+                if key < best_key:
+                    best, best_key = c, key
+        if best >= 0:
+            return best
+        return _cheapest(legal, game)
+    best, best_seat, led, pts = _trick_state(obs, game)
+    declarer_after = ((decl - obs[O.TRICK_LEADER]) % 3) > n
+    if best_seat != decl:
+        # partner is winning: give points if his trick is safe
+        if not declarer_after or _partner_safe(obs, best, out, led, game):
+            return _richest(legal, game)
+        safe = _lowest_safe_winner(obs, legal, best, out, led, game, decl)
+        if safe >= 0 and EFF[game, safe] != TRUMP:
+            return safe
+        return _cheapest(legal, game)
+    # the declarer has played and is winning: beat him when it pays
+    winner = _lowest_winner(legal, best, led, game)
+    if winner >= 0 and (pts > 0 or EFF[game, winner] != TRUMP):
+        return winner
+    return _cheapest(legal, game)
+
+
+@numba.njit(cache=True)
+def _lowest_safe_winner(obs, legal, best, out, led, game, nxt):  # type: ignore[no-untyped-def]
+    """The weakest card of ``legal`` that beats ``best`` and holds against ``nxt`` (-1: none)."""
+    out_card = -1
+    m = np.uint64(legal)
+    while m:
+        c = lsb(m)
+        m &= m - ONE
+        if beats(c, best, led, EFF[game], STRENGTH[game]) and _safe_win(obs, c, out, led, game, nxt):
+            if out_card < 0 or STRENGTH[game, c] < STRENGTH[game, out_card]:
+                out_card = c
+    return out_card
+
+
+@numba.njit(cache=True)
+def _partner_safe(obs, best, out, led, game):  # type: ignore[no-untyped-def]
+    """Whether the partner's winning card holds against the declarer playing last."""
+    decl = obs[O.DECLARER]
+    if not _void(obs, decl, led):
+        return _boss(best, out & np.uint64(SUIT_MASKS[game, led]), game) or \
+            EFF[game, best] == TRUMP and _boss(best, out, game)
+    if EFF[game, best] == TRUMP:
+        return _boss(best, out, game)
+    return bool(_void(obs, decl, TRUMP))
+
+
+@numba.njit(cache=True)
+def _play_null(obs, legal):  # type: ignore[no-untyped-def]
+    hand = np.uint64(obs[O.HAND])
+    n = obs[O.TRICK_N]
+    decl = obs[O.DECLARER]
+    seat = obs[O.SEAT]
+    out = _outstanding(obs, hand)
+    if seat == decl:
+        if n == 0:
+            # lead the card least likely to be beaten: fewest outstanding cards below it
+            best = -1
+            best_key = 1e9
+            m = legal
+            while m:
+                c = lsb(m)
+                m &= m - ONE
+                below = 0
+                above = 0
+                rest = out & np.uint64(SUIT_MASKS[NULL, EFF[NULL, c]])
+                while rest:
+                    x = lsb(rest)
+                    rest &= rest - ONE
+                    if STRENGTH[NULL, x] < STRENGTH[NULL, c]:
+                        below += 1
+                    else:
+                        above += 1
+                key = below * 10.0 - above - (100.0 if above == 0 and below == 0 else 0.0)
+                if key < best_key:
+                    best, best_key = c, key
+            return best
+        best, best_seat, led, pts = _trick_state(obs, NULL)
+        follow = legal & np.uint64(SUIT_MASKS[NULL, led])
+        if follow:
+            c = _highest_loser(follow, best, led, NULL)
+            return c if c >= 0 else _highest(follow, NULL)
+        # void: throw the most dangerous card
+        worst = -1
+        worst_key = -1e9
+        m = legal
+        while m:
+            c = lsb(m)
+            m &= m - ONE
+            key = _null_danger(hand, c)
+            if key > worst_key:
+                worst, worst_key = c, key
+        return worst
+    # defenders
+    open_hand = np.uint64(obs[O.OPEN_HAND])
+    if n == 0:
+        best = -1
+        best_key = 1e9
+        m = legal
+        while m:
+            c = lsb(m)
+            m &= m - ONE
+            e = EFF[NULL, c]
+            if _void(obs, decl, e):
+                continue
+            key = STRENGTH[NULL, c] * 1.0
+            if open_hand:
+                theirs = open_hand & np.uint64(SUIT_MASKS[NULL, e])
+                if not theirs:
+                    continue
+                low = _cheapest(theirs, NULL)
+                if STRENGTH[NULL, low] > STRENGTH[NULL, c]:
+                    key -= 20.0
+            if key < best_key:
+                best, best_key = c, key
+        return best if best >= 0 else _cheapest(legal, NULL)
+    best, best_seat, led, pts = _trick_state(obs, NULL)
+    if best_seat == decl:
+        c = _highest_loser(legal, best, led, NULL)
+        return c if c >= 0 else _highest(legal, NULL)
+    return _cheapest(legal, NULL)
+
+
+@numba.njit(cache=True)
+def _play_ramsch(obs, legal):  # type: ignore[no-untyped-def]
+    n = obs[O.TRICK_N]
+    hand = np.uint64(obs[O.HAND])
+    trump_mask = np.uint64(SUIT_MASKS[RAMSCH, TRUMP])
+    if n == 0:
+        # lead low from the shortest side suit, jacks last
+        best = -1
+        best_key = 1e9
+        m = legal
+        while m:
+            c = lsb(m)
+            m &= m - ONE
+            e = EFF[RAMSCH, c]
+            length = popcount(hand & np.uint64(SUIT_MASKS[RAMSCH, e]))
+            key = STRENGTH[RAMSCH, c] * 1.0 + length * 2.0 + (50.0 if e == TRUMP else 0.0)
+            if key < best_key:
+                best, best_key = c, key
+        return best
+    best, best_seat, led, pts = _trick_state(obs, RAMSCH)
+    c = _highest_loser(legal, best, led, RAMSCH)
+    if c >= 0:
+        if EFF[RAMSCH, c] != led:
+            return _richest(legal & ~trump_mask, RAMSCH) if legal & ~trump_mask else c
+        return c
+    if n == 2:
+        return _highest(legal, RAMSCH)
+    return _cheapest(legal, RAMSCH)
