@@ -1,0 +1,559 @@
+"""Experiments: a TOML file in, one Parquet file per shard and variant out.
+
+An experiment names a game, its rules, a policy per seat, a number of deals, a
+root seed and a shard size, and optionally rule/policy *variants* that replay
+the same deals (common random numbers: deal ``d`` under seed ``s`` is dealt the
+same way in every variant, so their differences are paired)::
+
+    name = "skat-baseline"
+    game = "skat"
+    deals = 1_000_000
+    seed = 20261130
+    shard_size = 100_000
+    policies = ["heuristic", "heuristic", "heuristic"]
+    [rules]
+    all_pass = "throw_in"
+    [[variants]]
+    name = "ramsch"
+    rules = { all_pass = "ramsch" }
+
+The base configuration is the variant named ``base``; a variant's rules are the
+base rules updated by its own, its ``policies`` (if given) replace the base ones.
+
+Shard ``k`` holds deals ``k * shard_size`` up to ``min((k + 1) * shard_size, deals)``
+and is written to ``<out>/<name>/game=<game>/variant=<variant>/shard=<k:05d>.parquet``
+(hive partition folders), atomically, with the key-value metadata in ``META_KEYS``.
+``<out>/<name>/experiment.json`` holds the normalised config and its hash.
+Workers (joblib) get a shard to play and write and hand back only its path and
+row count, so the parent holds nothing that grows with the number of deals, and
+the files are byte-identical whatever the number of workers or their order.
+
+>>> exp = Experiment.from_dict(dict(name="demo", game="skat", deals=250, seed=1,
+...                                 shard_size=100, policies=["random"] * 3))
+>>> [(s.index, s.first, s.count) for s in exp.shards()]
+[(0, 0, 100), (1, 100, 100), (2, 200, 50)]
+>>> [v.name for v in exp.variants()]
+['base']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import sys
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+import sim
+from sim.errors import ConfigError, ResultsError
+from sim.games import Game, GameError, find_game
+from sim.options import RuleError
+from sim.policies import POLICIES, PolicyError, policy_ids
+
+BASE = "base"
+"""Name of the variant that the experiment's own rules and policies make."""
+
+KEYS = ("name", "game", "deals", "seed", "shard_size", "policies", "rules", "variants")
+"""Keys an experiment file may hold (``rules`` and ``variants`` are optional)."""
+REQUIRED = ("name", "game", "deals", "seed", "shard_size", "policies")
+VARIANT_KEYS = ("name", "rules", "policies")
+
+EXPERIMENT_FILE = "experiment.json"
+META_KEYS = ("stichsim_version", "config_hash", "experiment", "variant", "game", "seed",
+             "rules", "policies", "first_deal", "deal_count")
+"""Parquet key-value metadata of every shard file (``rules`` and ``policies`` as JSON)."""
+
+INTERNAL_COLUMNS = frozenset({"replay_error"})
+"""Result columns that are never written to Parquet."""
+
+POSITIONS = ("forehand", "middlehand", "rearhand")
+"""Names of the ``declarer_position`` codes 0, 1, 2 (-1: no declarer)."""
+
+COMPRESSION = "zstd"
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
+_MAX_DEALS = 2**62
+
+
+class Shard(NamedTuple):
+    """Deals ``first .. first + count - 1``, the ``index``-th shard of an experiment."""
+
+    index: int
+    first: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One configuration an experiment plays every deal under."""
+
+    name: str
+    rules: dict[str, Any]
+    policies: list[str]
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A validated experiment (build it with ``load`` or ``from_dict``)."""
+
+    name: str
+    game: str
+    deals: int
+    seed: int
+    shard_size: int
+    policies: list[str]
+    rules: dict[str, Any]
+    extra_variants: tuple[Variant, ...] = ()
+    source: str = field(default="config", compare=False)
+
+    # --- building -------------------------------------------------------------------
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], deals: int | None = None) -> Experiment:
+        """Read and validate the experiment file ``path`` (``deals`` overrides its deals)."""
+        path = Path(path)
+        try:
+            with path.open("rb") as f:
+                data = tomllib.load(f)
+        except tomllib.TOMLDecodeError as e:
+            raise ConfigError(f"{path}: malformed TOML: {e}") from None
+        except IsADirectoryError:
+            raise ConfigError(f"{path}: is a folder, not an experiment file") from None
+        except FileNotFoundError:
+            raise ConfigError(f"{path}: no such experiment file") from None
+        except UnicodeDecodeError as e:
+            raise ConfigError(f"{path}: malformed TOML: not UTF-8 ({e.reason})") from None
+        return cls.from_dict(data, source=str(path), deals=deals)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], source: str = "config",
+                  deals: int | None = None) -> Experiment:
+        """Validate a parsed experiment (``deals`` overrides its deals)."""
+
+        def fail(message: str) -> ConfigError:
+            return ConfigError(f"{source}: {message}")
+
+        if not isinstance(data, Mapping):
+            raise fail("an experiment must be a TOML table")
+        _check_keys(data, KEYS, "", fail)
+        missing = [k for k in REQUIRED if k not in data]
+        if missing:
+            raise fail(f"missing key{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                       f"(required: {', '.join(REQUIRED)}; optional: rules, variants)")
+        name = _name(data["name"], "name", fail)
+        if not isinstance(data["game"], str):
+            raise fail(f"game must be a string, got {_show(data['game'])}")
+        try:
+            game = find_game(data["game"])
+        except GameError as e:
+            raise fail(str(e)) from None
+        if deals is not None:
+            deals = _positive(deals, "--deals", fail, _MAX_DEALS)
+        else:
+            deals = _positive(data["deals"], "deals", fail, _MAX_DEALS)
+        shard_size = _positive(data["shard_size"], "shard_size", fail, _MAX_DEALS)
+        seed = data["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+            raise fail(f"seed must be an integer from 0 to 2**64 - 1, got {_show(seed)}")
+        given_rules = _table(data.get("rules", {}), "rules", fail)
+        policies = _policies(data["policies"], game, "policies", fail)
+        rules = _rules(game, given_rules, "[rules]", fail)
+
+        variants: list[Variant] = []
+        seen = {BASE}
+        raw = data.get("variants", [])
+        if not isinstance(raw, list):
+            raise fail("variants must be an array of tables ([[variants]] sections)")
+        for i, spec in enumerate(raw):
+            where = f"variants[{i}]"
+            if not isinstance(spec, Mapping):
+                raise fail(f"{where} must be a table with name and optional rules, policies")
+            _check_keys(spec, VARIANT_KEYS, f"{where}: ", fail)
+            if "name" not in spec:
+                raise fail(f"{where}: missing key name")
+            vname = _name(spec["name"], f"{where}.name", fail)
+            where = f"variant {vname!r}"
+            if vname in seen:
+                what = ("is the base configuration's name" if vname == BASE
+                        else "is used twice")
+                raise fail(f"{where}: the name {vname!r} {what} (variant names must be unique "
+                           f"and not {BASE!r})")
+            seen.add(vname)
+            vgiven = {**given_rules, **_table(spec.get("rules", {}), f"{where}: rules", fail)}
+            vrules = _rules(game, vgiven, f"{where}: rules", fail)
+            vpolicies = (_policies(spec["policies"], game, f"{where}: policies", fail)
+                         if "policies" in spec else list(policies))
+            variants.append(Variant(vname, vrules, vpolicies))
+        return cls(name=name, game=game.name, deals=deals, seed=seed, shard_size=shard_size,
+                   policies=policies, rules=rules, extra_variants=tuple(variants), source=source)
+
+    # --- what it plays --------------------------------------------------------------
+
+    @property
+    def game_obj(self) -> Game:
+        """The registered game this experiment plays."""
+        return find_game(self.game)
+
+    def variants(self) -> list[Variant]:
+        """Every configuration, the base (``"base"``) first, then the file's variants in order."""
+        return [Variant(BASE, dict(self.rules), list(self.policies))] + [
+            Variant(v.name, dict(v.rules), list(v.policies)) for v in self.extra_variants]
+
+    def variant(self, name: str) -> Variant:
+        """The variant called ``name``."""
+        for v in self.variants():
+            if v.name == name:
+                return v
+        names = ", ".join(v.name for v in self.variants())
+        raise ConfigError(f"{self.source}: no variant {name!r} (variants: {names})")
+
+    def shards(self) -> list[Shard]:
+        """The shards, in order: ranges of deal indices, the same for every variant."""
+        return [Shard(k, first, min(self.shard_size, self.deals - first))
+                for k, first in enumerate(range(0, self.deals, self.shard_size))]
+
+    def normalised(self) -> dict[str, Any]:
+        """The config with every rule resolved: what the hash is taken over."""
+        return {
+            "name": self.name, "game": self.game, "deals": self.deals, "seed": self.seed,
+            "shard_size": self.shard_size, "policies": list(self.policies),
+            "rules": dict(self.rules),
+            "variants": [{"name": v.name, "rules": dict(v.rules), "policies": list(v.policies)}
+                         for v in self.extra_variants],
+        }
+
+    def config_hash(self) -> str:
+        """sha256 (hex) of the normalised config, stable across runs and machines."""
+        return hashlib.sha256(_canonical_json(self.normalised()).encode()).hexdigest()
+
+
+# --- validation helpers ---------------------------------------------------------------
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value)
+
+
+def _check_keys(data: Mapping[str, Any], allowed: tuple[str, ...], where: str, fail) -> None:  # type: ignore[no-untyped-def]
+    unknown = [k for k in data if k not in allowed]
+    if unknown:
+        raise fail(f"{where}unknown key{'s' if len(unknown) > 1 else ''} "
+                   f"{', '.join(map(repr, unknown))} (allowed: {', '.join(allowed)})")
+
+
+def _name(value: Any, what: str, fail) -> str:  # type: ignore[no-untyped-def]
+    if not isinstance(value, str) or not _NAME.match(value):
+        raise fail(f"{what} must be a name of letters, digits, '.', '_' and '-' that starts "
+                   f"with a letter or digit, got {_show(value)}")
+    return value
+
+
+def _positive(value: Any, what: str, fail, limit: int) -> int:  # type: ignore[no-untyped-def]
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 < value < limit:
+        raise fail(f"{what} must be a positive integer, got {_show(value)}")
+    return int(value)
+
+
+def _table(value: Any, what: str, fail) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    if not isinstance(value, Mapping):
+        raise fail(f"{what} must be a table of option = value, got {_show(value)}")
+    return dict(value)
+
+
+def _rules(game: Game, given: dict[str, Any], where: str, fail) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    try:
+        return game.rules(given)
+    except RuleError as e:
+        raise fail(f"{where}: {e}") from None
+
+
+def _policies(value: Any, game: Game, what: str, fail) -> list[str]:  # type: ignore[no-untyped-def]
+    if isinstance(value, str):
+        value = [value] * game.n_players
+    if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
+        raise fail(f"{what} must be a list of {game.n_players} policy names "
+                   f"(policies: {', '.join(POLICIES)}), got {_show(value)}")
+    try:
+        policy_ids(value, game.n_players, game.name)
+    except PolicyError as e:
+        raise fail(f"{what}: {e}") from None
+    return list(value)
+
+
+def _canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+# --- files ------------------------------------------------------------------------------
+
+def shard_path(root: Path, game: str, variant: str, index: int) -> Path:
+    """Where shard ``index`` of ``variant`` lies under the experiment folder ``root``."""
+    return root / f"game={game}" / f"variant={variant}" / f"shard={index:05d}.parquet"
+
+
+def _temp_path(path: Path) -> Path:
+    """A hidden temp file beside ``path`` (readers skip names starting with '.')."""
+    return path.with_name(f".{path.name}.tmp-{os.getpid()}")
+
+
+def _is_temp(path: Path) -> bool:
+    return path.name.startswith(".") and ".tmp-" in path.name
+
+
+def write_atomic_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temp file in the same folder."""
+    tmp = _temp_path(path)
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def write_shard(table: pa.Table, path: Path) -> None:
+    """Write one shard's table to ``path`` atomically (temp file, then ``os.replace``).
+
+    The file depends on the table alone (no timestamps), so equal tables give
+    byte-identical files.
+    """
+    tmp = _temp_path(path)
+    try:
+        pq.write_table(table, tmp, compression=COMPRESSION, row_group_size=max(1, table.num_rows))
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def categories(game: Game) -> dict[str, tuple[str, ...]]:
+    """Integer-coded columns written as dictionary strings: column -> label of code 0, 1, ...
+
+    A game module may declare its own ``CATEGORIES``; otherwise the Skat family's
+    ``game`` (``C S H D grand null ramsch``) and ``declarer_position`` apply
+    where the game has those columns. Code -1 is written as null.
+    """
+    declared = getattr(game.module, "CATEGORIES", None)
+    if declared is not None:
+        return dict(declared)
+    from sim.games.skat_values import GAME_NAMES
+
+    names = {n for n, _ in game.columns}
+    defaults = {"game": tuple(GAME_NAMES), "declarer_position": POSITIONS}
+    return {k: v for k, v in defaults.items() if k in names}
+
+
+def shard_table(game: Game, columns: Mapping[str, np.ndarray],
+                metadata: Mapping[str, str]) -> pa.Table:
+    """The Parquet table of one played shard: the game's columns in their own dtypes
+    (categorical ones as dictionary strings, internal ones left out) plus ``metadata``."""
+    cats = categories(game)
+    arrays: list[pa.Array] = []
+    names: list[str] = []
+    for name, dtype in game.columns:
+        if name in INTERNAL_COLUMNS:
+            continue
+        values = np.asarray(columns[name])
+        if name in cats:
+            labels = cats[name]
+            if values.size and (values.min() < -1 or values.max() >= len(labels)):
+                raise RuntimeError(f"column {name}: code out of range for {labels}")
+            codes = values.astype(np.int8)
+            indices = pa.array(codes, type=pa.int8(), mask=codes < 0)
+            arrays.append(pa.DictionaryArray.from_arrays(indices, pa.array(labels, pa.string())))
+        else:
+            arrays.append(pa.array(values.astype(dtype, copy=False)))
+        names.append(name)
+    return pa.Table.from_arrays(arrays, names=names).replace_schema_metadata(dict(metadata))
+
+
+def shard_metadata(exp: Experiment, variant: Variant, shard: Shard,
+                   config_hash: str | None = None) -> dict[str, str]:
+    """The key-value metadata of a shard file (``META_KEYS``)."""
+    return {
+        "stichsim_version": sim.__version__,
+        "config_hash": config_hash or exp.config_hash(),
+        "experiment": exp.name,
+        "variant": variant.name,
+        "game": exp.game,
+        "seed": str(exp.seed),
+        "rules": _canonical_json(variant.rules),
+        "policies": _canonical_json(variant.policies),
+        "first_deal": str(shard.first),
+        "deal_count": str(shard.count),
+    }
+
+
+def read_shard_metadata(path: Path) -> dict[str, str] | None:
+    """A shard file's stichsim metadata and row count (``rows``), or None if unreadable."""
+    try:
+        meta = pq.read_metadata(path)
+    except (OSError, pa.ArrowException):
+        return None
+    kv = {k.decode(): v.decode() for k, v in (meta.metadata or {}).items()
+          if not k.startswith(b"ARROW:")}
+    kv["rows"] = str(meta.num_rows)
+    return kv
+
+
+def shard_complete(path: Path, metadata: Mapping[str, str]) -> bool:
+    """Whether ``path`` is a complete, readable shard file with exactly this ``metadata``."""
+    found = read_shard_metadata(path)
+    if found is None:
+        return False
+    return found.get("rows") == metadata["deal_count"] and all(
+        found.get(k) == metadata[k] for k in ("config_hash", "variant", "first_deal", "deal_count"))
+
+
+# --- running ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ShardTask:
+    """Everything a worker needs to play and write one shard (small, picklable)."""
+
+    game: str
+    seed: int
+    first: int
+    count: int
+    rules: dict[str, Any]
+    policies: list[str]
+    path: str
+    metadata: dict[str, str]
+
+
+def run_shard(task: ShardTask) -> tuple[str, int]:
+    """Play one shard and write its file; only the path and row count go back."""
+    game = find_game(task.game)
+    batch = game.play(task.seed, task.first, task.count, task.rules, task.policies)
+    table = shard_table(game, batch.columns, task.metadata)
+    write_shard(table, Path(task.path))
+    return task.path, table.num_rows
+
+
+def _read_experiment_file(root: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads((root / EXPERIMENT_FILE).read_text())
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as e:
+        raise ResultsError(f"{root / EXPERIMENT_FILE} cannot be read ({e}): "
+                           f"use --force to replace {root}") from None
+    return data if isinstance(data, dict) else {}
+
+
+def _prepare(root: Path, exp: Experiment, config_hash: str, resume: bool, force: bool) -> None:
+    """Make ``root`` ready: refuse, remove (force), keep (resume) or create it."""
+    if root.exists() or root.is_symlink():
+        if not root.is_dir():
+            raise ResultsError(f"{root} exists and is not a folder: remove it or choose another --out")
+        empty = not any(root.iterdir())
+        if force:
+            if not (root / EXPERIMENT_FILE).exists() and not empty:
+                raise ResultsError(f"{root} is not a stichsim results folder (no {EXPERIMENT_FILE}): "
+                                   f"not removing it; remove it yourself or choose another --out")
+            shutil.rmtree(root)
+        elif resume:
+            found = _read_experiment_file(root)
+            if found is None and not empty:
+                raise ResultsError(f"{root} is not a stichsim results folder (no {EXPERIMENT_FILE}): "
+                                   f"remove it or choose another --out")
+            if found is not None and found.get("config_hash") != config_hash:
+                old = str(found.get("config_hash"))[:12]
+                raise ResultsError(f"{root} holds results of a different config (hash {old}, "
+                                   f"this config {config_hash[:12]}): use --force to replace it "
+                                   f"or --out to write elsewhere")
+        elif not empty:
+            raise ResultsError(f"{root} exists: use --resume to finish it or --force to replace it")
+    root.mkdir(parents=True, exist_ok=True)
+    if _read_experiment_file(root) is None:
+        doc = {"stichsim_version": sim.__version__, "config_hash": config_hash,
+               "config": exp.normalised()}
+        write_atomic_bytes(root / EXPERIMENT_FILE,
+                           (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode())
+
+
+def plan(exp: Experiment, root: Path, resume: bool = False) -> tuple[list[ShardTask], int]:
+    """The shard tasks still to do under ``root``, and how many are already done.
+
+    With ``resume`` a complete shard file with this config's metadata is kept; a
+    stray temp file or a broken shard file is removed and its shard redone.
+    """
+    h = exp.config_hash()
+    todo: list[ShardTask] = []
+    done = 0
+    for variant in exp.variants():
+        folder = shard_path(root, exp.game, variant.name, 0).parent
+        folder.mkdir(parents=True, exist_ok=True)
+        if resume:
+            for stray in folder.iterdir():
+                if _is_temp(stray):
+                    stray.unlink(missing_ok=True)
+        for shard in exp.shards():
+            path = shard_path(root, exp.game, variant.name, shard.index)
+            meta = shard_metadata(exp, variant, shard, h)
+            if resume and path.exists():
+                if shard_complete(path, meta):
+                    done += 1
+                    continue
+                path.unlink()
+            todo.append(ShardTask(exp.game, exp.seed, shard.first, shard.count, variant.rules,
+                                  variant.policies, str(path), meta))
+    return todo, done
+
+
+def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] = Path("results"), jobs: int = 1,
+                   resume: bool = False, force: bool = False, progress: bool = True,
+                   backend: Any = "loky") -> Path:
+    """Play every shard of every variant of ``exp`` and write them under ``out_dir/exp.name``.
+
+    Parameters
+    ----------
+    exp : the experiment.
+    out_dir : results root; the experiment's folder is ``out_dir / exp.name``.
+    jobs : worker processes (joblib ``n_jobs``); the files do not depend on it.
+    resume : finish an earlier run of the same config (a missing folder simply runs).
+    force : remove an existing results folder first (wins over ``resume``).
+    progress : show a progress bar over shards (on a terminal).
+    backend : joblib backend (``"loky"``; any registered one, e.g. Dask's, plugs in).
+
+    Returns the experiment's results folder. An existing folder without ``resume``
+    or ``force``, or a ``resume`` of a folder written by another config, raises
+    ``ResultsError``.
+    """
+    from joblib import Parallel, delayed
+    from tqdm import tqdm
+
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ResultsError(f"jobs must be a positive integer, got {jobs!r}")
+    root = Path(out_dir) / exp.name
+    h = exp.config_hash()
+    _prepare(root, exp, h, resume and not force, force)
+    todo, done = plan(exp, root, resume=resume and not force)
+    bar = tqdm(total=len(todo) + done, initial=done, unit="shard", desc=exp.name, file=sys.stderr,
+               disable=None if progress else True, dynamic_ncols=True)
+    try:
+        if todo:
+            parallel = Parallel(n_jobs=min(jobs, len(todo)), backend=backend,
+                                return_as="generator_unordered")
+            results: Iterator[tuple[str, int]] = parallel(delayed(run_shard)(t) for t in todo)
+            for _path, _rows in results:
+                bar.update(1)
+    finally:
+        bar.close()
+    return root
+
+
+__all__ = ["BASE", "EXPERIMENT_FILE", "META_KEYS", "Experiment", "Shard", "ShardTask", "Variant",
+           "categories", "plan", "read_shard_metadata", "run_experiment", "run_shard",
+           "shard_complete", "shard_metadata", "shard_path", "shard_table", "write_shard"]

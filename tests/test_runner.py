@@ -1,0 +1,351 @@
+"""Experiments: config validation, shards, Parquet files, determinism, resume and force."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import sim
+from sim import runner
+from sim.errors import ConfigError, ResultsError
+from sim.games import find_game
+from sim.games.skat_values import GAME_NAMES
+from sim.runner import (BASE, EXPERIMENT_FILE, META_KEYS, Experiment, run_experiment, shard_path)
+
+ROOT = Path(__file__).resolve().parents[1]
+SKAT = find_game("skat")
+
+
+def shard_files(root: Path) -> dict[str, bytes]:
+    """Every shard file under ``root`` by relative path, with its bytes."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*.parquet"))}
+
+
+def variant_rows(root: Path, variant: str) -> pa.Table:
+    files = sorted((root / "game=skat" / f"variant={variant}").glob("shard=*.parquet"))
+    return pa.concat_tables([pq.read_table(f) for f in files])
+
+
+def all_files(root: Path) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+
+
+# --- configs ------------------------------------------------------------------------------
+
+def test_baseline_experiment() -> None:
+    exp = Experiment.load(ROOT / "experiments" / "skat-baseline.toml")
+    assert (exp.name, exp.game, exp.deals, exp.seed, exp.shard_size) == (
+        "skat-baseline", "skat", 1_000_000, 20261130, 100_000)
+    variants = {v.name: v for v in exp.variants()}
+    assert list(variants) == ["base", "ramsch", "lost-factor-1"]
+    assert all(v.policies == ["heuristic"] * 3 for v in variants.values())
+    assert variants["base"].rules == SKAT.rules({"all_pass": "throw_in"})
+    assert variants["ramsch"].rules == SKAT.rules({"all_pass": "ramsch"})
+    assert variants["lost-factor-1"].rules == SKAT.rules({"lost_factor": 1})
+    assert len(exp.shards()) == 10
+
+
+def test_tiny_experiment_file_is_valid() -> None:
+    exp = Experiment.load(ROOT / "experiments" / "skat-tiny.toml")
+    assert [v.name for v in exp.variants()] == ["base", "ramsch", "random"]
+    assert exp.variant("random").policies == ["random"] * 3
+    assert exp.variant("random").rules["all_pass"] == "throw_in"
+
+
+def test_variants_inherit_and_override(experiment_file, tiny_toml) -> None:  # type: ignore[no-untyped-def]
+    text = tiny_toml + '\n[[variants]]\nname = "lf1"\nrules = { lost_factor = 1 }\n' \
+        'policies = "random"\n'
+    exp = Experiment.load(experiment_file(text, replace={'all_pass = "throw_in"':
+                                                         'all_pass = "ramsch"'}))
+    base, ramsch, lf1 = exp.variants()
+    assert base.name == BASE and base.rules["all_pass"] == "ramsch"
+    assert lf1.rules == {**base.rules, "lost_factor": 1}
+    assert lf1.policies == ["random"] * 3 and ramsch.policies == base.policies
+    with pytest.raises(ConfigError, match="no variant 'nope'.*base, ramsch, lf1"):
+        exp.variant("nope")
+
+
+def test_shards_cover_every_deal_once(experiment_file) -> None:  # type: ignore[no-untyped-def]
+    exp = Experiment.load(experiment_file())
+    assert exp.shards() == [(0, 0, 250), (1, 250, 250), (2, 500, 200)]
+    exp = Experiment.load(experiment_file(), deals=250)
+    assert exp.shards() == [(0, 0, 250)]
+
+
+def test_config_hash(experiment_file) -> None:  # type: ignore[no-untyped-def]
+    a = Experiment.load(experiment_file())
+    assert a.config_hash() == Experiment.load(experiment_file()).config_hash()
+    assert len(a.config_hash()) == 64 and int(a.config_hash(), 16) >= 0
+    # a default spelled out or left out, key order, comments: the same config
+    same = experiment_file(replace={"[rules]\n": "[rules]\nlost_factor = 2 # default\n"},
+                           name="same.toml")
+    assert Experiment.load(same).config_hash() == a.config_hash()
+    for changed in (Experiment.load(experiment_file(), deals=701),
+                    Experiment.load(experiment_file(replace={"seed = 11": "seed = 12"}, name="b.toml")),
+                    Experiment.load(experiment_file(replace={"shard_size = 250": "shard_size = 200"},
+                                                    name="c.toml")),
+                    Experiment.load(experiment_file(replace={'"ramsch" }': '"ramsch", lost_factor = 1 }'},
+                                                    name="d.toml"))):
+        assert changed.config_hash() != a.config_hash()
+
+
+BAD_CONFIGS = [
+    ({'game = "skat"': 'game = "poker"'}, "unknown game 'poker' (games: skat"),
+    ({'all_pass = "throw_in"': 'all_pass = "never"'},
+     "[rules]: option all_pass: value never is not allowed (allowed: throw_in, ramsch)"),
+    ({'all_pass = "throw_in"': "hausregel = 1"}, "unknown option 'hausregel' for game skat (options:"),
+    ({'"ramsch" }': '"ramsch", lost_factor = 3 }'},
+     "variant 'ramsch': rules: option lost_factor: value 3 is not allowed (allowed: 2, 1)"),
+    ({'"random"]': '"genius"]'}, "unknown policy 'genius' (policies: random, heuristic)"),
+    ({'"heuristic", "heuristic", "random"]': '"random"]'}, "has 3 seats but 1 policies"),
+    ({"deals = 700": "deals = 0"}, "deals must be a positive integer, got 0"),
+    ({"deals = 700": "deals = -5"}, "deals must be a positive integer, got -5"),
+    ({"deals = 700": "deals = 7e2"}, "deals must be a positive integer, got 700.0"),
+    ({"shard_size = 250": "shard_size = 0"}, "shard_size must be a positive integer"),
+    ({"seed = 11": "seed = -1"}, "seed must be an integer from 0 to 2**64 - 1"),
+    ({"seed = 11\n": ""}, "missing key seed (required: name, game, deals, seed, shard_size"),
+    ({"seed = 11": "sed = 11"}, "unknown key 'sed' (allowed: name, game, deals, seed"),
+    ({'name = "ramsch"': 'name = "base"'}, "the name 'base' is the base configuration's name"),
+    ({'name = "ramsch"': 'name = "ramsch"\nrulez = {}'}, "variants[0]: unknown key 'rulez'"),
+    ({'name = "tiny"': 'name = "../up"'}, "name must be a name of letters, digits"),
+    ({'name = "tiny"': 'name = "tiny'}, "malformed TOML"),
+]
+
+
+@pytest.mark.parametrize(("replace", "message"), BAD_CONFIGS)
+def test_bad_configs(experiment_file, replace, message) -> None:  # type: ignore[no-untyped-def]
+    path = experiment_file(replace=replace)
+    with pytest.raises(ConfigError) as info:
+        Experiment.load(path)
+    text = str(info.value)
+    assert message in text
+    assert "\n" not in text and text.startswith(f"{path}: ")
+
+
+def test_malformed_toml_names_its_line(experiment_file) -> None:  # type: ignore[no-untyped-def]
+    path = experiment_file(replace={"shard_size = 250": "shard_size = = 250"})
+    with pytest.raises(ConfigError, match=r"exp.toml: malformed TOML: .*line 5"):
+        Experiment.load(path)
+
+
+def test_duplicate_variant_names(experiment_file, tiny_toml) -> None:  # type: ignore[no-untyped-def]
+    path = experiment_file(tiny_toml + '[[variants]]\nname = "ramsch"\n')
+    with pytest.raises(ConfigError, match="variant 'ramsch': the name 'ramsch' is used twice"):
+        Experiment.load(path)
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such experiment file"):
+        Experiment.load(tmp_path / "nope.toml")
+
+
+def test_bad_deals_override(experiment_file) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ConfigError, match="--deals must be a positive integer, got 0"):
+        Experiment.load(experiment_file(), deals=0)
+
+
+# --- running ------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory, tiny_toml) -> tuple[Experiment, Path]:  # type: ignore[no-untyped-def]
+    """The tiny experiment run once, uninterrupted, with one job."""
+    out = tmp_path_factory.mktemp("reference")
+    path = out / "exp.toml"
+    path.write_text(tiny_toml)
+    exp = Experiment.load(path)
+    return exp, run_experiment(exp, out / "results", jobs=1, progress=False)
+
+
+def test_files_columns_and_metadata(reference) -> None:  # type: ignore[no-untyped-def]
+    exp, root = reference
+    assert root.name == "tiny"
+    assert all_files(root) == [EXPERIMENT_FILE] + [
+        f"game=skat/variant={v}/shard={k:05d}.parquet" for v in ("base", "ramsch") for k in range(3)]
+    doc = json.loads((root / EXPERIMENT_FILE).read_text())
+    assert doc["config_hash"] == exp.config_hash() and doc["config"] == exp.normalised()
+
+    f = pq.ParquetFile(shard_path(root, "skat", "ramsch", 1))
+    meta = {k.decode(): v.decode() for k, v in f.schema_arrow.metadata.items()}
+    assert set(META_KEYS) <= set(meta)
+    assert meta["stichsim_version"] == sim.__version__
+    assert meta["config_hash"] == exp.config_hash()
+    assert (meta["experiment"], meta["variant"], meta["game"], meta["seed"]) == (
+        "tiny", "ramsch", "skat", "11")
+    assert json.loads(meta["rules"]) == exp.variant("ramsch").rules
+    assert json.loads(meta["policies"]) == ["heuristic", "heuristic", "random"]
+    assert (meta["first_deal"], meta["deal_count"]) == ("250", "250")
+
+    schema = f.schema_arrow
+    expected = [n for n, _ in SKAT.columns if n != "replay_error"]
+    assert schema.names == expected
+    for name, dtype in SKAT.columns:
+        if name in ("game", "declarer_position"):
+            assert schema.field(name).type == pa.dictionary(pa.int8(), pa.string())
+        elif name != "replay_error":
+            assert schema.field(name).type == pa.from_numpy_dtype(np.dtype(dtype)), name
+
+
+def test_rows_are_the_games_results(reference) -> None:  # type: ignore[no-untyped-def]
+    exp, root = reference
+    for variant in exp.variants():
+        table = variant_rows(root, variant.name)
+        cols = SKAT.play(exp.seed, 0, exp.deals, variant.rules, variant.policies).columns
+        assert table.num_rows == exp.deals
+        assert np.array_equal(table["deal"].to_numpy(), np.arange(exp.deals))
+        for name in ("dealer", "declarer", "bid", "score_0", "score_2", "won", "hand_1", "skat"):
+            assert np.array_equal(table[name].to_numpy(), cols[name]), name
+        games = table["game"].to_pylist()
+        assert games == [GAME_NAMES[c] if c >= 0 else None for c in cols["game"]]
+        positions = table["declarer_position"].to_pylist()
+        assert positions == [("forehand", "middlehand", "rearhand")[c] if c >= 0 else None
+                             for c in cols["declarer_position"]]
+        if variant.name == "ramsch":
+            assert "ramsch" in games
+        else:
+            assert None in games  # thrown-in deals
+
+
+def test_variants_play_the_same_deals(reference) -> None:  # type: ignore[no-untyped-def]
+    _, root = reference
+    base, ramsch = variant_rows(root, "base"), variant_rows(root, "ramsch")
+    for name in ("deal", "dealer", "hand_0", "hand_1", "hand_2", "skat"):
+        assert base[name].equals(ramsch[name])
+    assert not base["score_0"].equals(ramsch["score_0"])
+
+
+def test_jobs_give_identical_files(reference, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    exp, root = reference
+    two = run_experiment(exp, tmp_path, jobs=2, progress=False)
+    assert shard_files(two) == shard_files(root)
+    assert (two / EXPERIMENT_FILE).read_bytes() == (root / EXPERIMENT_FILE).read_bytes()
+
+
+def test_shard_size_does_not_change_rows(reference, experiment_file, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    exp, root = reference
+    other = Experiment.load(experiment_file(replace={"shard_size = 250": "shard_size = 300"}))
+    other_root = run_experiment(other, tmp_path / "other", progress=False)
+    assert len(list(other_root.rglob("*.parquet"))) == 2 * 3
+    for variant in ("base", "ramsch"):
+        a, b = variant_rows(root, variant), variant_rows(other_root, variant)
+        assert a.replace_schema_metadata(None).equals(b.replace_schema_metadata(None))
+
+
+def test_existing_folder_needs_resume_or_force(reference, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    exp, _ = reference
+    root = run_experiment(exp, tmp_path, progress=False)
+    with pytest.raises(ResultsError, match=r"tiny exists: use --resume to finish it or --force to replace it"):
+        run_experiment(exp, tmp_path, progress=False)
+
+
+def test_resume_on_a_missing_folder_runs(reference, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    exp, root = reference
+    new = run_experiment(exp, tmp_path / "fresh", resume=True, progress=False)
+    assert shard_files(new) == shard_files(root)
+
+
+def test_resume_of_a_finished_run_writes_nothing(reference, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    exp, _ = reference
+    root = run_experiment(exp, tmp_path, progress=False)
+    before = {p: p.stat().st_mtime_ns for p in root.rglob("*")}
+    run_experiment(exp, tmp_path, resume=True, progress=False)
+    assert {p: p.stat().st_mtime_ns for p in root.rglob("*")} == before
+
+
+def test_killed_then_resumed_equals_uninterrupted(reference, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    exp, ref = reference
+    root = run_experiment(exp, tmp_path, progress=False)
+    kept = shard_path(root, "skat", "base", 0)
+    kept_stat = kept.stat()
+    # a kill leaves some shards missing, one cut short and a temp file being written
+    shard_path(root, "skat", "base", 2).unlink()
+    shard_path(root, "skat", "ramsch", 0).unlink()
+    cut = shard_path(root, "skat", "ramsch", 1)
+    cut.write_bytes(cut.read_bytes()[:1000])
+    stray = cut.with_name(f".{shard_path(root, 'skat', 'ramsch', 0).name}.tmp-99999")
+    stray.write_bytes(b"PAR1 half a file")
+    run_experiment(exp, tmp_path, resume=True, progress=False, jobs=2)
+    assert shard_files(root) == shard_files(ref)
+    assert all_files(root) == all_files(ref)  # the stray temp file is gone
+    assert kept.stat().st_mtime_ns == kept_stat.st_mtime_ns  # a finished shard was not redone
+
+
+def test_crash_after_k_shards_then_resume(reference, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    exp, ref = reference
+    real = runner.write_shard
+    calls = []
+
+    def crashing(table, path):  # type: ignore[no-untyped-def]
+        calls.append(path)
+        if len(calls) > 4:
+            # die in the middle of writing: a partial temp file, no shard file
+            Path(path).with_name(f".{Path(path).name}.tmp-{os.getpid()}").write_bytes(b"PAR1")
+            raise KeyboardInterrupt
+        real(table, path)
+
+    monkeypatch.setattr(runner, "write_shard", crashing)
+    with pytest.raises(KeyboardInterrupt):
+        run_experiment(exp, tmp_path, jobs=1, progress=False)
+    root = tmp_path / exp.name
+    assert len(list(root.rglob("*.parquet"))) == 4
+    monkeypatch.setattr(runner, "write_shard", real)
+    with pytest.raises(ResultsError, match="exists: use --resume"):
+        run_experiment(exp, tmp_path, progress=False)
+    run_experiment(exp, tmp_path, jobs=1, resume=True, progress=False)
+    assert shard_files(root) == shard_files(ref)
+    assert all_files(root) == all_files(ref)
+
+
+def test_a_failing_write_leaves_no_temp_file(reference, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    exp, _ = reference
+
+    def broken(table, where, **kwargs):  # type: ignore[no-untyped-def]
+        Path(where).write_bytes(b"PAR1 partial")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(runner.pq, "write_table", broken)
+    with pytest.raises(OSError, match="No space"):
+        run_experiment(exp, tmp_path, progress=False)
+    assert all_files(tmp_path / exp.name) == [EXPERIMENT_FILE]
+
+
+def test_resume_refuses_a_changed_config(reference, experiment_file, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    exp, _ = reference
+    run_experiment(exp, tmp_path, progress=False)
+    for changed in (Experiment.load(experiment_file(), deals=500),
+                    Experiment.load(experiment_file(replace={'"random"]': '"heuristic"]'}))):
+        with pytest.raises(ResultsError, match="holds results of a different config .* use --force"):
+            run_experiment(changed, tmp_path, resume=True, progress=False)
+
+
+def test_force_replaces(reference, experiment_file, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    exp, ref = reference
+    small = Experiment.load(experiment_file(), deals=300)
+    root = run_experiment(small, tmp_path, progress=False)
+    assert len(list(root.rglob("*.parquet"))) == 4
+    (root / "game=skat" / "variant=base" / "notes.txt").write_text("old")
+    run_experiment(exp, tmp_path, force=True, progress=False)
+    assert shard_files(root) == shard_files(ref) and all_files(root) == all_files(ref)
+    assert json.loads((root / EXPERIMENT_FILE).read_text())["config_hash"] == exp.config_hash()
+
+
+def test_force_keeps_a_folder_that_is_not_ours(reference, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    exp, _ = reference
+    (tmp_path / "tiny").mkdir()
+    (tmp_path / "tiny" / "thesis.tex").write_text("precious")
+    for flags in ({"force": True}, {"resume": True}):
+        with pytest.raises(ResultsError, match="not a stichsim results folder"):
+            run_experiment(exp, tmp_path, progress=False, **flags)
+    assert (tmp_path / "tiny" / "thesis.tex").read_text() == "precious"
+
+
+def test_jobs_must_be_positive(reference, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    exp, _ = reference
+    with pytest.raises(ResultsError, match="jobs must be a positive integer"):
+        run_experiment(exp, tmp_path, jobs=0, progress=False)
+    assert not (tmp_path / "tiny").exists()
