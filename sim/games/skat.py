@@ -87,6 +87,9 @@ COLUMNS = (
 # replay errors: which recorded action could not be replayed (0: none)
 E_NONE, E_MISMATCH, E_ILLEGAL = 0, 1, 2
 
+# scratch space of one shard, reused by every deal (no allocation per deal)
+W_POINTS, W_TRICKS, W_TRICK, W_SEATS, W_CHOICES, W_LEN = 0, 3, 6, 9, 12, 48
+
 
 # --- decisions -----------------------------------------------------------------------------
 
@@ -133,9 +136,8 @@ def _declaration_choices(obs, params, out):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def declaration_allowed(decl, obs, params):  # type: ignore[no-untyped-def]
+def declaration_allowed(decl, obs, params, buf):  # type: ignore[no-untyped-def]
     """Whether ``decl`` is among the declarations offered now."""
-    buf = np.empty(32, np.int64)
     n = _declaration_choices(obs, params, buf)
     for k in range(n):
         if buf[k] == decl:
@@ -170,11 +172,10 @@ def decide_discard(pol, obs, state):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def decide_declaration(pol, obs, state, params):  # type: ignore[no-untyped-def]
+def decide_declaration(pol, obs, state, params, buf):  # type: ignore[no-untyped-def]
     """A declaration code (game | ouvert/announcement flags)."""
     if pol == HEURISTIC:
         return H.declare(obs, params[P_ANNOUNCE])
-    buf = np.empty(32, np.int64)
     n = _declaration_choices(obs, params, buf)
     return buf[below(state, n)]
 
@@ -304,7 +305,7 @@ def _bidding(hands, dealer, obs, pols, states, values, script, cur, err, log, nl
 
 @numba.njit(cache=True)
 def _play_tricks(hands, leader, game, declarer, ouvert, obs, pols, states, dealer, skat_known,
-                 points, tricks, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
+                 work, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
     """Play the tricks; returns the seat that took the last trick played.
 
     A null game stops at the declarer's first trick.
@@ -312,8 +313,10 @@ def _play_tricks(hands, leader, game, declarer, ouvert, obs, pols, states, deale
     eff = EFF[game]
     strength = STRENGTH[game]
     masks = SUIT_MASKS[game]
-    trick = np.empty(3, np.int64)
-    seats = np.empty(3, np.int64)
+    trick = work[W_TRICK:W_TRICK + 3]
+    seats = work[W_SEATS:W_SEATS + 3]
+    points = work[W_POINTS:W_POINTS + 3]
+    tricks = work[W_TRICKS:W_TRICKS + 3]
     winner = leader
     obs[O.TRICK_LEADER] = leader
     for t in range(TRICKS):
@@ -362,8 +365,8 @@ def _play_tricks(hands, leader, game, declarer, ouvert, obs, pols, states, deale
 
 
 @numba.njit(cache=True)
-def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, script, err,
-              log, nlog):  # type: ignore[no-untyped-def]
+def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, work, script,
+              cur, err, log, nlog):  # type: ignore[no-untyped-def]
     """Deal, bid, declare, play and score deal ``deal`` into result ``row``."""
     for s in range(states.shape[0]):
         states[s, 0] = stream_key(seed, deal, s)
@@ -392,12 +395,14 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, s
     for s in range(3):
         row[C_HANDS + s] = np.int64(hands[s])
     row[C_SKAT] = np.int64(skat)
-    cur = np.zeros(1, np.int64)
+    cur[0] = 0
     nlog[0] = 0
+    work[:] = 0
 
     declarer, bid = _bidding(hands, dealer, obs, pols, states, values, script, cur, err, log, nlog)
-    points = np.zeros(3, np.int64)
-    tricks = np.zeros(3, np.int64)
+    points = work[W_POINTS:W_POINTS + 3]
+    tricks = work[W_TRICKS:W_TRICKS + 3]
+    choices = work[W_CHOICES:W_LEN]
     if err[0]:
         row[C_ERROR] = err[0]
         return
@@ -409,8 +414,8 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, s
         _record(log, nlog, A.RAMSCH, fh, 0, 0)
         obs[O.GAME] = RAMSCH
         obs[O.RAMSCH] = 1
-        last = _play_tricks(hands, fh, RAMSCH, -1, False, obs, pols, states, dealer, 0, points,
-                            tricks, script, cur, err, log, nlog)
+        last = _play_tricks(hands, fh, RAMSCH, -1, False, obs, pols, states, dealer, 0, work,
+                            script, cur, err, log, nlog)
         row[C_ERROR] = err[0]
         points[last] += card_points(skat)
         row[C_RAMSCH] = 1
@@ -463,11 +468,12 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, s
     obs[O.SKAT] = np.int64(skat_known)
     if pols[declarer] == SCRIPTED:
         decl = _scripted(script, cur, A.DECLARE, declarer, err)
-        if err[0] or not declaration_allowed(decl, obs, params):
+        if err[0] or not declaration_allowed(decl, obs, params, choices):
             row[C_ERROR] = max(err[0], E_ILLEGAL)
             return
     else:
-        decl = decide_declaration(pols[declarer], obs, states[STREAM_SEAT0 + declarer], params)
+        decl = decide_declaration(pols[declarer], obs, states[STREAM_SEAT0 + declarer], params,
+                                  choices)
     _record(log, nlog, A.DECLARE, declarer, decl, 0)
     game = decl & 7
     ouvert = (decl & O.DECL_OUVERT) != 0
@@ -488,7 +494,7 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, s
         obs[O.OPEN_HAND] = np.int64(hands[declarer])
 
     _play_tricks(hands, fh, game, declarer, ouvert, obs, pols, states, dealer, skat_known,
-                 points, tricks, script, cur, err, log, nlog)
+                 work, script, cur, err, log, nlog)
     row[C_ERROR] = err[0]
     dpoints = points[declarer] + card_points(skat)
     dtricks = tricks[declarer]
@@ -526,12 +532,14 @@ def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, scrip
     perm = np.zeros(32, np.int64)
     err = np.zeros(1, np.int64)
     nlog = np.zeros(1, np.int64)
+    cur = np.zeros(1, np.int64)
+    work = np.zeros(W_LEN, np.int64)
     scratch = np.zeros((1, A.ROW), np.int64)
     for i in range(count):
         err[0] = 0
         log = logs[i] if record else scratch
         sc = script[starts[i]:starts[i + 1]] if starts.shape[0] > 1 else script
-        play_deal(seed, first + i, params, pols, values, res[i], obs, states, hands, perm, sc,
-                  err, log, nlog)
+        play_deal(seed, first + i, params, pols, values, res[i], obs, states, hands, perm, work,
+                  sc, cur, err, log, nlog)
         if record:
             nlogs[i] = nlog[0]

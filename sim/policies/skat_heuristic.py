@@ -46,14 +46,26 @@ JACK_MASK = np.uint64((1 << 4) | (1 << 12) | (1 << 20) | (1 << 28))
 ACE_RANK, TEN_RANK, KING_RANK = 0, 1, 2
 FULL = np.uint64(0xFFFFFFFF)
 
-SUIT_THRESHOLD = 7.5
-"""Strength a suit game needs to be playable (with the skat still to come)."""
-GRAND_THRESHOLD = 8.0
-"""Strength a grand needs to be playable."""
-NULL_RISK_LIMIT = 1
-"""Unsafe suits a null game tolerates before the skat (after it: none)."""
+SUIT_THRESHOLD = 5.8
+"""Suit-game strength at which the win chance is ``win_chance(0)``."""
+GRAND_THRESHOLD = 3.8
+"""Grand strength at which the win chance is ``win_chance(0)``."""
+NULL_SAFE_MARGIN = 1.5
+"""Margin of a null hand whose every suit is safe; each unsafe suit costs NULL_UNSAFE_COST."""
+NULL_UNSAFE_COST = 2.5
+CHANCE_AT_THRESHOLD = 0.35
+CHANCE_SLOPE = 0.85
+"""Win chance model: logistic in the margin, fitted to heuristic-vs-heuristic play."""
+BID_CHANCE = 0.78
+"""Win chance (counting the skat's hope) a bidder wants before he bids a game."""
+SKAT_HOPE = 0.8
+"""Strength the skat is expected to add to a hand that picks it up."""
+WIN_BONUS = 100.0
+"""Bonus a club player counts for a won game (and against a lost one) when choosing."""
 HAND_MARGIN = 3.0
 """How far above the threshold a hand must be to be played without the skat."""
+ANNOUNCE_MARGIN = 3.0
+"""Further margin before a hand game announces Schneider (with announcements on)."""
 
 
 @numba.njit(cache=True, inline="always")
@@ -151,8 +163,9 @@ def null_risk(hand):  # type: ignore[no-untyped-def]
     """Number of unsafe suits of ``hand`` in a null game.
 
     A suit is safe when its ``k``-th lowest card (null order 7 8 9 T J Q K A,
-    counting from 0) is at most ``2k`` ranks above the seven: the defenders can
-    then never force the declarer above them.
+    counting from 0) is at most ``2k + 1`` ranks above the seven: the defenders
+    then rarely force the declarer above them (a blank eight loses only when the
+    seven is led and the third player cannot follow).
     """
     unsafe = 0
     for suit in range(4):
@@ -160,7 +173,7 @@ def null_risk(hand):  # type: ignore[no-untyped-def]
         bad = False
         for low in range(8):
             if _has(hand, _card(suit, NULL_LOW_TO_RANK[low])):
-                if low > 2 * k:
+                if low > 2 * k + 1:
                     bad = True
                 k += 1
         if bad:
@@ -169,43 +182,64 @@ def null_risk(hand):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _best_game(hand, forehand, skat_to_come):  # type: ignore[no-untyped-def]
-    """The best playable game and its margin over the threshold (game -1: none)."""
-    best = -1
-    margin = -99.0
-    for t in range(4):
-        m = suit_strength(hand, t, forehand) - SUIT_THRESHOLD
-        if m > margin:
-            margin = m
-            best = t
-    m = grand_strength(hand, forehand) - GRAND_THRESHOLD
-    if m > margin - 0.3:  # a grand is worth more: prefer it when close
-        margin = m
-        best = GRAND
-    if margin < (-0.8 if skat_to_come else 0.0):
+def win_chance(margin):  # type: ignore[no-untyped-def]
+    """Estimated chance to win a game whose strength is ``margin`` above its threshold."""
+    return 1.0 / (1.0 + np.exp(-(CHANCE_AT_THRESHOLD + CHANCE_SLOPE * margin)))
+
+
+@numba.njit(cache=True)
+def expected_score(value, chance):  # type: ignore[no-untyped-def]
+    """What a club player expects from a game: won +value, lost -2 value, and the
+    Seeger-Fabian list's +-WIN_BONUS for a won or lost game, which makes him
+    prefer the safer of two games."""
+    return value * (3.0 * chance - 1.0) + WIN_BONUS * (2.0 * chance - 1.0)
+
+
+@numba.njit(cache=True)
+def margin_of(hand, game, forehand):  # type: ignore[no-untyped-def]
+    """Strength of ``hand`` (10 cards) for ``game`` minus that game's threshold."""
+    if game == GRAND:
+        return grand_strength(hand, forehand) - GRAND_THRESHOLD
+    if game == NULL:
         unsafe = null_risk(hand)
-        if unsafe <= (NULL_RISK_LIMIT if skat_to_come else 0):
-            return NULL, 0.0 if unsafe == 0 else -0.5
-        return -1, margin
-    return best, margin
+        return NULL_SAFE_MARGIN if unsafe == 0 else NULL_SAFE_MARGIN - NULL_UNSAFE_COST * unsafe
+    return suit_strength(hand, game, forehand) - SUIT_THRESHOLD
+
+
+@numba.njit(cache=True)
+def _value(hand, game, hand_game, ouvert):  # type: ignore[no-untyped-def]
+    """Game value of ``game`` counting matadors on ``hand`` and no Schneider."""
+    if game == NULL:
+        return null_value(hand_game, ouvert)
+    return BASE[game] * (abs(matadors(hand, game)) + 1 + hand_game)
 
 
 @numba.njit(cache=True)
 def _bid_limit(obs):  # type: ignore[no-untyped-def]
-    """The highest value this hand would play for."""
+    """The highest value this hand would play for: the value of the game with the best
+    expected score among those it expects to win often enough.
+
+    The skat still to come is worth ``SKAT_HOPE`` of strength; a hand far above
+    its threshold counts the hand level too.
+    """
     hand = np.uint64(obs[O.HAND])
     forehand = obs[O.POSITION] == 0
-    game, margin = _best_game(hand, forehand, True)
-    if game < 0:
-        return 0
-    if game == NULL:
-        return 23
-    mat = matadors(hand, game)
-    levels = 0
-    if margin >= HAND_MARGIN:
-        levels = 1  # strong enough to play hand
-    # a bidder may hope that the skat does not spoil "without" counts: count as is
-    return BASE[game] * (abs(mat) + 1 + levels)
+    limit = 0
+    best_ev = -1e9
+    for game in range(6):
+        if game == NULL:
+            # the skat and the discard can take away the two most dangerous cards
+            m = margin_of(hand & ~_discard_for(hand, NULL), NULL, forehand)
+        else:
+            m = margin_of(hand, game, forehand) + SKAT_HOPE
+        chance = win_chance(m)
+        if chance < BID_CHANCE:
+            continue
+        v = _value(hand, game, 1 if m >= HAND_MARGIN + SKAT_HOPE else 0, 0)
+        ev = expected_score(v, chance)
+        if ev > best_ev:
+            limit, best_ev = v, ev
+    return limit
 
 
 @numba.njit(cache=True)
@@ -218,18 +252,29 @@ def bid(obs, values):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
+def _best_hand_game(hand, bid, forehand):  # type: ignore[no-untyped-def]
+    """The hand game (no skat) with the best expected score reaching ``bid``: (game, score)."""
+    best = -1
+    best_ev = -1e9
+    for game in range(6):
+        v = _value(hand, game, 1, 0)
+        if v < bid:
+            continue
+        ev = expected_score(v, win_chance(margin_of(hand, game, forehand)))
+        if ev > best_ev:
+            best, best_ev = game, ev
+    return best, best_ev
+
+
+@numba.njit(cache=True)
 def yes(obs):  # type: ignore[no-untyped-def]
     """Hold a bid, take 18 after two passes, or pick up the skat."""
     phase = obs[O.PHASE]
     if phase == O.PH_PICKUP:
         hand = np.uint64(obs[O.HAND])
-        game, margin = _best_game(hand, obs[O.POSITION] == 0, False)
-        if game < 0 or game == NULL:
-            return True
-        if margin < HAND_MARGIN:
-            return True
-        mat = matadors(hand, game)
-        return BASE[game] * (abs(mat) + 2) < obs[O.BID]
+        forehand = obs[O.POSITION] == 0
+        game, ev = _best_hand_game(hand, obs[O.BID], forehand)
+        return game < 0 or margin_of(hand, game, forehand) < HAND_MARGIN
     limit = _bid_limit(obs)
     if phase == O.PH_FH18:
         return 18 <= limit
@@ -270,7 +315,7 @@ def _null_danger(hand, card):  # type: ignore[no-untyped-def]
     for low in range(8):
         c = _card(suit, NULL_LOW_TO_RANK[low])
         if c == card:
-            return float(low - 2 * k) + low * 0.01
+            return float(low - 2 * k - 1) + low * 0.01
         if _has(hand, c):
             k += 1
     return 0.0
@@ -298,39 +343,28 @@ def _discard_for(hand, game):  # type: ignore[no-untyped-def]
 
 @numba.njit(cache=True)
 def _choose_game(hand12, bid, forehand):  # type: ignore[no-untyped-def]
-    """Best game for a 12-card hand: (game, discard) with its value reaching ``bid``."""
+    """Game and discard for a 12-card hand: the best expected score among games reaching ``bid``.
+
+    Matadors count all twelve cards. When no game reaches the bid, the dearest
+    one is declared (it will be lost as overbid).
+    """
     best = -1
     best_put = ZERO
-    best_margin = -1e9
-    fallback = -1
-    fallback_put = ZERO
+    best_ev = -1e9
+    fallback = GRAND
     fallback_value = -1
     for game in range(6):
         put = _discard_for(hand12, game)
-        ten = hand12 & ~put
-        if game == NULL:
-            if 23 < bid:
-                continue
-            unsafe = null_risk(ten)
-            margin = 0.5 if unsafe == 0 else -2.0 - unsafe
-        else:
-            value = BASE[game] * (abs(matadors(hand12, game)) + 1)
-            if game == GRAND:
-                margin = grand_strength(ten, forehand) - GRAND_THRESHOLD + 0.3
-            else:
-                margin = suit_strength(ten, game, forehand) - SUIT_THRESHOLD
-            if value < bid:
-                # reachable only with Schneider: possible but costly
-                if BASE[game] * (abs(matadors(hand12, game)) + 2) >= bid and margin > 2.0:
-                    margin -= 2.0
-                else:
-                    if value > fallback_value:
-                        fallback, fallback_put, fallback_value = game, put, value
-                    continue
-        if margin > best_margin:
-            best, best_put, best_margin = game, put, margin
+        value = _value(hand12, game, 0, 0)
+        if value < bid:
+            if value > fallback_value:
+                fallback, fallback_value = game, value
+            continue
+        ev = expected_score(value, win_chance(margin_of(hand12 & ~put, game, forehand)))
+        if ev > best_ev:
+            best, best_put, best_ev = game, put, ev
     if best < 0:
-        return fallback, fallback_put
+        return fallback, _discard_for(hand12, fallback)
     return best, best_put
 
 
@@ -343,40 +377,25 @@ def discard(obs):  # type: ignore[no-untyped-def]
 
 @numba.njit(cache=True)
 def declare(obs, announce):  # type: ignore[no-untyped-def]
-    """Declare the best game whose value reaches the bid."""
+    """Declare the game with the best expected score whose value reaches the bid."""
     hand = np.uint64(obs[O.HAND])
     bid = obs[O.BID]
     forehand = obs[O.POSITION] == 0
-    hand_game = obs[O.HAND_GAME]
-    if hand_game:
-        best = -1
-        best_margin = -1e9
-        for game in range(5):
-            mat = abs(matadors(hand, game))
-            if BASE[game] * (mat + 2) < bid:
-                continue
-            if game == GRAND:
-                margin = grand_strength(hand, forehand) - GRAND_THRESHOLD + 0.3
-            else:
-                margin = suit_strength(hand, game, forehand) - SUIT_THRESHOLD
-            if margin > best_margin:
-                best, best_margin = game, margin
-        unsafe = null_risk(hand)
-        if unsafe == 0 and null_value(1, 0) >= bid and best_margin < 1.0:
+    if obs[O.HAND_GAME]:
+        game, ev = _best_hand_game(hand, bid, forehand)
+        if game < 0:
+            return GRAND
+        if game == NULL:
+            if _null_ouvert_safe(hand) and null_value(1, 1) >= bid:
+                return NULL | O.DECL_OUVERT
             return NULL
-        if unsafe == 0 and null_value(1, 1) >= bid and best < 0:
-            return NULL | O.DECL_OUVERT
-        if best < 0:
-            best = GRAND
-        if announce and best_margin >= HAND_MARGIN + 3.0:
-            return best | O.DECL_SCHNEIDER
-        return best
+        if announce and margin_of(hand, game, forehand) >= HAND_MARGIN + ANNOUNCE_MARGIN:
+            return game | O.DECL_SCHNEIDER
+        return game
     # after pickup the discard was chosen for the same game; recover it from the hand
     game, _ = _choose_game(hand | np.uint64(obs[O.SKAT]), bid, forehand)
-    if game == NULL:
-        unsafe = null_risk(hand)
-        if unsafe == 0 and null_value(0, 1) >= bid and _null_ouvert_safe(hand):
-            return NULL | O.DECL_OUVERT
+    if game == NULL and _null_ouvert_safe(hand) and null_value(0, 1) >= bid:
+        return NULL | O.DECL_OUVERT
     return game
 
 

@@ -1,0 +1,311 @@
+"""The ``stichsim`` command: ``run``, ``rules``, ``trace``, ``replay``, ``bench``.
+
+Bad input (an unknown game, option, value or policy, a malformed experiment, a
+non-positive count, a results folder in the way, a broken trace) ends with one
+line ``stichsim: error: <message>`` on stderr and exit status 2, and leaves
+nothing half-written. Other exceptions are bugs and keep their traceback.
+
+>>> main(["rules", "skat"])  # doctest: +ELLIPSIS
+skat: 3 options
+...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from sim import __version__
+from sim.errors import StichsimError
+from sim.games import GAMES, GameError
+from sim.options import RuleError
+from sim.policies import POLICIES, PolicyError
+
+PROG = "stichsim"
+EXIT_USAGE = 2
+
+
+class CliError(StichsimError):
+    """Bad command-line input found after parsing."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{PROG}: error: {_one_line(message)} (see '{self.prog} --help')\n")
+
+
+def _one_line(message: str) -> str:
+    return " ".join(str(message).split())
+
+
+def _int(text: str) -> int | None:
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def _positive(text: str) -> int:
+    value = _int(text)
+    if value is None or value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return value
+
+
+def _non_negative(text: str) -> int:
+    value = _int(text)
+    if value is None or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}")
+    return value
+
+
+def _seed(text: str) -> int:
+    value = _int(text)
+    if value is None or not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"must be an integer from 0 to 2**64 - 1, got {text!r}")
+    return value
+
+
+def _default_jobs() -> int:
+    from joblib import cpu_count
+
+    return max(1, cpu_count())
+
+
+# --- commands ---------------------------------------------------------------------------
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Run an experiment to Parquet files."""
+    import time
+
+    from sim.runner import Experiment, run_experiment
+
+    exp = Experiment.load(args.config, deals=args.deals)
+    jobs = args.jobs or _default_jobs()
+    start = time.perf_counter()
+    root = run_experiment(exp, out_dir=args.out, jobs=jobs, resume=args.resume, force=args.force,
+                          progress=not args.no_progress)
+    variants = exp.variants()
+    print(f"{exp.name}: {exp.deals:,} deals x {len(variants)} variant"
+          f"{'s' if len(variants) > 1 else ''} ({', '.join(v.name for v in variants)}), "
+          f"{len(exp.shards())} shards each, in {root} ({time.perf_counter() - start:.1f} s)")
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    """Print every rule option of a game: name, default, allowed values, meaning."""
+    from sim.games import find_game
+
+    game = find_game(args.game)
+    rows = game.options.describe()
+    head = {"name": "option", "default": "default", "allowed": "allowed", "doc": "meaning"}
+    keys = ("name", "default", "allowed")
+    widths = {k: max(len(head[k]), *(len(r[k]) for r in rows)) if rows else len(head[k])
+              for k in keys}
+    print(f"{game.name}: {len(rows)} option{'s' if len(rows) != 1 else ''}")
+    print()
+    for row in [head, {k: "-" * widths[k] for k in keys} | {"doc": "-" * 7}, *rows]:
+        print("  ".join(row[k].ljust(widths[k]) for k in keys) + "  " + row["doc"])
+    return 0
+
+
+def _atomic_output(out: Path) -> Path:
+    """A hidden temp file beside ``out``, keeping its suffix."""
+    return out.with_name(f".{out.stem}.tmp-{os.getpid()}{out.suffix}")
+
+
+def cmd_trace(args: argparse.Namespace) -> int:
+    """Write deal traces (TRACE.md) as JSON lines."""
+    from sim.games import find_game
+
+    if args.config is not None:
+        if args.game is not None:
+            raise CliError("trace: give either GAME or --config, not both")
+        for flag, value in (("--seed", args.seed), ("--policy", args.policy),
+                            ("--policies", args.policies), ("--rule", args.rule or None)):
+            if value is not None:
+                raise CliError(f"trace: {flag} cannot be used with --config (the experiment sets it)")
+        from sim.runner import Experiment
+
+        exp = Experiment.load(args.config)
+        variant = exp.variant(args.variant or "base")
+        game = find_game(exp.game)
+        seed, rules, policies = exp.seed, variant.rules, variant.policies
+        deals = args.deals if args.deals is not None else exp.deals
+    else:
+        if args.game is None:
+            raise CliError("trace: give a GAME (games: " + ", ".join(GAMES)
+                           + ") or --config EXPERIMENT.toml")
+        if args.variant is not None:
+            raise CliError("trace: --variant needs --config")
+        missing = [f for f, v in (("--deals", args.deals), ("--seed", args.seed)) if v is None]
+        if missing:
+            raise CliError(f"trace {args.game}: missing {' and '.join(missing)}")
+        if args.policy is not None and args.policies is not None:
+            raise CliError("trace: give either --policy or --policies, not both")
+        game = find_game(args.game)
+        rules = game.options.parse_assignments(args.rule or [], game.name)
+        if args.policies is not None:
+            policies = [p.strip() for p in args.policies.split(",")]
+        else:
+            policies = [args.policy or "heuristic"] * game.n_players
+        from sim.policies import policy_ids
+
+        policy_ids(policies, game.n_players, game.name)
+        seed, deals = args.seed, args.deals
+
+    from sim.trace import write_trace
+
+    out = Path(args.out)
+    tmp = _atomic_output(out)
+    try:
+        written = write_trace(game, seed, args.first, deals, rules, policies, tmp)
+        os.replace(tmp, out)
+    finally:
+        tmp.unlink(missing_ok=True)
+    print(f"{written} deals traced to {out}", file=sys.stderr)
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay a trace file through the engine; name every deal whose result differs."""
+    from sim.trace import TraceError, replay_file
+
+    path = Path(args.file)
+    try:
+        differ = replay_file(path)
+    except TraceError as e:
+        raise CliError(f"{path}: {e}") from None
+    with path.open("rb") as f:
+        deals = sum(1 for line in f if line.strip())
+    for message in differ:
+        print(message)
+    print(f"{deals} deals replayed, {len(differ)} differ")
+    return 1 if differ else 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Measure deals per second and peak memory."""
+    from sim.games import find_game
+
+    if args.all and args.games:
+        raise CliError("bench: give GAME names or --all, not both")
+    games = list(args.games) if args.games else list(GAMES)
+    for name in games:
+        find_game(name)
+    from sim.bench import run_bench
+
+    return int(run_bench(games, args.deals, args.jobs or _default_jobs(), args.json))
+
+
+# --- parser -----------------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``stichsim`` argument parser with its subcommands."""
+    games = ", ".join(GAMES)
+    parser = _Parser(prog=PROG, description="Monte Carlo simulation of Skat-like card games.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser("run", help="run an experiment (TOML) to Parquet files",
+                       description="Play every shard of every variant of an experiment and write "
+                                   "one Parquet file per shard under OUT/<name>/.")
+    p.add_argument("config", metavar="CONFIG.toml", help="the experiment file")
+    p.add_argument("--out", default=Path("results"), type=Path, metavar="DIR",
+                   help="results root (default: results)")
+    p.add_argument("--jobs", type=_positive, metavar="N",
+                   help="worker processes (default: every CPU); the files do not depend on it")
+    p.add_argument("--resume", action="store_true",
+                   help="finish an earlier run of the same config (a missing folder simply runs)")
+    p.add_argument("--force", action="store_true", help="replace an existing results folder")
+    p.add_argument("--deals", type=_positive, metavar="N", help="override the experiment's deals")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("rules", help="list a game's rule options",
+                       description="Print every rule option of GAME: name, default, allowed "
+                                   "values (default first) and meaning.")
+    p.add_argument("game", metavar="GAME", help=f"game id ({games})")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("trace", help="write deal traces (JSON lines)",
+                       description="Write one JSON line per deal (TRACE.md): either "
+                                   "'trace GAME --deals N --seed S [--policy NAME | --policies "
+                                   "A,B,C] [--rule KEY=VALUE ...]' or 'trace --config "
+                                   "EXPERIMENT.toml [--variant NAME] [--deals N]'.")
+    p.add_argument("game", nargs="?", metavar="GAME", help=f"game id ({games})")
+    p.add_argument("--config", type=Path, metavar="EXPERIMENT.toml",
+                   help="take game, seed, rules and policies from an experiment")
+    p.add_argument("--variant", metavar="NAME", help="the experiment's variant (default: base)")
+    p.add_argument("--deals", type=_positive, metavar="N",
+                   help="deals to trace (with --config default: the experiment's deals)")
+    p.add_argument("--first", type=_non_negative, default=0, metavar="D",
+                   help="index of the first deal (default: 0)")
+    p.add_argument("--seed", type=_seed, metavar="S", help="root seed")
+    p.add_argument("--policy", metavar="NAME",
+                   help=f"policy on every seat ({', '.join(POLICIES)}; default: heuristic)")
+    p.add_argument("--policies", metavar="A,B,C", help="one policy per seat, comma-separated")
+    p.add_argument("--rule", action="append", metavar="KEY=VALUE",
+                   help="a rule option (repeatable); see 'stichsim rules GAME'")
+    p.add_argument("--out", required=True, type=Path, metavar="FILE.jsonl", help="trace file")
+    p.set_defaults(func=cmd_trace)
+
+    p = sub.add_parser("replay", help="replay a trace file and report differing deals",
+                       description="Play each traced deal's actions through the engine and name "
+                                   "every deal whose recorded result differs (exit 1 if any).")
+    p.add_argument("file", metavar="FILE.jsonl", help="a trace file")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("bench", help="measure deals per second and peak memory",
+                       description="Time warmed-up workers for the random and heuristic policies.")
+    p.add_argument("games", nargs="*", metavar="GAME", help=f"games ({games}; default: all)")
+    p.add_argument("--all", action="store_true", help="every registered game")
+    p.add_argument("--deals", type=_positive, metavar="N", help="deals per measurement")
+    p.add_argument("--jobs", type=_positive, metavar="N", help="worker processes (default: every CPU)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_bench)
+    return parser
+
+
+def _user_errors() -> tuple[type[BaseException], ...]:
+    """Exceptions that mean bad input: shown as one line, exit status 2."""
+    errors: list[type[BaseException]] = [StichsimError, GameError, RuleError, PolicyError, OSError]
+    trace = sys.modules.get("sim.trace")
+    if trace is not None and isinstance(getattr(trace, "TraceError", None), type):
+        errors.append(trace.TraceError)
+    return tuple(errors)
+
+
+def _describe(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        where = f": {error.filename}" if error.filename else ""
+        return f"{error.strerror}{where}"
+    return str(error) or type(error).__name__
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``stichsim`` command line; returns the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # --help, --version, usage errors
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else EXIT_USAGE)
+    try:
+        return int(args.func(args))
+    except _user_errors() as e:
+        print(f"{PROG}: error: {_one_line(_describe(e))}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
