@@ -75,13 +75,22 @@ def traced_games() -> list[str]:
 
 def trace_lines(game: Game, seed: int, first: int, deals: int, rules: dict[str, Any] | None,
                 policies: Sequence[str], chunk: int = CHUNK) -> Iterator[dict[str, Any]]:
-    """The trace objects of deals ``first .. first + deals - 1``, in order."""
+    """The trace objects of deals ``first .. first + deals - 1``, in order.
+
+    The arguments are checked at once; the deals are played ``chunk`` at a time as
+    the objects are consumed.
+    """
     if first < 0 or deals < 0:
         raise ValueError(f"deals must be a non-negative range, got first={first}, deals={deals}")
     codec = trace_codec(game)
-    rules = game.rules(rules)
-    policies = list(policies)
-    policy_ids(policies, game.n_players, game.name)
+    resolved = game.rules(rules)
+    names = list(policies)
+    policy_ids(names, game.n_players, game.name)
+    return _trace_lines(game, codec, seed, first, deals, resolved, names, chunk)
+
+
+def _trace_lines(game: Game, codec: ModuleType, seed: int, first: int, deals: int,
+                 rules: dict[str, Any], policies: list[str], chunk: int) -> Iterator[dict[str, Any]]:
     for start in range(first, first + deals, chunk):
         count = min(chunk, first + deals - start)
         batch = game.play(seed, start, count, rules, policies, record=True)

@@ -1,0 +1,56 @@
+"""Regenerate the golden traces in this folder.
+
+The golden traces pin the engine's behaviour: ``tests/test_trace.py`` writes each
+one afresh and requires a byte-identical file. When a change to the engine, a
+policy or the trace format is *meant* to change them, regenerate and commit::
+
+    .venv/bin/python tests/golden/regenerate.py            # every golden trace
+    .venv/bin/python tests/golden/regenerate.py skat_heuristic.jsonl
+
+and review the diff (``git diff tests/golden``) before committing it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from sim.games import find_game
+from sim.trace import write_trace
+
+HERE = Path(__file__).resolve().parent
+
+GOLDEN: dict[str, dict[str, Any]] = {
+    "skat_heuristic.jsonl": dict(game="skat", seed=7, first=0, deals=30, rules={},
+                                 policies=["heuristic"] * 3),
+    "skat_random_ramsch.jsonl": dict(game="skat", seed=7, first=0, deals=30,
+                                     rules={"all_pass": "ramsch", "announcements": True},
+                                     policies=["random"] * 3),
+}
+"""Each golden file and how it is made."""
+
+
+def regenerate(name: str, folder: Path = HERE) -> Path:
+    """Write golden trace ``name`` into ``folder``; return its path."""
+    spec = GOLDEN[name]
+    out = Path(folder) / name
+    write_trace(find_game(spec["game"]), spec["seed"], spec["first"], spec["deals"],
+                spec["rules"], spec["policies"], out)
+    return out
+
+
+def main(argv: list[str]) -> int:
+    names = argv or list(GOLDEN)
+    unknown = [n for n in names if n not in GOLDEN]
+    if unknown:
+        print(f"unknown golden trace(s) {', '.join(unknown)} (known: {', '.join(GOLDEN)})",
+              file=sys.stderr)
+        return 2
+    for name in names:
+        print(f"wrote {regenerate(name)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
