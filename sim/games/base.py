@@ -87,6 +87,8 @@ class Game:
             flat = np.zeros((0, A.ROW), np.int64)
         m.play_shard(np.uint64(seed), first, count, params, pols, values, res, logs, nlogs,
                      flat, starts, record)
+        if record and count and nlogs.max() >= A.MAX_ACTIONS:
+            raise RuntimeError(f"{self.name}: a deal needed more than {A.MAX_ACTIONS} action rows")
         columns = {name: res[:, j].astype(dtype) for j, (name, dtype) in enumerate(m.COLUMNS)}
         actions = [logs[i, :nlogs[i]].copy() for i in range(count)] if record else None
         return Batch(columns, actions)

@@ -105,10 +105,13 @@ def _scripted(script, cur, kind, seat, err):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _scripted_either(script, cur, yes, no, seat, err):  # type: ignore[no-untyped-def]
-    """A recorded yes/no decision: 1 for action ``yes``, 0 for ``no``."""
+def _scripted_either(script, cur, yes, no, seat, value, err):  # type: ignore[no-untyped-def]
+    """A recorded yes/no decision: 1 for action ``yes`` (carrying ``value``), 0 for ``no``."""
     i = cur[0]
     if i < script.shape[0] and script[i, 1] == seat and script[i, 0] in (yes, no):
+        if script[i, 0] == yes and script[i, 2] != value:
+            err[0] = E_ILLEGAL
+            return 0
         cur[0] = i + 1
         return 1 if script[i, 0] == yes else 0
     err[0] = E_MISMATCH
@@ -234,6 +237,8 @@ def _ask_bid(bidder, bid, obs, hands, dealer, pols, states, values, script, cur,
             v = 0
         else:
             v = _scripted(script, cur, A.BID, bidder, err)
+            if err[0]:
+                return 0
             ok = False
             for w in values:
                 ok = ok or (w == v and v > bid)
@@ -258,7 +263,9 @@ def _ask_yes(seat, phase, yes_kind, no_kind, obs, hands, dealer, pols, states, s
     _private(obs, seat, dealer, hands[seat])
     obs[O.PHASE] = phase
     if pols[seat] == SCRIPTED:
-        yes = _scripted_either(script, cur, yes_kind, no_kind, seat, err)
+        yes = _scripted_either(script, cur, yes_kind, no_kind, seat, value, err)
+        if err[0]:
+            return 0
     else:
         yes = decide_yes(pols[seat], obs, states[STREAM_SEAT0 + seat])
     _record(log, nlog, yes_kind if yes else no_kind, seat, value if yes else 0, 0)
@@ -285,8 +292,11 @@ def _bidding(hands, dealer, obs, pols, states, values, script, cur, err, log, nl
                 break
             bid = v
             obs[O.BID] = bid
-            if not _ask_yes(answerer, O.PH_ANSWER, A.HOLD, A.PASS, obs, hands, dealer, pols,
-                            states, script, cur, err, log, nlog, bid):
+            held = _ask_yes(answerer, O.PH_ANSWER, A.HOLD, A.PASS, obs, hands, dealer, pols,
+                            states, script, cur, err, log, nlog, bid)
+            if err[0]:
+                return -1, 0
+            if not held:
                 obs[O.PASSED] |= 1 << answerer
                 survivor = bidder
                 break
@@ -295,7 +305,7 @@ def _bidding(hands, dealer, obs, pols, states, values, script, cur, err, log, nl
         obs[O.BID] = 0
         obs[O.NEXT_BID] = 18
         if _ask_yes(fh, O.PH_FH18, A.BID, A.PASS, obs, hands, dealer, pols, states, script,
-                    cur, err, log, nlog, 18):
+                    cur, err, log, nlog, 18) and not err[0]:
             obs[O.SEAT_BID + fh] = 18
             return fh, 18
         obs[O.PASSED] |= 1 << fh
@@ -412,6 +422,8 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, w
             row[C_DISCARD] = np.int64(skat)
             return
         _record(log, nlog, A.RAMSCH, fh, 0, 0)
+        if cur[0] < script.shape[0] and script[cur[0], 0] == A.RAMSCH:
+            cur[0] += 1  # a replayed ramsch row is no decision: step over it
         obs[O.GAME] = RAMSCH
         obs[O.RAMSCH] = 1
         last = _play_tricks(hands, fh, RAMSCH, -1, False, obs, pols, states, dealer, 0, work,
@@ -541,5 +553,7 @@ def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, scrip
         sc = script[starts[i]:starts[i + 1]] if starts.shape[0] > 1 else script
         play_deal(seed, first + i, params, pols, values, res[i], obs, states, hands, perm, work,
                   sc, cur, err, log, nlog)
+        if pols[0] == SCRIPTED and res[i, C_ERROR] == E_NONE and cur[0] != sc.shape[0]:
+            res[i, C_ERROR] = E_MISMATCH  # recorded actions left over after the deal ended
         if record:
             nlogs[i] = nlog[0]

@@ -1,0 +1,283 @@
+"""Golden cases for three-player Skat, worked out by hand from RULES.md and the Skat order."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim import actions as A
+from sim.cards import SKAT_DECK
+from sim.games import find_game
+from sim.games import skat
+from sim.games import skat_obs as O
+from sim.games.skat_values import (CLUBS, DIAMONDS, EFF, GRAND, HEARTS, NULL, RAMSCH, SPADES,
+                                   STRENGTH, SUIT_MASKS, bid_values, card_points, matadors,
+                                   null_value, settle_suit)
+from sim.policies import SCRIPTED
+from sim.tricks import legal_mask, trick_winner
+
+D = SKAT_DECK
+
+
+def cards(text: str) -> np.uint64:
+    return np.uint64(D.parse(text))
+
+
+def settle(game, mat, points, tricks=5, bid=18, hand=0, ouvert=0, sch=0, schw=0):  # type: ignore[no-untyped-def]
+    won, value, schneider, schwarz, overbid = settle_suit(game, mat, hand, ouvert, sch, schw, 0,
+                                                          points, tricks, 10, bid)
+    return bool(won), int(value), bool(schneider), bool(schwarz), bool(overbid)
+
+
+# --- game values ------------------------------------------------------------------------------
+
+def test_grand_hand_with_four_is_144() -> None:
+    # 24 x (4 matadors + 1 game + 1 hand)
+    assert settle(GRAND, 4, 70, hand=1) == (True, 144, False, False, False)
+
+
+def test_clubs_with_two_schneider_is_48() -> None:
+    # 12 x (2 + 1 game + 1 Schneider): the defenders took at most 30
+    assert settle(CLUBS, 2, 95) == (True, 48, True, False, False)
+
+
+def test_diamonds_without_three_89_points_bid_22_wins_36() -> None:
+    # 9 x (3 + 1) = 36 >= 22; 89 points leave the defenders 31: no Schneider
+    assert settle(DIAMONDS, -3, 89, bid=22) == (True, 36, False, False, False)
+
+
+def test_hearts_with_two_is_30_as_in_the_seed() -> None:
+    assert settle(HEARTS, 2, 61) == (True, 30, False, False, False)
+
+
+def test_sixty_points_lose() -> None:
+    assert settle(SPADES, 1, 60) == (False, 22, False, False, False)
+
+
+def test_overbid_loses_at_the_next_multiple_of_the_base() -> None:
+    # Diamonds with one = 18 < bid 24: lost whatever the points, valued 27 (3 x 9)
+    assert settle(DIAMONDS, 1, 85, bid=24) == (False, 27, False, False, True)
+    # ... unless Schneider lifts it to 9 x 3 = 27 >= 24
+    assert settle(DIAMONDS, 1, 100, bid=24) == (True, 27, True, False, False)
+
+
+def test_schneider_reached_can_rescue_a_high_bid() -> None:
+    # Spades with 1 bid 33: only Schneider (11 x 3) reaches the bid
+    assert settle(SPADES, 1, 92, bid=33) == (True, 33, True, False, False)
+    assert settle(SPADES, 1, 89, bid=33) == (False, 33, False, False, True)
+
+
+def test_declarer_schneidered_and_schwarz() -> None:
+    # lost with 28 points: Schneider counts against him: 12 x (1 + 1 + 1)
+    assert settle(CLUBS, 1, 28) == (False, 36, True, False, False)
+    # no trick at all: Schneider and Schwarz: 9 x (2 + 1 + 1 + 1)
+    assert settle(DIAMONDS, -2, 0, tricks=0) == (False, 45, True, True, False)
+    # declarer takes every trick: 24 x (1 + 1 + 1 + 1)
+    assert settle(GRAND, 1, 120, tricks=10) == (True, 96, True, True, False)
+
+
+def test_announcements() -> None:
+    # Spades hand with 1, Schneider announced and made: 11 x (1+1 game+1 hand+1 Schneider+1 announced)
+    assert settle(SPADES, 1, 95, hand=1, sch=1) == (True, 55, True, False, False)
+    # ... and missed: lost at the announced value
+    assert settle(SPADES, 1, 80, hand=1, sch=1) == (False, 55, False, False, False)
+    # Grand hand with 2, Schwarz announced and made: 24 x (2+1+1 hand+1+1 Schneider+1+1 Schwarz)
+    assert settle(GRAND, 2, 120, tricks=10, hand=1, schw=1) == (True, 192, True, True, False)
+    # Schwarz announced, 9 tricks: lost
+    assert settle(GRAND, 2, 110, tricks=9, hand=1, schw=1)[0] is False
+    # Grand ouvert with 4: 24 x (4+1+1 hand+2 Schneider+2 Schwarz+1 ouvert) = 264
+    assert settle(GRAND, 4, 120, tricks=10, hand=1, ouvert=1) == (True, 264, True, True, False)
+
+
+def test_null_values() -> None:
+    assert [int(null_value(h, o)) for o in (0, 1) for h in (0, 1)] == [23, 35, 46, 59]
+
+
+def test_matadors_with_and_without() -> None:
+    assert matadors(cards("CJ SJ HJ DJ CA CT"), CLUBS) == 6
+    assert matadors(cards("CJ SJ HJ DJ CA CT"), GRAND) == 4
+    assert matadors(cards("CJ HJ DJ"), HEARTS) == 1
+    assert matadors(cards("HJ DJ HA"), HEARTS) == -2
+    assert matadors(cards("DA DT"), DIAMONDS) == -4
+    # without eleven: no trump at all in a suit game
+    assert matadors(cards("CA CT CK SA ST SK HA HT HK HQ"), DIAMONDS) == -11
+
+
+def test_bid_values_are_computed() -> None:
+    values = list(bid_values(3))
+    assert values[:14] == [18, 20, 22, 23, 24, 27, 30, 33, 35, 36, 40, 44, 45, 46]
+    assert 59 in values and 264 not in values
+    # highest without announcements: grand with 4, hand, Schneider, Schwarz: 24 x 8 = 192;
+    # clubs with 11, hand, Schneider, Schwarz: 12 x 15 = 180
+    assert max(values) == 192 and 180 in values
+    with_announcements = list(bid_values(6))
+    assert max(with_announcements) == 264 and 216 in with_announcements
+
+
+def test_card_points_sum_to_120() -> None:
+    assert card_points(np.uint64(D.full)) == 120
+    assert card_points(cards("CA ST HK DQ CJ S9")) == 11 + 10 + 4 + 3 + 2
+
+
+# --- tricks -----------------------------------------------------------------------------------
+
+def winner(game: int, played: str) -> str:
+    order = np.array([D.index(c) for c in played.split()], np.int64)
+    return played.split()[trick_winner(order, len(order), EFF[game], STRENGTH[game])]
+
+
+def legal(game: int, hand: str, led: str | None) -> str:
+    mask = legal_mask(cards(hand), D.index(led) if led else -1, EFF[game], SUIT_MASKS[game])
+    return D.format(int(mask))
+
+
+@pytest.mark.parametrize("game, played, expected", [
+    (HEARTS, "HA HT H7", "HA"),
+    (HEARTS, "HA DJ H7", "DJ"),          # any jack is trump in a suit game
+    (HEARTS, "DJ SJ CJ", "CJ"),          # jacks rank C S H D
+    (HEARTS, "SA ST H7", "H7"),          # the lowest trump beats a plain ace
+    (HEARTS, "SK SA ST", "SA"),          # plain suit: A T K Q 9 8 7
+    (HEARTS, "S7 CA DA", "S7"),          # off-suit cards never win
+    (GRAND, "HA HJ HT", "HJ"),           # grand: only jacks are trump
+    (GRAND, "HT HK HQ", "HT"),
+    (NULL, "HT HJ H9", "HJ"),            # null: A K Q J T 9 8 7, no trumps
+    (NULL, "HQ HK H7", "HK"),
+    (NULL, "H7 CJ SA", "H7"),
+    (RAMSCH, "CA SJ C7", "SJ"),
+    (CLUBS, "CJ CA SJ", "CJ"),
+])
+def test_trick_winner(game: int, played: str, expected: str) -> None:
+    assert winner(game, played) == expected
+
+
+@pytest.mark.parametrize("game, hand, led, expected", [
+    (HEARTS, "HJ HA SA S7", "H7", "HJ HA"),   # a heart led asks for trump, jacks included
+    (HEARTS, "HJ HA SA S7", "DJ", "HJ HA"),   # a jack led asks for trump
+    (HEARTS, "HJ HA SA S7", "SK", "SA S7"),
+    (HEARTS, "HJ HA CA", "SK", "CA HA HJ"),    # cannot follow: anything
+    (GRAND, "HJ HA H7 SA", "HT", "HA H7"),    # grand: the jack is no heart
+    (GRAND, "HJ HA SA", "CJ", "HJ"),
+    (NULL, "HJ HA SA", "H7", "HA HJ"),        # null: the jack is a heart
+    (CLUBS, "CJ SA", None, "CJ SA"),          # leading: anything
+])
+def test_legal_moves(game: int, hand: str, led: str | None, expected: str) -> None:
+    assert legal(game, hand, led) == D.format(D.parse(expected))
+
+
+# --- bidding ----------------------------------------------------------------------------------
+
+def run_bidding(script_rows: list[tuple[str, int, int]], dealer: int = 0):  # type: ignore[no-untyped-def]
+    """Feed a scripted bidding (every seat scripted) to the kernel's bidding phase."""
+    rows = np.array([[A.CODES[t], s, v, 0] for t, s, v in script_rows], np.int64).reshape(-1, 4)
+    hands = np.zeros(3, np.uint64)
+    obs = np.zeros(O.LENGTH, np.int64)
+    pols = np.full(3, SCRIPTED, np.int64)
+    states = np.zeros((4, 1), np.uint64)
+    values = bid_values(3)
+    cur = np.zeros(1, np.int64)
+    err = np.zeros(1, np.int64)
+    log = np.zeros((64, 4), np.int64)
+    nlog = np.zeros(1, np.int64)
+    declarer, bid = skat._bidding(hands, dealer, obs, pols, states, values, rows, cur, err, log, nlog)
+    return int(declarer), int(bid), int(err[0]), int(cur[0]), log[:nlog[0]]
+
+
+def test_bidding_middlehand_then_rearhand() -> None:
+    # dealer 0: forehand 1, middlehand 2, rearhand 0
+    declarer, bid, err, used, _ = run_bidding([
+        ("bid", 2, 18), ("hold", 1, 18), ("bid", 2, 20), ("pass", 1, 0),   # middlehand survives
+        ("bid", 0, 22), ("hold", 2, 22), ("bid", 0, 23), ("pass", 2, 0),  # rearhand wins at 23
+    ])
+    assert (declarer, bid, err, used) == (0, 23, 0, 8)
+
+
+def test_bidding_forehand_holds_and_rearhand_passes() -> None:
+    declarer, bid, err, _, _ = run_bidding([
+        ("bid", 2, 18), ("hold", 1, 18), ("pass", 2, 0), ("bid", 0, 20), ("hold", 1, 20),
+        ("pass", 0, 0)])
+    assert (declarer, bid, err) == (1, 20, 0)
+
+
+def test_bidding_two_passes_forehand_takes_18() -> None:
+    declarer, bid, err, _, log = run_bidding([("pass", 2, 0), ("pass", 0, 0), ("bid", 1, 18)])
+    assert (declarer, bid, err) == (1, 18, 0)
+    assert log[-1].tolist() == [A.BID, 1, 18, 0]
+
+
+def test_bidding_all_pass() -> None:
+    declarer, bid, err, _, _ = run_bidding([("pass", 2, 0), ("pass", 0, 0), ("pass", 1, 0)])
+    assert (declarer, bid, err) == (-1, 0, 0)
+
+
+def test_bidding_jump_bids_allowed_but_not_unreachable_values() -> None:
+    declarer, bid, err, _, _ = run_bidding([("bid", 2, 36), ("pass", 1, 0), ("pass", 0, 0)])
+    assert (declarer, bid, err) == (2, 36, 0)
+    _, _, err, _, _ = run_bidding([("bid", 2, 19)])
+    assert err == skat.E_ILLEGAL
+    _, _, err, _, _ = run_bidding([("bid", 2, 20), ("hold", 1, 20), ("bid", 2, 18)])
+    assert err == skat.E_ILLEGAL
+
+
+def test_bidding_wrong_seat_is_reported() -> None:
+    _, _, err, _, _ = run_bidding([("bid", 1, 18)])
+    assert err == skat.E_MISMATCH
+
+
+# --- whole deals ------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def heuristic_deals():  # type: ignore[no-untyped-def]
+    game = find_game("skat")
+    return game.play(11, 0, 3000, game.rules(), ["heuristic"] * 3).columns
+
+
+def test_scores_follow_from_the_result_columns(heuristic_deals) -> None:  # type: ignore[no-untyped-def]
+    c = heuristic_deals
+    declared = np.flatnonzero(c["declarer"] >= 0)
+    assert len(declared) > 2000
+    for i in declared:
+        s = c["declarer"][i]
+        value = c["game_value"][i]
+        expected = value if c["won"][i] else -2 * value
+        assert c[f"score_{s}"][i] == expected
+        assert sum(c[f"score_{k}"][i] for k in range(3)) == expected
+        if c["game"][i] == NULL:
+            assert value in (23, 35, 46, 59)
+            assert c["won"][i] == (c["declarer_tricks"][i] == 0)
+        else:
+            assert c["won"][i] == (c["declarer_points"][i] >= 61 and not c["overbid"][i]
+                                   and not c["schneider_announced"][i])
+
+
+def test_lost_factor_one_halves_losses() -> None:
+    game = find_game("skat")
+    two = game.play(3, 0, 2000, game.rules(), ["heuristic"] * 3).columns
+    one = game.play(3, 0, 2000, game.rules({"lost_factor": 1}), ["heuristic"] * 3).columns
+    lost = (two["declarer"] >= 0) & ~two["won"]
+    assert lost.sum() > 100
+    for s in range(3):
+        assert np.array_equal(one[f"score_{s}"][lost] * 2, two[f"score_{s}"][lost])
+        assert np.array_equal(one[f"score_{s}"][~lost], two[f"score_{s}"][~lost])
+
+
+def test_throw_in_and_ramsch_share_the_deals() -> None:
+    game = find_game("skat")
+    thrown = game.play(4, 0, 3000, game.rules(), ["heuristic"] * 3).columns
+    ramsch = game.play(4, 0, 3000, game.rules({"all_pass": "ramsch"}), ["heuristic"] * 3).columns
+    for s in range(3):
+        assert np.array_equal(thrown[f"hand_{s}"], ramsch[f"hand_{s}"])
+    passed = thrown["passed_out"]
+    assert passed.sum() > 20
+    assert not ramsch["passed_out"].any()
+    assert np.array_equal(ramsch["ramsch"], passed)
+    for s in range(3):
+        assert (thrown[f"score_{s}"][passed] == 0).all()
+    r = ramsch["ramsch"]
+    points = np.stack([ramsch[f"ramsch_points_{s}"][r] for s in range(3)])
+    scores = np.stack([ramsch[f"score_{s}"][r] for s in range(3)])
+    assert (points.sum(axis=0) == 120).all()
+    durch = ramsch["durchmarsch"][r]
+    most = points.max(axis=0)
+    # the player(s) with most points lose them; a Durchmarsch wins 120
+    assert np.array_equal(scores[:, ~durch], np.where(points == most, -points, 0)[:, ~durch])
+    assert ((scores[:, durch] == 120).sum(axis=0) == 1).all()
