@@ -14,9 +14,11 @@ skat: 3 options
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -79,6 +81,24 @@ def _default_jobs() -> int:
     return max(1, cpu_count())
 
 
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Treat SIGTERM like Ctrl-C while running, so the workers are stopped, not orphaned."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 # --- commands ---------------------------------------------------------------------------
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -90,8 +110,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     exp = Experiment.load(args.config, deals=args.deals)
     jobs = args.jobs or _default_jobs()
     start = time.perf_counter()
-    root = run_experiment(exp, out_dir=args.out, jobs=jobs, resume=args.resume, force=args.force,
-                          progress=not args.no_progress)
+    with _terminate_as_interrupt():
+        root = run_experiment(exp, out_dir=args.out, jobs=jobs, resume=args.resume,
+                              force=args.force, progress=not args.no_progress)
     variants = exp.variants()
     print(f"{exp.name}: {exp.deals:,} deals x {len(variants)} variant"
           f"{'s' if len(variants) > 1 else ''} ({', '.join(v.name for v in variants)}), "
@@ -303,7 +324,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: error: {_one_line(_describe(e))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
+        print(f"{PROG}: interrupted (finished shards are kept: --resume finishes the run)",
+              file=sys.stderr)
         return 130
 
 

@@ -219,8 +219,17 @@ class Experiment:
 
     def shards(self) -> list[Shard]:
         """The shards, in order: ranges of deal indices, the same for every variant."""
-        return [Shard(k, first, min(self.shard_size, self.deals - first))
-                for k, first in enumerate(range(0, self.deals, self.shard_size))]
+        return list(self.iter_shards())
+
+    def iter_shards(self) -> Iterator[Shard]:
+        """The shards, one at a time (``shards`` as a generator)."""
+        for k, first in enumerate(range(0, self.deals, self.shard_size)):
+            yield Shard(k, first, min(self.shard_size, self.deals - first))
+
+    @property
+    def n_shards(self) -> int:
+        """Shards per variant."""
+        return -(-self.deals // self.shard_size)
 
     def normalised(self) -> dict[str, Any]:
         """The config with every rule resolved: what the hash is taken over."""
@@ -413,7 +422,8 @@ def shard_complete(path: Path, metadata: Mapping[str, str]) -> bool:
     if found is None:
         return False
     return found.get("rows") == metadata["deal_count"] and all(
-        found.get(k) == metadata[k] for k in ("config_hash", "variant", "first_deal", "deal_count"))
+        found.get(k) == metadata[k]
+        for k in ("stichsim_version", "config_hash", "variant", "first_deal", "deal_count"))
 
 
 # --- running ----------------------------------------------------------------------------
@@ -473,6 +483,10 @@ def _prepare(root: Path, exp: Experiment, config_hash: str, resume: bool, force:
                 raise ResultsError(f"{root} holds results of a different config (hash {old}, "
                                    f"this config {config_hash[:12]}): use --force to replace it "
                                    f"or --out to write elsewhere")
+            if found is not None and found.get("stichsim_version") != sim.__version__:
+                raise ResultsError(f"{root} was written by stichsim {found.get('stichsim_version')}, "
+                                   f"this is {sim.__version__}: its shards may differ from new ones; "
+                                   f"use --force to replace it or --out to write elsewhere")
         elif not empty:
             raise ResultsError(f"{root} exists: use --resume to finish it or --force to replace it")
     root.mkdir(parents=True, exist_ok=True)
@@ -483,33 +497,42 @@ def _prepare(root: Path, exp: Experiment, config_hash: str, resume: bool, force:
                            (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode())
 
 
-def plan(exp: Experiment, root: Path, resume: bool = False) -> tuple[list[ShardTask], int]:
-    """The shard tasks still to do under ``root``, and how many are already done.
+def plan(exp: Experiment, root: Path, resume: bool = False) -> tuple[Iterator[ShardTask], int, int]:
+    """The shard tasks still to do under ``root`` (a lazy iterator), their number, and
+    the number of shards already done.
 
     With ``resume`` a complete shard file with this config's metadata is kept; a
-    stray temp file or a broken shard file is removed and its shard redone.
+    stray temp file or a broken shard file is removed (now) and its shard redone.
+    Nothing held here grows with the number of deals or shards.
     """
     h = exp.config_hash()
-    todo: list[ShardTask] = []
+    variants = exp.variants()
     done = 0
-    for variant in exp.variants():
+    for variant in variants:
         folder = shard_path(root, exp.game, variant.name, 0).parent
         folder.mkdir(parents=True, exist_ok=True)
-        if resume:
-            for stray in folder.iterdir():
-                if _is_temp(stray):
-                    stray.unlink(missing_ok=True)
-        for shard in exp.shards():
+        if not resume:
+            continue
+        for stray in folder.iterdir():
+            if _is_temp(stray):
+                stray.unlink(missing_ok=True)
+        for shard in exp.iter_shards():
             path = shard_path(root, exp.game, variant.name, shard.index)
-            meta = shard_metadata(exp, variant, shard, h)
-            if resume and path.exists():
-                if shard_complete(path, meta):
+            if path.exists():
+                if shard_complete(path, shard_metadata(exp, variant, shard, h)):
                     done += 1
-                    continue
-                path.unlink()
-            todo.append(ShardTask(exp.game, exp.seed, shard.first, shard.count, variant.rules,
-                                  variant.policies, str(path), meta))
-    return todo, done
+                else:
+                    path.unlink()
+
+    def tasks() -> Iterator[ShardTask]:
+        for variant in variants:
+            for shard in exp.iter_shards():
+                path = shard_path(root, exp.game, variant.name, shard.index)
+                if not path.exists():
+                    yield ShardTask(exp.game, exp.seed, shard.first, shard.count, variant.rules,
+                                    variant.policies, str(path), shard_metadata(exp, variant, shard, h))
+
+    return tasks(), len(variants) * exp.n_shards - done, done
 
 
 def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] = Path("results"), jobs: int = 1,
@@ -539,12 +562,12 @@ def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] = Path("resu
     root = Path(out_dir) / exp.name
     h = exp.config_hash()
     _prepare(root, exp, h, resume and not force, force)
-    todo, done = plan(exp, root, resume=resume and not force)
-    bar = tqdm(total=len(todo) + done, initial=done, unit="shard", desc=exp.name, file=sys.stderr,
+    todo, n_todo, done = plan(exp, root, resume=resume and not force)
+    bar = tqdm(total=n_todo + done, initial=done, unit="shard", desc=exp.name, file=sys.stderr,
                disable=None if progress else True, dynamic_ncols=True)
     try:
-        if todo:
-            parallel = Parallel(n_jobs=min(jobs, len(todo)), backend=backend,
+        if n_todo:
+            parallel = Parallel(n_jobs=min(jobs, n_todo), backend=backend,
                                 return_as="generator_unordered")
             results: Iterator[tuple[str, int]] = parallel(delayed(run_shard)(t) for t in todo)
             for _path, _rows in results:

@@ -349,3 +349,26 @@ def test_jobs_must_be_positive(reference, tmp_path) -> None:  # type: ignore[no-
     with pytest.raises(ResultsError, match="jobs must be a positive integer"):
         run_experiment(exp, tmp_path, jobs=0, progress=False)
     assert not (tmp_path / "tiny").exists()
+
+
+def test_progress_bar_on_a_terminal(reference, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import io
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    exp, _ = reference
+    for progress, shown in ((True, True), (False, False)):
+        term = Terminal()
+        monkeypatch.setattr("sys.stderr", term)
+        run_experiment(exp, tmp_path / str(progress), progress=progress)
+        assert ("6/6" in term.getvalue()) is shown
+
+
+def test_resume_refuses_another_stichsim_version(reference, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    exp, _ = reference
+    run_experiment(exp, tmp_path, progress=False)
+    monkeypatch.setattr(sim, "__version__", "9.9.9")
+    with pytest.raises(ResultsError, match=r"written by stichsim .* this is 9.9.9"):
+        run_experiment(exp, tmp_path, resume=True, progress=False)
