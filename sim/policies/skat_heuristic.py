@@ -56,7 +56,7 @@ NULL_UNSAFE_COST = 2.5
 CHANCE_AT_THRESHOLD = 0.35
 CHANCE_SLOPE = 0.85
 """Win chance model: logistic in the margin, fitted to heuristic-vs-heuristic play."""
-BID_CHANCE = 0.78
+BID_CHANCE = 0.72
 """Win chance (counting the skat's hope) a bidder wants before he bids a game."""
 SKAT_HOPE = 0.8
 """Strength the skat is expected to add to a hand that picks it up."""
@@ -133,8 +133,8 @@ def suit_strength(hand, trump, forehand):  # type: ignore[no-untyped-def]
             s += _side_strength(hand, suit, False)
     if forehand:
         s += 0.3
-    if n <= 3:
-        s -= 2.0
+    if n <= 4:
+        s -= 1.5 if n == 4 else 3.0  # club players want five trumps
     return s
 
 
@@ -574,7 +574,7 @@ def _play_declarer(obs, legal, game):  # type: ignore[no-untyped-def]
             top = _highest(my_trumps, game)
             if _boss(top, out, game):
                 return top
-            if popcount(my_trumps) > popcount(out_trumps):
+            if popcount(my_trumps) + 1 >= popcount(out_trumps):
                 return _cheapest(my_trumps, game)
         # cash boss side cards
         side = hand & ~trump_mask
