@@ -32,7 +32,7 @@ def mix64(z):  # type: ignore[no-untyped-def]
     return z ^ (z >> np.uint64(31))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def stream_key(seed, deal, stream):  # type: ignore[no-untyped-def]
     """Starting state of stream ``stream`` of deal ``deal`` under root ``seed``."""
     k = mix64(np.uint64(seed) + GOLDEN)

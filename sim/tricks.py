@@ -82,7 +82,7 @@ def beats(card, best, led_eff, eff, strength):  # type: ignore[no-untyped-def]
     return eb != TRUMP and ec == led_eff and strength[card] > strength[best]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def trick_winner(cards, n, eff, strength):  # type: ignore[no-untyped-def]
     """Position (0 .. n-1, in play order) of the card that wins the trick ``cards[:n]``."""
     led_eff = eff[cards[0]]

@@ -19,6 +19,19 @@ from sim.options import OptionTable
 from sim.policies import policy_ids
 
 
+_SCRATCH: dict[str, np.ndarray] = {}
+
+
+def _scratch(name: str, deals: int, cols: int) -> np.ndarray:
+    """A reusable result buffer ``[column, deal]``: a worker plays shard after shard of
+    one size, and a fresh buffer per shard costs page faults that show up in the deals
+    per second. The kernel overwrites every deal it plays; callers copy columns out."""
+    buf = _SCRATCH.get(name)
+    if buf is None or buf.shape[1] < deals or buf.shape[0] != cols:
+        buf = _SCRATCH[name] = np.empty((cols, deals), np.int64)
+    return buf[:, :deals]
+
+
 @dataclass
 class Batch:
     """Deals played by one call: result columns, and the recorded actions if asked for."""
@@ -73,7 +86,7 @@ class Game:
                         else [-1] * self.n_players, np.int64)
         params = m.kernel_params(rules)
         values = m.bid_list(rules) if hasattr(m, "bid_list") else np.zeros(1, np.int64)
-        res = np.zeros((count, len(m.COLUMNS)), np.int64)
+        res = _scratch(self.name, count, len(m.COLUMNS))
         record = record or script is not None
         logs = np.zeros((count if record else 1, A.MAX_ACTIONS, A.ROW), np.int64)
         nlogs = np.zeros(count if record else 1, np.int64)
@@ -89,6 +102,6 @@ class Game:
                      flat, starts, record)
         if record and count and nlogs.max() >= A.MAX_ACTIONS:
             raise RuntimeError(f"{self.name}: a deal needed more than {A.MAX_ACTIONS} action rows")
-        columns = {name: res[:, j].astype(dtype) for j, (name, dtype) in enumerate(m.COLUMNS)}
+        columns = {name: res[j].astype(dtype) for j, (name, dtype) in enumerate(m.COLUMNS)}
         actions = [logs[i, :nlogs[i]].copy() for i in range(count)] if record else None
         return Batch(columns, actions)

@@ -183,7 +183,7 @@ def decide_declaration(pol, obs, state, params, buf):  # type: ignore[no-untyped
     return buf[below(state, n)]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def decide_card(pol, obs, state):  # type: ignore[no-untyped-def]
     """The card to play, one of ``obs[LEGAL]``."""
     if pol == HEURISTIC:
@@ -193,7 +193,7 @@ def decide_card(pol, obs, state):  # type: ignore[no-untyped-def]
 
 # --- one deal ------------------------------------------------------------------------------
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _record(log, nlog, kind, seat, a, b):  # type: ignore[no-untyped-def]
     n = nlog[0]
     if n < log.shape[0]:
@@ -204,7 +204,7 @@ def _record(log, nlog, kind, seat, a, b):  # type: ignore[no-untyped-def]
         nlog[0] = n + 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _private(obs, seat, dealer, hand):  # type: ignore[no-untyped-def]
     """Fill the seat's private fields; the rest of ``obs`` is public."""
     obs[O.SEAT] = seat
@@ -532,7 +532,7 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, w
 @numba.njit(cache=True)
 def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, script, starts,
                record):  # type: ignore[no-untyped-def]
-    """Play deals ``first .. first+count-1`` into ``res`` (one row each).
+    """Play deals ``first .. first+count-1`` into ``res`` (one column per deal: ``res[c, i]``).
 
     With ``record`` the actions go to ``logs[i]`` (``nlogs[i]`` rows); a
     scripted seat (replay) reads deal ``i``'s actions from
@@ -547,13 +547,15 @@ def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, scrip
     cur = np.zeros(1, np.int64)
     work = np.zeros(W_LEN, np.int64)
     scratch = np.zeros((1, A.ROW), np.int64)
+    row = np.zeros(res.shape[0], np.int64)
     for i in range(count):
         err[0] = 0
         log = logs[i] if record else scratch
         sc = script[starts[i]:starts[i + 1]] if starts.shape[0] > 1 else script
-        play_deal(seed, first + i, params, pols, values, res[i], obs, states, hands, perm, work,
+        play_deal(seed, first + i, params, pols, values, row, obs, states, hands, perm, work,
                   sc, cur, err, log, nlog)
-        if pols[0] == SCRIPTED and res[i, C_ERROR] == E_NONE and cur[0] != sc.shape[0]:
-            res[i, C_ERROR] = E_MISMATCH  # recorded actions left over after the deal ended
+        if pols[0] == SCRIPTED and row[C_ERROR] == E_NONE and cur[0] != sc.shape[0]:
+            row[C_ERROR] = E_MISMATCH  # recorded actions left over after the deal ended
+        res[:, i] = row
         if record:
             nlogs[i] = nlog[0]
