@@ -22,6 +22,9 @@ def _source_hash() -> str:
     return digest.hexdigest()[:16]
 
 
+SOURCE_HASH = _source_hash()
+"""Hash of the package's source: results and compiled kernels are tied to it."""
+
 if "NUMBA_CACHE_DIR" not in os.environ:
     os.environ["NUMBA_CACHE_DIR"] = str(
-        Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "stichsim" / f"numba-{_source_hash()}")
+        Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "stichsim" / f"numba-{SOURCE_HASH}")

@@ -69,7 +69,7 @@ REQUIRED = ("name", "game", "deals", "seed", "shard_size", "policies")
 VARIANT_KEYS = ("name", "rules", "policies")
 
 EXPERIMENT_FILE = "experiment.json"
-META_KEYS = ("stichsim_version", "config_hash", "experiment", "variant", "game", "seed",
+META_KEYS = ("stichsim_version", "engine_hash", "config_hash", "experiment", "variant", "game", "seed",
              "rules", "policies", "first_deal", "deal_count")
 """Parquet key-value metadata of every shard file (``rules`` and ``policies`` as JSON)."""
 
@@ -392,6 +392,7 @@ def shard_metadata(exp: Experiment, variant: Variant, shard: Shard,
     """The key-value metadata of a shard file (``META_KEYS``)."""
     return {
         "stichsim_version": sim.__version__,
+        "engine_hash": sim.SOURCE_HASH,
         "config_hash": config_hash or exp.config_hash(),
         "experiment": exp.name,
         "variant": variant.name,
@@ -423,7 +424,8 @@ def shard_complete(path: Path, metadata: Mapping[str, str]) -> bool:
         return False
     return found.get("rows") == metadata["deal_count"] and all(
         found.get(k) == metadata[k]
-        for k in ("stichsim_version", "config_hash", "variant", "first_deal", "deal_count"))
+        for k in ("stichsim_version", "engine_hash", "config_hash", "variant", "first_deal",
+                  "deal_count"))
 
 
 # --- running ----------------------------------------------------------------------------
@@ -483,15 +485,19 @@ def _prepare(root: Path, exp: Experiment, config_hash: str, resume: bool, force:
                 raise ResultsError(f"{root} holds results of a different config (hash {old}, "
                                    f"this config {config_hash[:12]}): use --force to replace it "
                                    f"or --out to write elsewhere")
-            if found is not None and found.get("stichsim_version") != sim.__version__:
-                raise ResultsError(f"{root} was written by stichsim {found.get('stichsim_version')}, "
-                                   f"this is {sim.__version__}: its shards may differ from new ones; "
-                                   f"use --force to replace it or --out to write elsewhere")
+            if found is not None and (found.get("stichsim_version"), found.get("engine_hash")) \
+                    != (sim.__version__, sim.SOURCE_HASH):
+                raise ResultsError(f"{root} was written by stichsim {found.get('stichsim_version')} "
+                                   f"(engine {str(found.get('engine_hash'))[:8]}), this is "
+                                   f"{sim.__version__} (engine {sim.SOURCE_HASH[:8]}): its shards may "
+                                   f"differ from new ones; use --force to replace it or --out to "
+                                   f"write elsewhere")
         elif not empty:
             raise ResultsError(f"{root} exists: use --resume to finish it or --force to replace it")
     root.mkdir(parents=True, exist_ok=True)
     if _read_experiment_file(root) is None:
-        doc = {"stichsim_version": sim.__version__, "config_hash": config_hash,
+        doc = {"stichsim_version": sim.__version__, "engine_hash": sim.SOURCE_HASH,
+               "config_hash": config_hash,
                "config": exp.normalised()}
         write_atomic_bytes(root / EXPERIMENT_FILE,
                            (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode())

@@ -174,6 +174,7 @@ def test_files_columns_and_metadata(reference) -> None:  # type: ignore[no-untyp
     meta = {k.decode(): v.decode() for k, v in f.schema_arrow.metadata.items()}
     assert set(META_KEYS) <= set(meta)
     assert meta["stichsim_version"] == sim.__version__
+    assert meta["engine_hash"] == sim.SOURCE_HASH
     assert meta["config_hash"] == exp.config_hash()
     assert (meta["experiment"], meta["variant"], meta["game"], meta["seed"]) == (
         "tiny", "ramsch", "skat", "11")
@@ -371,4 +372,12 @@ def test_resume_refuses_another_stichsim_version(reference, tmp_path, monkeypatc
     run_experiment(exp, tmp_path, progress=False)
     monkeypatch.setattr(sim, "__version__", "9.9.9")
     with pytest.raises(ResultsError, match=r"written by stichsim .* this is 9.9.9"):
+        run_experiment(exp, tmp_path, resume=True, progress=False)
+
+
+def test_resume_refuses_results_of_other_engine_code(reference, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    exp, _ = reference
+    run_experiment(exp, tmp_path, progress=False)
+    monkeypatch.setattr(sim, "SOURCE_HASH", "0" * 16)
+    with pytest.raises(ResultsError, match=r"engine 00000000"):
         run_experiment(exp, tmp_path, resume=True, progress=False)
