@@ -1,0 +1,27 @@
+"""The docs say what the code does: every option of every game, with its default and
+allowed values, stands in the game's page, and the README opens with the two commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sim.games import GAMES
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_game_page_lists_every_option(name: str) -> None:
+    page = (ROOT / "docs" / f"{name}.md").read_text()
+    for row in GAMES[name].options.describe():
+        allowed = ", ".join(f"`{a}`" for a in row["allowed"].split(", "))
+        assert f"| `{row['name']}` | `{row['default']}` | {allowed} |" in page, row["name"]
+
+
+def test_readme_opens_with_the_two_commands() -> None:
+    text = (ROOT / "README.md").read_text()
+    block = text.split("```")[1]
+    commands = [line.split("#")[0].strip() for line in block.splitlines()[1:] if line.strip()]
+    assert commands == ["make run", "make test"]
