@@ -413,85 +413,80 @@ def _null_ouvert_safe(hand):  # type: ignore[no-untyped-def]
 
 # --- card play --------------------------------------------------------------------------------
 
+def _card_keys() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per game type and card: how little it is worth keeping, how well it feeds a
+    partner's trick, how cheap it is as a winner and how high as a loser (the sort keys
+    of the card choosers below)."""
+    trump = EFF == TRUMP
+    points = POINTS[None, :].astype(np.float64)
+    keep = points * 4.0 + STRENGTH * 0.1 + 25.0 * trump
+    spare = np.where(points < 10, 30.0, 8.0)
+    feed = points * 4.0 - STRENGTH * 0.01 - spare * (trump & (np.arange(7) != NULL)[:, None])
+    win = STRENGTH + points * 0.5
+    lose = STRENGTH + points * 0.1
+    return keep, feed, win, lose
+
+
+KEEP_KEY, FEED_KEY, WIN_KEY, LOSER_KEY = _card_keys()
+
+
 @numba.njit(cache=True)
-def _cheapest(mask, game):  # type: ignore[no-untyped-def]
-    """The card of ``mask`` least worth keeping: few points, no trump, low rank."""
+def _pick(mask, keys, highest):  # type: ignore[no-untyped-def]
+    """The card of ``mask`` with the lowest (or ``highest``) key; ties go to the lower card."""
     best = -1
-    best_key = 1e9
+    best_key = 0.0
     m = np.uint64(mask)
     while m:
         c = lsb(m)
         m &= m - ONE
-        key = POINTS[c] * 4.0 + STRENGTH[game, c] * 0.1
-        if EFF[game, c] == TRUMP:
-            key += 25.0
-        if key < best_key:
-            best, best_key = c, key
+        if best < 0 or (keys[c] > best_key if highest else keys[c] < best_key):
+            best, best_key = c, keys[c]
     return best
 
 
 @numba.njit(cache=True)
-def _richest(mask, game):  # type: ignore[no-untyped-def]
-    """The card of ``mask`` to give to a partner's trick: most points, trumps spared."""
-    best = -1
-    best_key = -1e9
-    m = np.uint64(mask)
-    while m:
-        c = lsb(m)
-        m &= m - ONE
-        key = POINTS[c] * 4.0 - STRENGTH[game, c] * 0.01
-        if EFF[game, c] == TRUMP and game != NULL:
-            key -= 30.0 if POINTS[c] < 10 else 8.0
-        if key > best_key:
-            best, best_key = c, key
-    return best
-
-
-@numba.njit(cache=True)
-def _lowest_winner(mask, best, led_eff, game):  # type: ignore[no-untyped-def]
-    """The weakest card of ``mask`` that beats ``best`` (-1: none)."""
-    out = -1
-    out_key = 1e9
+def _beating(mask, best, led_eff, game):  # type: ignore[no-untyped-def]
+    """The cards of ``mask`` that beat ``best``, the trick's current winner."""
+    out = ZERO
     m = np.uint64(mask)
     while m:
         c = lsb(m)
         m &= m - ONE
         if beats(c, best, led_eff, EFF[game], STRENGTH[game]):
-            key = STRENGTH[game, c] + POINTS[c] * 0.5
-            if key < out_key:
-                out, out_key = c, key
+            out |= bit(c)
     return out
 
 
 @numba.njit(cache=True)
-def _highest_loser(mask, best, led_eff, game):  # type: ignore[no-untyped-def]
-    """The strongest card of ``mask`` that does not beat ``best`` (-1: none)."""
-    out = -1
-    out_key = -1e9
-    m = np.uint64(mask)
-    while m:
-        c = lsb(m)
-        m &= m - ONE
-        if not beats(c, best, led_eff, EFF[game], STRENGTH[game]):
-            key = STRENGTH[game, c] + (100 if EFF[game, c] == led_eff else 0) + POINTS[c] * 0.1
-            if key > out_key:
-                out, out_key = c, key
-    return out
+def _cheapest(mask, game):  # type: ignore[no-untyped-def]
+    """The card of ``mask`` least worth keeping: few points, no trump, low rank."""
+    return _pick(mask, KEEP_KEY[game], False)
+
+
+@numba.njit(cache=True)
+def _richest(mask, game):  # type: ignore[no-untyped-def]
+    """The card of ``mask`` to give to a partner's trick: most points, trumps spared."""
+    return _pick(mask, FEED_KEY[game], True)
 
 
 @numba.njit(cache=True)
 def _highest(mask, game):  # type: ignore[no-untyped-def]
     """The strongest card of ``mask`` (trumps above plain cards)."""
-    out = -1
-    out_key = -1
-    m = np.uint64(mask)
-    while m:
-        c = lsb(m)
-        m &= m - ONE
-        key = STRENGTH[game, c]
-        if key > out_key:
-            out, out_key = c, key
-    return out
+    return _pick(mask, STRENGTH[game], True)
+
+
+@numba.njit(cache=True)
+def _lowest_winner(mask, best, led_eff, game):  # type: ignore[no-untyped-def]
+    """The weakest card of ``mask`` that beats ``best`` (-1: none)."""
+    return _pick(_beating(mask, best, led_eff, game), WIN_KEY[game], False)
+
+
+@numba.njit(cache=True)
+def _highest_loser(mask, best, led_eff, game):  # type: ignore[no-untyped-def]
+    """The strongest card of ``mask`` that does not beat ``best``, following suit first (-1: none)."""
+    losers = np.uint64(mask) & ~_beating(mask, best, led_eff, game)
+    follow = losers & np.uint64(SUIT_MASKS[game, led_eff])
+    return _pick(follow if follow else losers, LOSER_KEY[game], True)
 
 
 @numba.njit(cache=True)
