@@ -79,7 +79,8 @@ class Deck:
             try:
                 kind = self.names.index(name)
             except ValueError:
-                raise CardError(f"unknown card {name!r} (cards are suit {SUITS} + rank {self.ranks})") from None
+                raise CardError(f"unknown card {name!r} "
+                                f"(cards are suit {SUITS} + rank {self.ranks})") from None
             i = copy * self.n_kinds + kind
             if not taken >> i & 1:
                 return i

@@ -16,7 +16,14 @@ from sim import runner
 from sim.errors import ConfigError, ResultsError
 from sim.games import find_game
 from sim.games.skat_values import GAME_NAMES
-from sim.runner import (BASE, EXPERIMENT_FILE, META_KEYS, Experiment, run_experiment, shard_path)
+from sim.runner import (
+    BASE,
+    EXPERIMENT_FILE,
+    META_KEYS,
+    Experiment,
+    run_experiment,
+    shard_path,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 SKAT = find_game("skat")
@@ -239,8 +246,9 @@ def test_shard_size_does_not_change_rows(reference, experiment_file, tmp_path) -
 
 def test_existing_folder_needs_resume_or_force(reference, tmp_path) -> None:  # type: ignore[no-untyped-def]
     exp, _ = reference
-    root = run_experiment(exp, tmp_path, progress=False)
-    with pytest.raises(ResultsError, match=r"tiny exists: use --resume to finish it or --force to replace it"):
+    run_experiment(exp, tmp_path, progress=False)
+    with pytest.raises(ResultsError,
+                       match=r"tiny exists: use --resume to finish it or --force to replace it"):
         run_experiment(exp, tmp_path, progress=False)
 
 

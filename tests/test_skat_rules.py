@@ -7,12 +7,25 @@ import pytest
 
 from sim import actions as A
 from sim.cards import SKAT_DECK
-from sim.games import find_game
-from sim.games import skat
+from sim.games import find_game, skat
 from sim.games import skat_obs as O
-from sim.games.skat_values import (CLUBS, DIAMONDS, EFF, GRAND, HEARTS, NULL, RAMSCH, SPADES,
-                                   STRENGTH, SUIT_MASKS, bid_values, card_points, matadors,
-                                   null_value, settle_suit)
+from sim.games.skat_values import (
+    CLUBS,
+    DIAMONDS,
+    EFF,
+    GRAND,
+    HEARTS,
+    NULL,
+    RAMSCH,
+    SPADES,
+    STRENGTH,
+    SUIT_MASKS,
+    bid_values,
+    card_points,
+    matadors,
+    null_value,
+    settle_suit,
+)
 from sim.policies import SCRIPTED
 from sim.tricks import legal_mask, trick_winner
 

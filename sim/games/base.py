@@ -18,7 +18,6 @@ from sim.cards import Deck
 from sim.options import OptionTable
 from sim.policies import policy_ids
 
-
 _SCRATCH: dict[str, np.ndarray] = {}
 
 

@@ -21,14 +21,25 @@ import numpy as np
 from sim import actions as A
 from sim.cards import SKAT_DECK, bit, popcount
 from sim.games import skat_obs as O
-from sim.games.skat_values import (BASE, EFF, GRAND, NULL, POINTS, RAMSCH, STRENGTH,
-                                   SUIT_MASKS, bid_values, card_points, matadors, null_value, settle_suit)
+from sim.games.skat_values import (
+    EFF,
+    NULL,
+    POINTS,
+    RAMSCH,
+    STRENGTH,
+    SUIT_MASKS,
+    bid_values,
+    card_points,
+    matadors,
+    null_value,
+    settle_suit,
+)
 from sim.options import Option, OptionTable
 from sim.policies import HEURISTIC, SCRIPTED
 from sim.policies import skat_heuristic as H
 from sim.policies.random import coin, random_card, random_pair
 from sim.rng import STREAM_DEAL, STREAM_SEAT0, below, shuffle, stream_key
-from sim.tricks import TRUMP, legal_mask, trick_winner
+from sim.tricks import legal_mask, trick_winner
 
 NAME = "skat"
 N_PLAYERS = 3

@@ -36,8 +36,18 @@ import numpy as np
 
 from sim.cards import bit, lsb, popcount
 from sim.games import skat_obs as O
-from sim.games.skat_values import (BASE, EFF, GRAND, NULL, POINTS, RAMSCH, STRENGTH,
-                                   SUIT_MASKS, matadors, null_value)
+from sim.games.skat_values import (
+    BASE,
+    EFF,
+    GRAND,
+    NULL,
+    POINTS,
+    RAMSCH,
+    STRENGTH,
+    SUIT_MASKS,
+    matadors,
+    null_value,
+)
 from sim.tricks import TRUMP, beats
 
 ONE = np.uint64(1)
