@@ -21,6 +21,7 @@ import numpy as np
 from sim import actions as A
 from sim.cards import SKAT_DECK, bit, popcount
 from sim.games import skat_obs as O
+from sim.games.kernel import E_ILLEGAL, E_MISMATCH, E_NONE, next_value, record, scripted, scripted_either
 from sim.games.skat_values import (
     EFF,
     NULL,
@@ -95,39 +96,11 @@ COLUMNS = (
  C_VALUE, C_SCORE, _S1, _S2, C_PASSED_OUT, C_RAMSCH, C_RPOINTS, _R1, _R2, C_DURCHMARSCH,
  C_HANDS, _H1, _H2, C_SKAT, C_DISCARD, C_ERROR) = range(len(COLUMNS))
 
-# replay errors: which recorded action could not be replayed (0: none)
-E_NONE, E_MISMATCH, E_ILLEGAL = 0, 1, 2
-
 # scratch space of one shard, reused by every deal (no allocation per deal)
 W_POINTS, W_TRICKS, W_TRICK, W_SEATS, W_CHOICES, W_LEN = 0, 3, 6, 9, 12, 48
 
 
 # --- decisions -----------------------------------------------------------------------------
-
-@numba.njit(cache=True)
-def _scripted(script, cur, kind, seat, err):  # type: ignore[no-untyped-def]
-    """Next recorded action if it is of ``kind`` by ``seat``; else flag a mismatch."""
-    i = cur[0]
-    if i >= script.shape[0] or script[i, 0] != kind or script[i, 1] != seat:
-        err[0] = E_MISMATCH
-        return -1
-    cur[0] = i + 1
-    return script[i, 2]
-
-
-@numba.njit(cache=True)
-def _scripted_either(script, cur, yes, no, seat, value, err):  # type: ignore[no-untyped-def]
-    """A recorded yes/no decision: 1 for action ``yes`` (carrying ``value``), 0 for ``no``."""
-    i = cur[0]
-    if i < script.shape[0] and script[i, 1] == seat and script[i, 0] in (yes, no):
-        if script[i, 0] == yes and script[i, 2] != value:
-            err[0] = E_ILLEGAL
-            return 0
-        cur[0] = i + 1
-        return 1 if script[i, 0] == yes else 0
-    err[0] = E_MISMATCH
-    return 0
-
 
 @numba.njit(cache=True)
 def _declaration_choices(obs, params, out):  # type: ignore[no-untyped-def]
@@ -205,17 +178,6 @@ def decide_card(pol, obs, state):  # type: ignore[no-untyped-def]
 # --- one deal ------------------------------------------------------------------------------
 
 @numba.njit(cache=True, inline="always")
-def _record(log, nlog, kind, seat, a, b):  # type: ignore[no-untyped-def]
-    n = nlog[0]
-    if n < log.shape[0]:
-        log[n, 0] = kind
-        log[n, 1] = seat
-        log[n, 2] = a
-        log[n, 3] = b
-        nlog[0] = n + 1
-
-
-@numba.njit(cache=True, inline="always")
 def _private(obs, seat, dealer, hand):  # type: ignore[no-untyped-def]
     """Fill the seat's private fields; the rest of ``obs`` is public."""
     obs[O.SEAT] = seat
@@ -226,28 +188,20 @@ def _private(obs, seat, dealer, hand):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _next_bid(values, bid):  # type: ignore[no-untyped-def]
-    for v in values:
-        if v > bid:
-            return v
-    return 0
-
-
-@numba.njit(cache=True)
 def _ask_bid(bidder, bid, obs, hands, dealer, pols, states, values, script, cur, err,
              log, nlog):  # type: ignore[no-untyped-def]
     """``bidder`` names a higher value or passes (0)."""
     _private(obs, bidder, dealer, hands[bidder])
     obs[O.PHASE] = O.PH_BID
     obs[O.BID] = bid
-    obs[O.NEXT_BID] = _next_bid(values, bid)
+    obs[O.NEXT_BID] = next_value(values, bid)
     if pols[bidder] == SCRIPTED:
         i = cur[0]
         if i < script.shape[0] and script[i, 1] == bidder and script[i, 0] == A.PASS:
             cur[0] = i + 1
             v = 0
         else:
-            v = _scripted(script, cur, A.BID, bidder, err)
+            v = scripted(script, cur, A.BID, bidder, err)
             if err[0]:
                 return 0
             ok = False
@@ -259,10 +213,10 @@ def _ask_bid(bidder, bid, obs, hands, dealer, pols, states, values, script, cur,
     else:
         v = decide_bid(pols[bidder], obs, states[STREAM_SEAT0 + bidder], values)
     if v:
-        _record(log, nlog, A.BID, bidder, v, 0)
+        record(log, nlog, A.BID, bidder, v, 0)
         obs[O.SEAT_BID + bidder] = v
     else:
-        _record(log, nlog, A.PASS, bidder, 0, 0)
+        record(log, nlog, A.PASS, bidder, 0, 0)
         obs[O.PASSED] |= 1 << bidder
     return v
 
@@ -274,12 +228,12 @@ def _ask_yes(seat, phase, yes_kind, no_kind, obs, hands, dealer, pols, states, s
     _private(obs, seat, dealer, hands[seat])
     obs[O.PHASE] = phase
     if pols[seat] == SCRIPTED:
-        yes = _scripted_either(script, cur, yes_kind, no_kind, seat, value, err)
+        yes = scripted_either(script, cur, yes_kind, no_kind, seat, value, err)
         if err[0]:
             return 0
     else:
         yes = decide_yes(pols[seat], obs, states[STREAM_SEAT0 + seat])
-    _record(log, nlog, yes_kind if yes else no_kind, seat, value if yes else 0, 0)
+    record(log, nlog, yes_kind if yes else no_kind, seat, value if yes else 0, 0)
     return yes
 
 
@@ -355,13 +309,13 @@ def _play_tricks(hands, leader, game, declarer, ouvert, obs, pols, states, deale
             if seat == declarer:
                 obs[O.SKAT] = np.int64(skat_known)
             if pols[seat] == SCRIPTED:
-                card = _scripted(script, cur, A.PLAY, seat, err)
+                card = scripted(script, cur, A.PLAY, seat, err)
                 if card < 0 or card >= 32 or not (legal >> np.uint64(card)) & np.uint64(1):
                     err[0] = E_ILLEGAL if not err[0] else err[0]
                     return winner
             else:
                 card = decide_card(pols[seat], obs, states[STREAM_SEAT0 + seat])
-            _record(log, nlog, A.PLAY, seat, card, 0)
+            record(log, nlog, A.PLAY, seat, card, 0)
             trick[k] = card
             seats[k] = seat
             hands[seat] &= ~bit(card)
@@ -432,7 +386,7 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, w
             row[C_PASSED_OUT] = 1
             row[C_DISCARD] = np.int64(skat)
             return
-        _record(log, nlog, A.RAMSCH, fh, 0, 0)
+        record(log, nlog, A.RAMSCH, fh, 0, 0)
         if cur[0] < script.shape[0] and script[cur[0], 0] == A.RAMSCH:
             cur[0] += 1  # a replayed ramsch row is no decision: step over it
         obs[O.GAME] = RAMSCH
@@ -475,13 +429,13 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, w
         obs[O.PHASE] = O.PH_DISCARD
         obs[O.SKAT] = np.int64(skat)
         if pols[declarer] == SCRIPTED:
-            put = np.uint64(_scripted(script, cur, A.DISCARD, declarer, err))
+            put = np.uint64(scripted(script, cur, A.DISCARD, declarer, err))
             if err[0] or popcount(put) != 2 or (put & ~full):
                 row[C_ERROR] = max(err[0], E_ILLEGAL)
                 return
         else:
             put = np.uint64(decide_discard(pols[declarer], obs, states[STREAM_SEAT0 + declarer]))
-        _record(log, nlog, A.DISCARD, declarer, np.int64(put), 0)
+        record(log, nlog, A.DISCARD, declarer, np.int64(put), 0)
         hands[declarer] = full & ~put
         skat = put
         skat_known = put
@@ -490,14 +444,14 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, w
     obs[O.PHASE] = O.PH_DECLARE
     obs[O.SKAT] = np.int64(skat_known)
     if pols[declarer] == SCRIPTED:
-        decl = _scripted(script, cur, A.DECLARE, declarer, err)
+        decl = scripted(script, cur, A.DECLARE, declarer, err)
         if err[0] or not declaration_allowed(decl, obs, params, choices):
             row[C_ERROR] = max(err[0], E_ILLEGAL)
             return
     else:
         decl = decide_declaration(pols[declarer], obs, states[STREAM_SEAT0 + declarer], params,
                                   choices)
-    _record(log, nlog, A.DECLARE, declarer, decl, 0)
+    record(log, nlog, A.DECLARE, declarer, decl, 0)
     game = decl & 7
     ouvert = (decl & O.DECL_OUVERT) != 0
     sch_ann = (decl & O.DECL_SCHNEIDER) != 0
