@@ -25,15 +25,18 @@ ROOT = Path(__file__).resolve().parents[1]
 SPY = textwrap.dedent("""
     import json, sys
     import numpy as np
-    from sim.games import find_game, skat
+    from sim.games import find_game, skat, skat_family
 
     seen = []
     def spy(name):
-        original = getattr(skat, name)
+        # wrap the policy entry point wherever a kernel module calls it from
+        homes = [m for m in (skat, skat_family) if hasattr(m, name)]
+        original = getattr(homes[0], name)
         def wrapper(pol, obs, *args):
             seen.append([int(x) for x in obs])
             return original(pol, obs, *args)
-        setattr(skat, name, wrapper)
+        for module in homes:
+            setattr(module, name, wrapper)
     for name in ("decide_bid", "decide_yes", "decide_discard", "decide_declaration", "decide_card"):
         spy(name)
 

@@ -21,7 +21,8 @@ import numpy as np
 from sim import actions as A
 from sim.cards import SKAT_DECK, bit, popcount
 from sim.games import skat_obs as O
-from sim.games.kernel import E_ILLEGAL, E_MISMATCH, E_NONE, next_value, record, scripted, scripted_either
+from sim.games.kernel import E_ILLEGAL, E_MISMATCH, E_NONE, record, scripted
+from sim.games.skat_family import ask_bid, ask_yes, decide_card, decide_discard, private
 from sim.games.skat_values import (
     EFF,
     NULL,
@@ -38,7 +39,6 @@ from sim.games.skat_values import (
 from sim.options import Option, OptionTable
 from sim.policies import HEURISTIC, SCRIPTED
 from sim.policies import skat_heuristic as H
-from sim.policies.random import coin, random_card, random_pair
 from sim.rng import STREAM_DEAL, STREAM_SEAT0, below, shuffle, stream_key
 from sim.tricks import legal_mask, trick_winner
 
@@ -133,32 +133,6 @@ def declaration_allowed(decl, obs, params, buf):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def decide_bid(pol, obs, state, values):  # type: ignore[no-untyped-def]
-    """A bid value above ``obs[BID]`` or 0 to pass."""
-    if obs[O.NEXT_BID] == 0:
-        return 0
-    if pol == HEURISTIC:
-        return H.bid(obs, values)
-    return obs[O.NEXT_BID] if coin(state) else 0
-
-
-@numba.njit(cache=True)
-def decide_yes(pol, obs, state):  # type: ignore[no-untyped-def]
-    """Hold (answer), take 18 (forehand after two passes) or pick up the skat: yes or no."""
-    if pol == HEURISTIC:
-        return H.yes(obs)
-    return coin(state)
-
-
-@numba.njit(cache=True)
-def decide_discard(pol, obs, state):  # type: ignore[no-untyped-def]
-    """The two cards to put away (a mask)."""
-    if pol == HEURISTIC:
-        return H.discard(obs)
-    return random_pair(np.uint64(obs[O.HAND]), state)
-
-
-@numba.njit(cache=True)
 def decide_declaration(pol, obs, state, params, buf):  # type: ignore[no-untyped-def]
     """A declaration code (game | ouvert/announcement flags)."""
     if pol == HEURISTIC:
@@ -167,75 +141,7 @@ def decide_declaration(pol, obs, state, params, buf):  # type: ignore[no-untyped
     return buf[below(state, n)]
 
 
-@numba.njit(cache=True, inline="always")
-def decide_card(pol, obs, state):  # type: ignore[no-untyped-def]
-    """The card to play, one of ``obs[LEGAL]``."""
-    if pol == HEURISTIC:
-        return H.play(obs)
-    return random_card(np.uint64(obs[O.LEGAL]), state)
-
-
 # --- one deal ------------------------------------------------------------------------------
-
-@numba.njit(cache=True, inline="always")
-def _private(obs, seat, dealer, hand):  # type: ignore[no-untyped-def]
-    """Fill the seat's private fields; the rest of ``obs`` is public."""
-    obs[O.SEAT] = seat
-    obs[O.POSITION] = (seat - dealer - 1) % 3
-    obs[O.HAND] = np.int64(hand)
-    obs[O.LEGAL] = 0
-    obs[O.SKAT] = 0
-
-
-@numba.njit(cache=True)
-def _ask_bid(bidder, bid, obs, hands, dealer, pols, states, values, script, cur, err,
-             log, nlog):  # type: ignore[no-untyped-def]
-    """``bidder`` names a higher value or passes (0)."""
-    _private(obs, bidder, dealer, hands[bidder])
-    obs[O.PHASE] = O.PH_BID
-    obs[O.BID] = bid
-    obs[O.NEXT_BID] = next_value(values, bid)
-    if pols[bidder] == SCRIPTED:
-        i = cur[0]
-        if i < script.shape[0] and script[i, 1] == bidder and script[i, 0] == A.PASS:
-            cur[0] = i + 1
-            v = 0
-        else:
-            v = scripted(script, cur, A.BID, bidder, err)
-            if err[0]:
-                return 0
-            ok = False
-            for w in values:
-                ok = ok or (w == v and v > bid)
-            if not ok:
-                err[0] = E_ILLEGAL
-                return 0
-    else:
-        v = decide_bid(pols[bidder], obs, states[STREAM_SEAT0 + bidder], values)
-    if v:
-        record(log, nlog, A.BID, bidder, v, 0)
-        obs[O.SEAT_BID + bidder] = v
-    else:
-        record(log, nlog, A.PASS, bidder, 0, 0)
-        obs[O.PASSED] |= 1 << bidder
-    return v
-
-
-@numba.njit(cache=True)
-def _ask_yes(seat, phase, yes_kind, no_kind, obs, hands, dealer, pols, states, script, cur,
-             err, log, nlog, value):  # type: ignore[no-untyped-def]
-    """A yes/no decision by ``seat`` in ``phase``, recorded as ``yes_kind``/``no_kind``."""
-    _private(obs, seat, dealer, hands[seat])
-    obs[O.PHASE] = phase
-    if pols[seat] == SCRIPTED:
-        yes = scripted_either(script, cur, yes_kind, no_kind, seat, value, err)
-        if err[0]:
-            return 0
-    else:
-        yes = decide_yes(pols[seat], obs, states[STREAM_SEAT0 + seat])
-    record(log, nlog, yes_kind if yes else no_kind, seat, value if yes else 0, 0)
-    return yes
-
 
 @numba.njit(cache=True)
 def _bidding(hands, dealer, obs, pols, states, values, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
@@ -248,8 +154,9 @@ def _bidding(hands, dealer, obs, pols, states, values, script, cur, err, log, nl
     for bidder in (mh, rh):
         answerer = survivor
         while True:
-            v = _ask_bid(bidder, bid, obs, hands, dealer, pols, states, values, script, cur,
-                         err, log, nlog)
+            v = ask_bid(bidder, bidder, (bidder - dealer - 1) % 3, bid, obs, hands[bidder],
+                        pols[bidder], states[STREAM_SEAT0 + bidder], values, script, cur, err,
+                        log, nlog)
             if err[0]:
                 return -1, 0
             if v == 0:
@@ -257,8 +164,9 @@ def _bidding(hands, dealer, obs, pols, states, values, script, cur, err, log, nl
                 break
             bid = v
             obs[O.BID] = bid
-            held = _ask_yes(answerer, O.PH_ANSWER, A.HOLD, A.PASS, obs, hands, dealer, pols,
-                            states, script, cur, err, log, nlog, bid)
+            held = ask_yes(answerer, answerer, (answerer - dealer - 1) % 3, O.PH_ANSWER, A.HOLD,
+                           A.PASS, obs, hands[answerer], pols[answerer],
+                           states[STREAM_SEAT0 + answerer], script, cur, err, log, nlog, bid)
             if err[0]:
                 return -1, 0
             if not held:
@@ -269,8 +177,8 @@ def _bidding(hands, dealer, obs, pols, states, values, script, cur, err, log, nl
     if bid == 0:
         obs[O.BID] = 0
         obs[O.NEXT_BID] = 18
-        if _ask_yes(fh, O.PH_FH18, A.BID, A.PASS, obs, hands, dealer, pols, states, script,
-                    cur, err, log, nlog, 18) and not err[0]:
+        if ask_yes(fh, fh, 0, O.PH_FH18, A.BID, A.PASS, obs, hands[fh], pols[fh],
+                   states[STREAM_SEAT0 + fh], script, cur, err, log, nlog, 18) and not err[0]:
             obs[O.SEAT_BID + fh] = 18
             return fh, 18
         obs[O.PASSED] |= 1 << fh
@@ -302,7 +210,7 @@ def _play_tricks(hands, leader, game, declarer, ouvert, obs, pols, states, deale
         for k in range(3):
             seat = (leader + k) % 3
             obs[O.TRICK_N] = k
-            _private(obs, seat, dealer, hands[seat])
+            private(obs, seat, (seat - dealer - 1) % 3, hands[seat])
             obs[O.PHASE] = O.PH_PLAY
             legal = legal_mask(hands[seat], trick[0] if k else -1, eff, masks)
             obs[O.LEGAL] = np.int64(legal)
@@ -414,18 +322,20 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, w
     obs[O.DECLARER] = declarer
     obs[O.BID] = bid
     row[C_DECLARER] = declarer
-    row[C_POSITION] = (declarer - dealer - 1) % 3
+    position = (declarer - dealer - 1) % 3
+    row[C_POSITION] = position
     row[C_BID] = bid
     full = hands[declarer] | skat
-    pickup = _ask_yes(declarer, O.PH_PICKUP, A.PICKUP, A.HAND, obs, hands, dealer, pols, states,
-                      script, cur, err, log, nlog, 0)
+    pickup = ask_yes(declarer, declarer, position, O.PH_PICKUP, A.PICKUP, A.HAND, obs,
+                     hands[declarer], pols[declarer], states[STREAM_SEAT0 + declarer], script, cur,
+                     err, log, nlog, 0)
     if err[0]:
         row[C_ERROR] = err[0]
         return
     skat_known = np.uint64(0)
     if pickup:
         hands[declarer] = full
-        _private(obs, declarer, dealer, full)
+        private(obs, declarer, position, full)
         obs[O.PHASE] = O.PH_DISCARD
         obs[O.SKAT] = np.int64(skat)
         if pols[declarer] == SCRIPTED:
@@ -440,7 +350,7 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, w
         skat = put
         skat_known = put
     obs[O.HAND_GAME] = 0 if pickup else 1
-    _private(obs, declarer, dealer, hands[declarer])
+    private(obs, declarer, position, hands[declarer])
     obs[O.PHASE] = O.PH_DECLARE
     obs[O.SKAT] = np.int64(skat_known)
     if pols[declarer] == SCRIPTED:
