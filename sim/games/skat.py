@@ -265,7 +265,7 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, w
     obs[:] = 0
     obs[O.DECLARER] = -1
     obs[O.FOREHAND] = fh
-    obs[O.N_PLAYERS] = 3
+    obs[O.TRICK_SIZE] = 3
     obs[O.BLIND_SEAT] = -1
     for k in range(3):
         obs[O.TRICK_CARD + k] = -1

@@ -70,6 +70,8 @@ BID_CHANCE = 0.72
 """Win chance (counting the skat's hope) a bidder wants before he bids a game."""
 SKAT_HOPE = 0.8
 """Strength the skat is expected to add to a hand that picks it up."""
+OPEN_RISK = np.array([0.0, 0.06, 0.12])
+"""Win chance a game gives away by being played einmal / zweimal offen (skat_en_deux)."""
 WIN_BONUS = 100.0
 """Bonus a club player counts for a won game (and against a lost one) when choosing."""
 HAND_MARGIN = 3.0
@@ -225,6 +227,27 @@ def _value(hand, game, hand_game, ouvert):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
+def _best_open_level(cards, game, hand_game, chance, max_open, bid):  # type: ignore[no-untyped-def]
+    """The open level (0 .. ``max_open``) of a suit game or grand with the best expected
+    score whose value reaches ``bid``: ``(level, value, score)``, level -1 if none does.
+
+    Playing open gives the defence sight of the declarer's cards: each level costs
+    ``OPEN_RISK[level]`` of win chance."""
+    levels = abs(matadors(cards, game)) + 1 + hand_game
+    best = -1
+    best_value = 0
+    best_ev = -1e9
+    for level in range(max_open + 1):
+        value = BASE[game] * (levels + level)
+        if value < bid:
+            continue
+        ev = expected_score(value, max(chance - OPEN_RISK[level], 0.0))
+        if ev > best_ev:
+            best, best_value, best_ev = level, value, ev
+    return best, best_value, best_ev
+
+
+@numba.njit(cache=True)
 def _bid_limit(obs):  # type: ignore[no-untyped-def]
     """The highest value this hand would play for: the value of the game with the best
     expected score among those it expects to win often enough.
@@ -245,8 +268,13 @@ def _bid_limit(obs):  # type: ignore[no-untyped-def]
         chance = win_chance(m)
         if chance < BID_CHANCE:
             continue
-        v = _value(hand, game, 1 if m >= HAND_MARGIN + SKAT_HOPE else 0, 0)
-        ev = expected_score(v, chance)
+        if game == NULL:
+            v = _value(hand, game, 0, 0)
+            ev = expected_score(v, chance)
+        else:
+            hand_game = 1 if m >= HAND_MARGIN + SKAT_HOPE else 0
+            _, v, ev = _best_open_level(hand, game, hand_game, chance,
+                                        0 if hand_game else obs[O.MAX_OPEN], 0)
         if ev > best_ev:
             limit, best_ev = v, ev
     return limit
@@ -262,18 +290,22 @@ def bid(obs, values):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _best_hand_game(hand, bid, forehand):  # type: ignore[no-untyped-def]
-    """The hand game (no skat) with the best expected score reaching ``bid``: (game, score)."""
+def _best_hand_game(hand, bid, forehand, max_open):  # type: ignore[no-untyped-def]
+    """The hand game (no skat) with the best expected score reaching ``bid``:
+    ``(game, open level, score)``, game -1 if none reaches it."""
     best = -1
+    best_level = 0
     best_ev = -1e9
     for game in range(6):
-        v = _value(hand, game, 1, 0)
-        if v < bid:
-            continue
-        ev = expected_score(v, win_chance(margin_of(hand, game, forehand)))
-        if ev > best_ev:
-            best, best_ev = game, ev
-    return best, best_ev
+        chance = win_chance(margin_of(hand, game, forehand))
+        if game == NULL:
+            level = 0 if _value(hand, game, 1, 0) >= bid else -1
+            ev = expected_score(_value(hand, game, 1, 0), chance)
+        else:
+            level, _, ev = _best_open_level(hand, game, 1, chance, max_open, bid)
+        if level >= 0 and ev > best_ev:
+            best, best_level, best_ev = game, level, ev
+    return best, best_level, best_ev
 
 
 @numba.njit(cache=True)
@@ -283,7 +315,7 @@ def yes(obs):  # type: ignore[no-untyped-def]
     if phase == O.PH_PICKUP:
         hand = np.uint64(obs[O.HAND])
         forehand = obs[O.POSITION] == 0
-        game, ev = _best_hand_game(hand, obs[O.BID], forehand)
+        game, _, _ = _best_hand_game(hand, obs[O.BID], forehand, 0)
         return game < 0 or margin_of(hand, game, forehand) < HAND_MARGIN
     limit = _bid_limit(obs)
     if phase == O.PH_FH18:
@@ -352,36 +384,46 @@ def _discard_for(hand, game):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _choose_game(hand12, bid, forehand):  # type: ignore[no-untyped-def]
-    """Game and discard for a 12-card hand: the best expected score among games reaching ``bid``.
+def _choose_game(hand12, bid, forehand, max_open):  # type: ignore[no-untyped-def]
+    """Game, discard and open level for a 12-card hand: the best expected score among
+    games reaching ``bid``.
 
     Matadors count all twelve cards. When no game reaches the bid, the dearest
     one is declared (it will be lost as overbid).
     """
     best = -1
     best_put = ZERO
+    best_level = 0
     best_ev = -1e9
     fallback = GRAND
     fallback_value = -1
     for game in range(6):
         put = _discard_for(hand12, game)
-        value = _value(hand12, game, 0, 0)
-        if value < bid:
+        chance = win_chance(margin_of(hand12 & ~put, game, forehand))
+        if game == NULL:
+            value = _value(hand12, game, 0, 0)
+            level = 0 if value >= bid else -1
+            ev = expected_score(value, chance)
+        else:
+            level, value, ev = _best_open_level(hand12, game, 0, chance, max_open, bid)
+            if level < 0:
+                value = BASE[game] * (abs(matadors(hand12, game)) + 1 + max_open)
+        if level < 0:
             if value > fallback_value:
                 fallback, fallback_value = game, value
             continue
-        ev = expected_score(value, win_chance(margin_of(hand12 & ~put, game, forehand)))
         if ev > best_ev:
-            best, best_put, best_ev = game, put, ev
+            best, best_put, best_level, best_ev = game, put, level, ev
     if best < 0:
-        return fallback, _discard_for(hand12, fallback)
-    return best, best_put
+        return fallback, _discard_for(hand12, fallback), 0 if fallback == NULL else max_open
+    return best, best_put, best_level
 
 
 @numba.njit(cache=True)
 def discard(obs):  # type: ignore[no-untyped-def]
     """Put away the two cards of the game about to be declared."""
-    game, put = _choose_game(np.uint64(obs[O.HAND]), obs[O.BID], obs[O.POSITION] == 0)
+    game, put, level = _choose_game(np.uint64(obs[O.HAND]), obs[O.BID], obs[O.POSITION] == 0,
+                                    obs[O.MAX_OPEN])
     return np.int64(put)
 
 
@@ -392,21 +434,23 @@ def declare(obs, announce):  # type: ignore[no-untyped-def]
     bid = obs[O.BID]
     forehand = obs[O.POSITION] == 0
     if obs[O.HAND_GAME]:
-        game, ev = _best_hand_game(hand, bid, forehand)
+        game, level, ev = _best_hand_game(hand, bid, forehand, obs[O.MAX_OPEN])
         if game < 0:
-            return GRAND
+            return GRAND | (obs[O.MAX_OPEN] << O.DECL_OPEN_SHIFT)
         if game == NULL:
             if _null_ouvert_safe(hand) and null_value(1, 1) >= bid:
                 return NULL | O.DECL_OUVERT
             return NULL
         if announce and margin_of(hand, game, forehand) >= HAND_MARGIN + ANNOUNCE_MARGIN:
             return game | O.DECL_SCHNEIDER
-        return game
+        return game | (level << O.DECL_OPEN_SHIFT)
     # after pickup the discard was chosen for the same game; recover it from the hand
-    game, _ = _choose_game(hand | np.uint64(obs[O.SKAT]), bid, forehand)
-    if game == NULL and _null_ouvert_safe(hand) and null_value(0, 1) >= bid:
-        return NULL | O.DECL_OUVERT
-    return game
+    game, _, level = _choose_game(hand | np.uint64(obs[O.SKAT]), bid, forehand, obs[O.MAX_OPEN])
+    if game == NULL:
+        if _null_ouvert_safe(hand) and null_value(0, 1) >= bid:
+            return NULL | O.DECL_OUVERT
+        return NULL
+    return game | (level << O.DECL_OPEN_SHIFT)
 
 
 @numba.njit(cache=True)
@@ -522,7 +566,7 @@ def _trick_state(obs, game):  # type: ignore[no-untyped-def]
     """Current best card of the trick, who played it, the led effective suit, trick points."""
     n = obs[O.TRICK_N]
     leader = obs[O.TRICK_LEADER]
-    nplayers = 3
+    nplayers = obs[O.TRICK_SIZE]
     first = obs[O.TRICK_CARD]
     led = EFF[game, first]
     best = first
@@ -540,13 +584,13 @@ def _trick_state(obs, game):  # type: ignore[no-untyped-def]
 @numba.njit(cache=True)
 def _outstanding(obs, hand):  # type: ignore[no-untyped-def]
     """Cards this seat cannot see yet (in other hands or the unknown skat)."""
-    seen = np.uint64(hand) | np.uint64(obs[O.SKAT]) | np.uint64(obs[O.OPEN_HAND])
-    for s in range(3):
+    seen = np.uint64(hand) | np.uint64(obs[O.SKAT]) | np.uint64(obs[O.OPEN_HAND]) \
+        | np.uint64(obs[O.KNOWN])
+    for s in range(obs[O.TRICK_SIZE]):
         seen |= np.uint64(obs[O.PLAYED + s])
     for k in range(obs[O.TRICK_N]):
         seen |= bit(obs[O.TRICK_CARD + k])
-    if obs[O.BLIND] and obs[O.BLIND_SEAT] >= 0:
-        seen |= np.uint64(obs[O.BLIND])
+    seen |= np.uint64(obs[O.BLIND])
     return FULL & ~seen
 
 
@@ -817,6 +861,6 @@ def _play_ramsch(obs, legal):  # type: ignore[no-untyped-def]
         if EFF[RAMSCH, c] != led:
             return _richest(legal & ~trump_mask, RAMSCH) if legal & ~trump_mask else c
         return c
-    if n == 2:
+    if n == obs[O.TRICK_SIZE] - 1:  # last to play and forced to win: with a high card
         return _highest(legal, RAMSCH)
     return _cheapest(legal, RAMSCH)
