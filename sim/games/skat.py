@@ -19,14 +19,21 @@ import numba
 import numpy as np
 
 from sim import actions as A
-from sim.cards import SKAT_DECK, bit, popcount
+from sim.cards import SKAT_DECK, popcount
 from sim.games import skat_obs as O
 from sim.games.kernel import E_ILLEGAL, E_MISMATCH, E_NONE, record, scripted
-from sim.games.skat_family import ask_bid, ask_yes, decide_card, decide_discard, private
+from sim.games.skat_family import (
+    ask_bid,
+    ask_card,
+    ask_yes,
+    deal_three_hands,
+    decide_discard,
+    finish_trick,
+    private,
+)
 from sim.games.skat_values import (
     EFF,
     NULL,
-    POINTS,
     RAMSCH,
     STRENGTH,
     SUIT_MASKS,
@@ -39,8 +46,7 @@ from sim.games.skat_values import (
 from sim.options import Option, OptionTable
 from sim.policies import HEURISTIC, SCRIPTED
 from sim.policies import skat_heuristic as H
-from sim.rng import STREAM_DEAL, STREAM_SEAT0, below, shuffle, stream_key
-from sim.tricks import legal_mask, trick_winner
+from sim.rng import STREAM_DEAL, STREAM_SEAT0, below, stream_key
 
 NAME = "skat"
 N_PLAYERS = 3
@@ -201,45 +207,20 @@ def _play_tricks(hands, leader, game, declarer, ouvert, obs, pols, states, deale
     points = work[W_POINTS:W_POINTS + 3]
     tricks = work[W_TRICKS:W_TRICKS + 3]
     winner = leader
-    obs[O.TRICK_LEADER] = leader
     for t in range(TRICKS):
         obs[O.TRICK_NO] = t
         obs[O.TRICK_LEADER] = leader
         for k in range(3):
-            obs[O.TRICK_CARD + k] = -1
-        for k in range(3):
             seat = (leader + k) % 3
-            obs[O.TRICK_N] = k
-            private(obs, seat, (seat - dealer - 1) % 3, hands[seat])
-            obs[O.PHASE] = O.PH_PLAY
-            legal = legal_mask(hands[seat], trick[0] if k else -1, eff, masks)
-            obs[O.LEGAL] = np.int64(legal)
-            if seat == declarer:
-                obs[O.SKAT] = np.int64(skat_known)
-            if pols[seat] == SCRIPTED:
-                card = scripted(script, cur, A.PLAY, seat, err)
-                if card < 0 or card >= 32 or not (legal >> np.uint64(card)) & np.uint64(1):
-                    err[0] = E_ILLEGAL if not err[0] else err[0]
-                    return winner
-            else:
-                card = decide_card(pols[seat], obs, states[STREAM_SEAT0 + seat])
-            record(log, nlog, A.PLAY, seat, card, 0)
-            trick[k] = card
-            seats[k] = seat
-            hands[seat] &= ~bit(card)
+            card = ask_card(seat, seat, (seat - dealer - 1) % 3, k, obs, hands, trick, seats, eff,
+                            masks, pols[seat], states[STREAM_SEAT0 + seat],
+                            skat_known if seat == declarer else 0, 0, 0, script, cur, err, log,
+                            nlog)
+            if card < 0:
+                return winner
             if ouvert and seat == declarer:
                 obs[O.OPEN_HAND] = np.int64(hands[declarer])
-            obs[O.PLAYED + seat] |= np.int64(bit(card))
-            obs[O.TRICK_CARD + k] = card
-            if k and eff[card] != eff[trick[0]]:
-                obs[O.VOIDS] |= 1 << (5 * seat + eff[trick[0]])
-        w = trick_winner(trick, 3, eff, strength)
-        winner = seats[w]
-        won = POINTS[trick[0]] + POINTS[trick[1]] + POINTS[trick[2]]
-        points[winner] += won
-        tricks[winner] += 1
-        obs[O.POINTS + winner] += won
-        obs[O.TRICKS + winner] += 1
+        winner = finish_trick(obs, trick, seats, 3, eff, strength, points, tricks)
         leader = winner
         if game == NULL and winner == declarer:
             break
@@ -255,13 +236,7 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, w
         states[s, 0] = stream_key(seed, deal, s)
     dealer = deal % 3
     fh = (dealer + 1) % 3
-    shuffle(states[STREAM_DEAL], perm)
-    for s in range(3):
-        h = np.uint64(0)
-        for k in range(10):
-            h |= bit(perm[10 * s + k])
-        hands[s] = h
-    skat = bit(perm[30]) | bit(perm[31])
+    skat = deal_three_hands(states[STREAM_DEAL], perm, hands)
     obs[:] = 0
     obs[O.DECLARER] = -1
     obs[O.FOREHAND] = fh

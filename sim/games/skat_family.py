@@ -12,11 +12,16 @@ import numba
 import numpy as np
 
 from sim import actions as A
+from sim.cards import bit
 from sim.games import skat_obs as O
-from sim.games.kernel import E_ILLEGAL, next_value, record, scripted, scripted_either
+from sim.games.kernel import E_ILLEGAL, next_value, record, scripted, scripted_either, scripted_optional
+from sim.games.skat_values import POINTS
 from sim.policies import HEURISTIC, SCRIPTED
+from sim.policies import skat_en_deux_heuristic as H2
 from sim.policies import skat_heuristic as H
 from sim.policies.random import coin, random_card, random_pair
+from sim.rng import shuffle
+from sim.tricks import legal_mask, trick_winner
 
 
 @numba.njit(cache=True)
@@ -31,9 +36,10 @@ def decide_bid(pol, obs, state, values):  # type: ignore[no-untyped-def]
 
 @numba.njit(cache=True)
 def decide_yes(pol, obs, state):  # type: ignore[no-untyped-def]
-    """Hold (answer), take 18 (forehand after two passes) or pick up the skat: yes or no."""
+    """Hold (answer), take 18 (forehand after two passes), pick up the skat, give up,
+    accept an offer, say Contra or Re: yes or no."""
     if pol == HEURISTIC:
-        return H.yes(obs)
+        return H2.answer(obs) if obs[O.PHASE] >= O.PH_GIVE_UP else H.yes(obs)
     return coin(state)
 
 
@@ -111,3 +117,82 @@ def ask_yes(seat, player, position, phase, yes_kind, no_kind, obs, hand, pol, st
         yes = decide_yes(pol, obs, state)
     record(log, nlog, yes_kind if yes else no_kind, player, value if yes else 0, 0)
     return yes
+
+
+@numba.njit(cache=True)
+def ask_optional(seat, player, position, phase, kind, obs, hand, pol, state, script, cur, log,
+                 nlog):  # type: ignore[no-untyped-def]
+    """A yes/no decision whose "no" leaves no action (give up, Contra, Re): yes is
+    recorded as ``kind``."""
+    private(obs, seat, position, hand)
+    obs[O.PHASE] = phase
+    if pol == SCRIPTED:
+        yes, _ = scripted_optional(script, cur, kind, player)
+    else:
+        yes = decide_yes(pol, obs, state)
+    if yes:
+        record(log, nlog, kind, player, 0, 0)
+    return yes
+
+
+@numba.njit(cache=True)
+def deal_three_hands(state, perm, hands):  # type: ignore[no-untyped-def]
+    """Shuffle the 32 cards and deal 10 to each of ``hands[0..2]``; return the skat."""
+    shuffle(state, perm)
+    for s in range(3):
+        h = np.uint64(0)
+        for k in range(10):
+            h |= bit(perm[10 * s + k])
+        hands[s] = h
+    return bit(perm[30]) | bit(perm[31])
+
+
+@numba.njit(cache=True)
+def ask_card(seat, player, position, k, obs, hands, trick, seats, eff, masks, pol, state,
+             skat_known, known, source, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
+    """Seat ``seat`` (decided by ``player``) plays the ``k``-th card of the trick from
+    ``source`` (0 hand, 1 blind); the card is taken from its hand and shown to all.
+
+    ``skat_known`` and ``known`` are the cards this player may see beside his hand.
+    Returns the card, or -1 when a replayed card does not fit."""
+    obs[O.TRICK_N] = k
+    private(obs, seat, position, hands[seat])
+    obs[O.PHASE] = O.PH_PLAY
+    legal = legal_mask(hands[seat], trick[0] if k else -1, eff, masks)
+    obs[O.LEGAL] = np.int64(legal)
+    obs[O.SKAT] = np.int64(skat_known)
+    obs[O.KNOWN] = np.int64(known)
+    if pol == SCRIPTED:
+        card = scripted(script, cur, A.PLAY, player, err)
+        if err[0] or card < 0 or card >= 32 or not (legal >> np.uint64(card)) & np.uint64(1) \
+                or script[cur[0] - 1, 3] != source:
+            err[0] = err[0] if err[0] else E_ILLEGAL
+            return -1
+    else:
+        card = decide_card(pol, obs, state)
+    obs[O.KNOWN] = 0
+    record(log, nlog, A.PLAY, player, card, source)
+    trick[k] = card
+    seats[k] = seat
+    hands[seat] &= ~bit(card)
+    obs[O.PLAYED + seat] |= np.int64(bit(card))
+    obs[O.TRICK_CARD + k] = card
+    if k and eff[card] != eff[trick[0]]:
+        obs[O.VOIDS] |= 1 << (5 * seat + eff[trick[0]])
+    return card
+
+
+@numba.njit(cache=True)
+def finish_trick(obs, trick, seats, n, eff, strength, points, tricks):  # type: ignore[no-untyped-def]
+    """Score a complete trick of ``n`` cards: its winner's seat takes the points."""
+    winner = seats[trick_winner(trick, n, eff, strength)]
+    won = 0
+    for k in range(n):
+        won += POINTS[trick[k]]
+    points[winner] += won
+    tricks[winner] += 1
+    obs[O.POINTS + winner] += won
+    obs[O.TRICKS + winner] += 1
+    for k in range(n):
+        obs[O.TRICK_CARD + k] = -1
+    return winner

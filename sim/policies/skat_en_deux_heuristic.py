@@ -1,0 +1,97 @@
+"""The club player's decisions that only Skat-en-deux asks for: giving up, the defender's
+offers ("raus und gewonnen", "Stich"), accepting them, Contra and Re.
+
+Bidding, the skat, the declaration with its open level and the card play come from
+``skat_heuristic`` (the defender plays his own hand and the blind with it, each
+with the other hand as known cards). Every function takes the observation only.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from sim.games import skat_obs as O
+from sim.games.skat_values import NULL
+from sim.policies.skat_heuristic import _best_hand_game, _choose_game, expected_score, margin_of, win_chance
+
+GIVE_UP_SCORE = -60.0
+"""What giving up costs; the declarer gives up when he expects worse from playing."""
+CONTRA_DEFENCE_POINTS = 45
+"""Card points the defence wants in hand before it says Contra to a rejected offer."""
+
+
+@numba.njit(cache=True)
+def give_up(obs):  # type: ignore[no-untyped-def]
+    """Give up when the best game's expected score is below the cost of giving up."""
+    hand = np.uint64(obs[O.HAND])
+    forehand = obs[O.POSITION] == 0
+    bid = obs[O.BID]
+    if popcount_is_twelve(hand):
+        game, put, level = _choose_game(hand, bid, forehand, obs[O.MAX_OPEN])
+        cards = hand & ~put
+    else:
+        game, level, _ = _best_hand_game(hand, bid, forehand, 0)
+        cards = hand
+        if game < 0:
+            return True
+    chance = win_chance(margin_of(cards, game, forehand))
+    # a game worth at least the bid, won or lost at that value
+    return expected_score(float(bid), chance) < GIVE_UP_SCORE
+
+
+@numba.njit(cache=True, inline="always")
+def popcount_is_twelve(hand):  # type: ignore[no-untyped-def]
+    """Whether the declarer holds the skat too (12 cards)."""
+    n = 0
+    m = np.uint64(hand)
+    while m:
+        m &= m - np.uint64(1)
+        n += 1
+    return n == 12
+
+
+@numba.njit(cache=True)
+def _points(obs, declarer_side):  # type: ignore[no-untyped-def]
+    """Card points the declarer (or the defence: his two places) has taken so far."""
+    decl = obs[O.DECLARER]
+    total = 0
+    for seat in range(3):
+        if (seat == decl) == declarer_side:
+            total += obs[O.POINTS + seat]
+    return total
+
+
+@numba.njit(cache=True)
+def offer(obs):  # type: ignore[no-untyped-def]
+    """The defender's offer before a trick: "raus" once the declarer has won anyway and
+    the defence is out of Schneider; "Stich" when the defence cannot escape Schneider."""
+    if obs[O.GAME] == NULL:
+        return O.OFFER_NONE
+    declarer = _points(obs, True)
+    defence = _points(obs, False)
+    remaining = 120 - declarer - defence
+    if declarer >= 61 and defence >= 31:
+        return O.OFFER_RAUS
+    if defence + remaining <= 30 + 2 * 11 and obs[O.TRICK_NO] >= 6 and defence <= 20:
+        return O.OFFER_STICH
+    return O.OFFER_NONE
+
+
+@numba.njit(cache=True)
+def answer(obs):  # type: ignore[no-untyped-def]
+    """Give up, accept an offer, say Contra or Re: yes or no by the phase."""
+    phase = obs[O.PHASE]
+    if phase == O.PH_GIVE_UP:
+        return give_up(obs)
+    declarer = _points(obs, True)
+    defence = _points(obs, False)
+    if phase == O.PH_ACCEPT:
+        if obs[O.OFFER] == O.OFFER_RAUS:
+            # a sure win: take it unless Schneider is still in reach
+            return defence >= 31 or declarer < 61
+        # "Stich" concedes Schneider: refuse only while Schwarz is still open
+        return defence > 0 or obs[O.TRICK_NO] < 5
+    if phase == O.PH_CONTRA:
+        return defence >= CONTRA_DEFENCE_POINTS
+    return declarer >= 61  # Re
