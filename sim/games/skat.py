@@ -19,14 +19,14 @@ import numba
 import numpy as np
 
 from sim import actions as A
-from sim.cards import SKAT_DECK, popcount
+from sim.cards import SKAT_DECK, bit, popcount
 from sim.games import skat_obs as O
 from sim.games.kernel import E_ILLEGAL, E_MISMATCH, E_NONE, record, scripted
 from sim.games.skat_family import (
     ask_bid,
-    ask_card,
     ask_yes,
     deal_three_hands,
+    decide_card,
     decide_discard,
     finish_trick,
     private,
@@ -47,6 +47,7 @@ from sim.options import Option, OptionTable
 from sim.policies import HEURISTIC, SCRIPTED
 from sim.policies import skat_heuristic as H
 from sim.rng import STREAM_DEAL, STREAM_SEAT0, below, stream_key
+from sim.tricks import legal_mask
 
 NAME = "skat"
 N_PLAYERS = 3
@@ -212,14 +213,31 @@ def _play_tricks(hands, leader, game, declarer, ouvert, obs, pols, states, deale
         obs[O.TRICK_LEADER] = leader
         for k in range(3):
             seat = (leader + k) % 3
-            card = ask_card(seat, seat, (seat - dealer - 1) % 3, k, obs, hands, trick, seats, eff,
-                            masks, pols[seat], states[STREAM_SEAT0 + seat],
-                            skat_known if seat == declarer else 0, 0, 0, script, cur, err, log,
-                            nlog)
-            if card < 0:
-                return winner
+            obs[O.TRICK_N] = k
+            private(obs, seat, (seat - dealer - 1) % 3, hands[seat])
+            obs[O.PHASE] = O.PH_PLAY
+            legal = legal_mask(hands[seat], trick[0] if k else -1, eff, masks)
+            obs[O.LEGAL] = np.int64(legal)
+            if seat == declarer:
+                obs[O.SKAT] = np.int64(skat_known)
+            if pols[seat] == SCRIPTED:
+                card = scripted(script, cur, A.PLAY, seat, err)
+                if card < 0 or card >= 32 or not (legal >> np.uint64(card)) & np.uint64(1) \
+                        or script[cur[0] - 1, 3] != 0:
+                    err[0] = E_ILLEGAL if not err[0] else err[0]
+                    return winner
+            else:
+                card = decide_card(pols[seat], obs, states[STREAM_SEAT0 + seat])
+            record(log, nlog, A.PLAY, seat, card, 0)
+            trick[k] = card
+            seats[k] = seat
+            hands[seat] &= ~bit(card)
             if ouvert and seat == declarer:
                 obs[O.OPEN_HAND] = np.int64(hands[declarer])
+            obs[O.PLAYED + seat] |= np.int64(bit(card))
+            obs[O.TRICK_CARD + k] = card
+            if k and eff[card] != eff[trick[0]]:
+                obs[O.VOIDS] |= 1 << (5 * seat + eff[trick[0]])
         winner = finish_trick(obs, trick, seats, 3, eff, strength, points, tricks)
         leader = winner
         if game == NULL and winner == declarer:

@@ -135,7 +135,7 @@ def ask_optional(seat, player, position, phase, kind, obs, hand, pol, state, scr
     return yes
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def deal_three_hands(state, perm, hands):  # type: ignore[no-untyped-def]
     """Shuffle the 32 cards and deal 10 to each of ``hands[0..2]``; return the skat."""
     shuffle(state, perm)
@@ -147,7 +147,7 @@ def deal_three_hands(state, perm, hands):  # type: ignore[no-untyped-def]
     return bit(perm[30]) | bit(perm[31])
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def ask_card(seat, player, position, k, obs, hands, trick, seats, eff, masks, pol, state,
              skat_known, known, source, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
     """Seat ``seat`` (decided by ``player``) plays the ``k``-th card of the trick from
@@ -182,7 +182,7 @@ def ask_card(seat, player, position, k, obs, hands, trick, seats, eff, masks, po
     return card
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def finish_trick(obs, trick, seats, n, eff, strength, points, tricks):  # type: ignore[no-untyped-def]
     """Score a complete trick of ``n`` cards: its winner's seat takes the points."""
     winner = seats[trick_winner(trick, n, eff, strength)]
