@@ -16,6 +16,7 @@ setup: $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/stichsim run experiments/skat-baseline.toml --resume
+	$(BIN)/stichsim run experiments/skat-en-deux-baseline.toml --resume
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

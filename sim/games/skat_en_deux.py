@@ -381,7 +381,8 @@ def _play_tricks(hands, game, decl_place, declarer, defender, open_level, ouvert
             elif place == BLIND:
                 known = hands[def_place]
             else:
-                known = hands[BLIND]
+                # the blind stays face down for the defender too until the opening lead
+                known = hands[BLIND] if (t or k) else np.uint64(0)
             if ask_card(place, player, place, k, obs, hands, trick, seats, eff, masks,
                         pols[player], states[STREAM_SEAT0 + player],
                         skat_known if place == decl_place else np.uint64(0), known,
