@@ -7,8 +7,10 @@ actions back to the same kernel as a script (every seat plays the recorded
 actions), regenerates the cards from the seed and the deal index, re-scores the
 deal and compares every recorded field.
 
-The game-specific parts (cards block, action fields, result block) live in one
-module per game, ``sim.games.<game>_trace`` (``trace_codec`` names them).
+The game-specific parts (cards block, action fields, result block) are each game's
+codec: the ``CODEC`` of its module ``sim.games.<game>_trace`` (or of the module its
+game module names in ``TRACE_CODEC``); every registered game with such a module is
+traced (``traced_games``).
 
 >>> from sim.games import find_game
 >>> lines = list(trace_lines(find_game("skat"), 7, 0, 1, {}, ["random"] * 3))
@@ -20,14 +22,16 @@ True
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import json
 import os
+import sys
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -49,26 +53,48 @@ class TraceError(ValueError):
     a missing field. The message is one line and names the line number."""
 
 
-def _skat_codec() -> ModuleType:
-    from sim.games import skat_trace  # imported late: it imports TraceError from here
-    return skat_trace
+class Codec(Protocol):
+    """A traced game's ``cards``, ``actions`` and ``result`` blocks (its codec module's
+    ``CODEC``): rendering from the result columns and action rows, parsing, comparing."""
+
+    def cards_json(self, columns: Mapping[str, np.ndarray], i: int) -> dict[str, Any]: ...
+    def parse_cards(self, cards: Any) -> Any: ...
+    def cards_diff(self, recorded: Any, columns: Mapping[str, np.ndarray], i: int) -> list[str]: ...
+    def actions_json(self, rows: np.ndarray) -> list[dict[str, Any]]: ...
+    def action_row(self, obj: Any) -> list[int]: ...
+    def actions_diff(self, recorded: Sequence[Mapping[str, Any]],
+                     replayed: Sequence[Mapping[str, Any]]) -> list[str]: ...
+    def result_json(self, columns: Mapping[str, np.ndarray], i: int) -> dict[str, Any]: ...
+    def check_result(self, result: Any) -> None: ...
+    def result_diff(self, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]: ...
 
 
-_CODECS: dict[str, Callable[[], ModuleType]] = {"skat": _skat_codec}
-"""Each traced game's module of cards, actions and result blocks (loaded on first use)."""
+def codec_module(game: Game) -> str:
+    """The module holding ``game``'s codec: the game module's ``TRACE_CODEC`` if it names
+    one, else ``sim.games.<game>_trace``."""
+    return getattr(game.module, "TRACE_CODEC", f"sim.games.{game.name}_trace")
 
 
-def trace_codec(game: Game) -> ModuleType:
-    """The module holding ``game``'s cards, actions and result blocks."""
-    if game.name not in _CODECS:
+def _has_codec(game: Game) -> bool:
+    name = codec_module(game)
+    try:
+        return name in sys.modules or importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+def trace_codec(game: Game) -> Codec:
+    """``game``'s codec (its codec module's ``CODEC``, loaded on first use)."""
+    if not _has_codec(game):
         raise TraceError(f"game {game.name} has no trace format yet "
                          f"(traced games: {', '.join(traced_games())})")
-    return _CODECS[game.name]()
+    # imported late: a codec module imports TraceError from here
+    return importlib.import_module(codec_module(game)).CODEC  # type: ignore[no-any-return]
 
 
 def traced_games() -> list[str]:
-    """Ids of the registered games that traces support."""
-    return [name for name in GAMES if name in _CODECS]
+    """Ids of the registered games that traces support (those with a codec module)."""
+    return [name for name, game in GAMES.items() if _has_codec(game)]
 
 
 # --- writing -------------------------------------------------------------------------------
@@ -89,7 +115,7 @@ def trace_lines(game: Game, seed: int, first: int, deals: int, rules: dict[str, 
     return _trace_lines(game, codec, seed, first, deals, resolved, names, chunk)
 
 
-def _trace_lines(game: Game, codec: ModuleType, seed: int, first: int, deals: int,
+def _trace_lines(game: Game, codec: Codec, seed: int, first: int, deals: int,
                  rules: dict[str, Any], policies: list[str], chunk: int) -> Iterator[dict[str, Any]]:
     for start in range(first, first + deals, chunk):
         count = min(chunk, first + deals - start)

@@ -12,9 +12,10 @@ import pytest
 
 from sim.cards import SKAT_DECK
 from sim.games import find_game
-from sim.trace import FIELDS, TraceError, replay_file, trace_lines, write_trace
+from sim.trace import FIELDS, TraceError, replay_file, trace_codec, trace_lines, traced_games, write_trace
 
 SKAT = find_game("skat")
+DEUX = find_game("skat_en_deux")
 GOLDEN_DIR = Path(__file__).parent / "golden"
 RAMSCH_ANN = {"all_pass": "ramsch", "announcements": True}
 
@@ -258,7 +259,8 @@ def edited(obj: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, 
 BAD = {
     "not json": ("{\"game\": \"skat\",", "not valid JSON"),
     "not an object": ("[1, 2]", "not a JSON object"),
-    "unknown game": ((("game",), "schafkopf"), "unknown game \"schafkopf\" (games: skat)"),
+    "unknown game": ((("game",), "schafkopf"),
+                     "unknown game \"schafkopf\" (games: skat, skat_en_deux)"),
     "unknown option": ((("rules", "kontra"), True), "unknown option 'kontra'"),
     "bad value": ((("rules", "lost_factor"), 3), "option lost_factor: value 3 is not allowed"),
     "missing option": ((("rules", "lost_factor"), KeyError), "rules lack option(s) lost_factor"),
@@ -497,3 +499,367 @@ def test_declaration_codes_round_trip() -> None:
     with pytest.raises(TraceError, match="unknown game"):
         T.declaration_code({"game": "ramsch", "ouvert": False, "schneider_announced": False,
                             "schwarz_announced": False})
+    for game in range(5):  # skat_en_deux's open levels sit at DECL_OPEN_SHIFT
+        for level in (1, 2):
+            code = game | level << 6
+            fields = T.declaration_fields(code, False)
+            assert fields["open_level"] == level and T.declaration_code(fields) == code
+    with pytest.raises(TraceError, match="open_level must be 0, 1 or 2"):
+        T.declaration_code(dict(T.declaration_fields(0, False), open_level=3))
+
+
+# --- skat_en_deux --------------------------------------------------------------------------
+
+DEUX_RULES = {
+    # name: (policy, rules); together they cover contra_re, both all_pass values,
+    # open_hand, give_up_after_pickup, give_up_at_18 off and lost_factor 1
+    "random": ("random", {}),
+    "random_contra_open_throw_in": ("random", {"contra_re": True, "open_hand": True,
+                                               "all_pass": "throw_in"}),
+    "random_pickup_give_up": ("random", {"give_up_after_pickup": True, "lost_factor": 1}),
+    "heuristic": ("heuristic", {}),
+    "heuristic_contra": ("heuristic", {"contra_re": True, "open_hand": True}),
+    "heuristic_pickup_give_up": ("heuristic", {"give_up_after_pickup": True,
+                                               "give_up_at_18": False, "all_pass": "throw_in"}),
+}
+DEUX_ACTION_FIELDS = dict(ACTION_FIELDS, give_up=set(), offer={"offer"}, accept=set(),
+                          reject=set(), contra=set(), re=set())
+DEUX_EXTRA_RESULT = {"ramsch", "points", "open_level", "give_up", "offer", "accepted", "contra",
+                     "re", "ramsch_loser", "ramsch_tie_last_trick"}
+
+
+@pytest.fixture(scope="module")
+def deux_traces(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("deux")
+    out = {}
+    for name, (policy, rules) in DEUX_RULES.items():
+        out[name] = folder / f"{name}.jsonl"
+        assert write_trace(DEUX, 2024, 0, 300, rules, [policy] * 2, out[name]) == 300
+    return out
+
+
+def deux_lines(traces: dict[str, Path]) -> list[dict[str, Any]]:
+    return [obj for path in traces.values() for obj in read(path)]
+
+
+def deux_places(obj: dict[str, Any]) -> tuple[int, int]:
+    """(forehand player, rearhand player = dealer)."""
+    return 1 - obj["dealer"], obj["dealer"]
+
+
+def test_skat_en_deux_every_trace_md_field(deux_traces: dict[str, Path]) -> None:
+    seen_types, seen_from, seen_results = set(), set(), set()
+    for obj in deux_lines(deux_traces):
+        assert list(obj)[:len(FIELDS)] == list(FIELDS)
+        assert obj["game"] == "skat_en_deux" and obj["seed"] == 2024
+        assert obj["rules"] == DEUX.rules(obj["rules"]) and set(obj["rules"]) == set(DEUX.rules())
+        assert len(obj["policies"]) == 2 and obj["dealer"] == obj["deal"] % 2
+        cards = obj["cards"]
+        assert list(cards) == ["hands", "blind", "skat"]
+        assert [len(h) for h in cards["hands"]] == [10, 10]
+        assert len(cards["blind"]) == 10 and len(cards["skat"]) == 2
+        everything = [c for h in cards["hands"] for c in h] + cards["blind"] + cards["skat"]
+        assert sorted(everything) == sorted(SKAT_DECK.names)
+        for h in cards["hands"] + [cards["blind"], cards["skat"]]:
+            assert h == sorted(h, key=SKAT_DECK.names.index)
+        result = obj["result"]
+        declarer = result["declarer"]
+        for action in obj["actions"]:
+            kind = action["type"]
+            assert set(action) == {"type", "seat"} | DEUX_ACTION_FIELDS[kind]
+            assert action["seat"] in (0, 1)
+            seen_types.add(kind)
+            if kind == "declare":
+                assert action["open_level"] in (0, 1, 2) and action["seat"] == declarer
+                assert not action["schneider_announced"] and not action["schwarz_announced"]
+                assert action["open_level"] == result["open_level"]
+                if action["open_level"]:
+                    assert action["game"] not in ("null",) and not action["ouvert"]
+                    assert obj["rules"]["open_hand"] or not action["hand"]
+            if kind == "offer":
+                assert action["offer"] in ("raus", "stich") and action["seat"] != declarer
+                assert action["offer"] == result["offer"]
+            if kind in ("accept", "reject", "re", "give_up", "pickup", "hand", "discard"):
+                assert action["seat"] == declarer
+            if kind == "contra":
+                assert action["seat"] != declarer
+            if kind == "play":
+                seen_from.add(action["from"])
+                assert action["card"] in SKAT_DECK.names
+                if action["from"] == "blind":  # the defender plays the blind
+                    assert action["card"] in cards["blind"] and action["seat"] != declarer
+                else:
+                    assert action["card"] not in cards["blind"]
+        assert RESULT_FIELDS | DEUX_EXTRA_RESULT <= set(result)
+        assert len(result["scores"]) == 2
+        kinds = [a["type"] for a in obj["actions"]]
+        if result["passed_out"]:
+            kind = "passed"
+            assert result["declarer"] is None and result["game"] is None
+            assert result["scores"] == [0, 0] and obj["rules"]["all_pass"] == "throw_in"
+            assert [a["type"] for a in obj["actions"]] == ["pass", "pass"]
+        elif result["ramsch"]:
+            kind = "ramsch"
+            fh, rh = deux_places(obj)
+            assert kinds[:3] == ["pass", "pass", "ramsch"] and obj["actions"][2]["seat"] == fh
+            assert len(result["points"]) == 2 and kinds.count("play") == 20
+            # the blind stays out; the skat is not included
+            assert sum(result["points"]) + points(cards["skat"]) + points(cards["blind"]) == 120
+            loser = result["ramsch_loser"]
+            assert loser in (0, 1) and result["scores"][1 - loser] == 0
+            assert result["scores"][loser] == -(result["points"][loser] + points(cards["skat"]))
+            assert result["ramsch_tie_last_trick"] == (result["points"][0] == result["points"][1])
+        elif result["give_up"]:
+            kind = "give_up"
+            assert kinds[-1] == "give_up" and "play" not in kinds and "declare" not in kinds
+            assert result["won"] is False and result["game"] is None and result["matadors"] is None
+            assert result["scores"][1 - declarer] == 0
+            if result["bid"] == 18 and obj["rules"]["give_up_at_18"]:
+                assert result["scores"][declarer] == -60
+        else:
+            kind = result["game"]
+            assert result["ramsch_loser"] is None and not result["ramsch_tie_last_trick"]
+            assert (result["matadors"] is None) == (kind == "null")
+            assert result["accepted"] == ("accept" in kinds) and result["contra"] == ("contra" in kinds)
+            assert result["re"] == ("re" in kinds) and (result["offer"] is None) == ("offer" not in kinds)
+            if result["accepted"]:
+                assert obj["actions"][-1]["type"] == "accept" and result["won"]
+        seen_results.add(kind)
+    assert seen_types == set(DEUX_ACTION_FIELDS)
+    assert seen_from == {"hand", "blind"}
+    assert {"passed", "ramsch", "give_up", "grand", "null", "C", "S", "H", "D"} <= seen_results
+
+
+def test_skat_en_deux_tricks_by_hand(deux_traces: dict[str, Path]) -> None:
+    """Forehand, the blind, rearhand in turn; each card from its player's hand or the blind;
+    card points and tricks recounted by hand (RULES.md), independent of the engine."""
+    played_out = 0
+    for obj in deux_lines(deux_traces):
+        result, acts = obj["result"], obj["actions"]
+        if result["passed_out"] or result["give_up"]:
+            continue
+        fh, rh = deux_places(obj)
+        blind = set(obj["cards"]["blind"])
+        hands = [set(h) for h in obj["cards"]["hands"]]
+        skat = list(obj["cards"]["skat"])
+        for a in acts:
+            if a["type"] == "pickup":
+                hands[a["seat"]] |= set(skat)
+            if a["type"] == "discard":
+                hands[a["seat"]] -= set(a["cards"])
+                skat = a["cards"]
+        plays = [a for a in acts if a["type"] == "play"]
+        for a in plays:
+            source = blind if a["from"] == "blind" else hands[a["seat"]]
+            assert a["card"] in source
+            source.remove(a["card"])
+        ramsch = result["ramsch"]
+        game = "ramsch" if ramsch else result["game"]
+        n = 2 if ramsch else 3
+        who = [fh, rh] if ramsch else [fh, None, rh]  # places: forehand, (blind,) rearhand
+        declarer = result["declarer"]
+        won_points, won_tricks = [0, 0], [0, 0]
+        leader = 0
+        for t in range(0, len(plays), n):
+            trick = plays[t:t + n]
+            places = [(leader + k) % n for k in range(n)]
+            for place, a in zip(places, trick):
+                assert (a["from"] == "blind") == (not ramsch and place == 1)
+                assert a["seat"] == (1 - declarer if who[place] is None else who[place])
+            w = places[trick_winner([a["card"] for a in trick], game)]
+            taker = trick[places.index(w)]["seat"]
+            won_points[taker] += points([a["card"] for a in trick])
+            won_tricks[taker] += 1
+            leader = w
+        if ramsch:
+            assert won_points == result["points"]
+            continue
+        if game == "null":
+            assert result["won"] == (won_tricks[declarer] == 0)
+            continue
+        assert result["declarer_points"] == won_points[declarer] + points(skat)
+        assert result["declarer_tricks"] == won_tricks[declarer]
+        if len(plays) == 30:
+            played_out += 1
+        else:
+            assert result["accepted"]
+    assert played_out > 300
+
+
+def test_skat_en_deux_replay_of_fresh_traces_finds_nothing(deux_traces: dict[str, Path]) -> None:
+    for name, path in deux_traces.items():
+        assert replay_file(path) == [], name
+
+
+def replay_one(tmp_path: Path, objs: list[dict[str, Any]]) -> str:
+    msgs = replay_file(write(tmp_path / "t.jsonl", objs))
+    assert len(msgs) == 1, msgs
+    return msgs[0]
+
+
+def test_skat_en_deux_blind_card_from_the_wrong_place_is_reported(deux_traces: dict[str, Path],
+                                                                  tmp_path: Path) -> None:
+    objs = read(deux_traces["heuristic"])
+    i = first_line(objs, lambda o: any(a.get("from") == "blind" for a in o["actions"]))
+    k = next(k for k, a in enumerate(objs[i]["actions"]) if a.get("from") == "blind")
+    objs[i]["actions"][k]["from"] = "hand"
+    msg = replay_one(tmp_path, objs)
+    assert msg.startswith(f"deal {objs[i]['deal']} ") and f"action {k} " in msg and "illegal" in msg
+    # a hand card said to come from the blind, and a blind card played by the declarer
+    objs = read(deux_traces["heuristic"])
+    m = next(k for k, a in enumerate(objs[i]["actions"]) if a.get("from") == "hand")
+    objs[i]["actions"][m]["from"] = "blind"
+    assert f"action {m} " in replay_one(tmp_path, objs)
+    objs = read(deux_traces["heuristic"])
+    objs[i]["actions"][k]["seat"] = objs[i]["result"]["declarer"]
+    assert f"action {k} " in replay_one(tmp_path, objs)
+
+
+def test_skat_en_deux_changed_offer_is_reported(deux_traces: dict[str, Path], tmp_path: Path) -> None:
+    for accepted in (True, False):
+        objs = read(deux_traces["random_contra_open_throw_in"])
+        i = first_line(objs, lambda o: o["result"]["offer"] is not None
+                       and o["result"]["accepted"] is accepted)
+        k = next(k for k, a in enumerate(objs[i]["actions"]) if a["type"] == "offer")
+        other = {"raus": "stich", "stich": "raus"}[objs[i]["actions"][k]["offer"]]
+        objs[i]["actions"][k]["offer"] = other
+        msg = replay_one(tmp_path, objs)
+        assert msg.startswith(f"deal {objs[i]['deal']} ") and "result.offer recorded" in msg
+        # an offer removed, or one more trick played before it
+        objs = read(deux_traces["random_contra_open_throw_in"])
+        del objs[i]["actions"][k]
+        assert replay_one(tmp_path, objs).startswith(f"deal {objs[i]['deal']} ")
+        objs = read(deux_traces["random_contra_open_throw_in"])
+        acts = objs[i]["actions"]
+        acts[k:k + 1] = []
+        acts.insert(k + 3, {"type": "offer", "seat": 1 - objs[i]["result"]["declarer"],
+                            "offer": other})
+        assert replay_one(tmp_path, objs).startswith(f"deal {objs[i]['deal']} ")
+
+
+def test_skat_en_deux_removed_contra_and_re_are_reported(deux_traces: dict[str, Path],
+                                                         tmp_path: Path) -> None:
+    objs = read(deux_traces["random_contra_open_throw_in"])
+    i = first_line(objs, lambda o: o["result"]["contra"] and not o["result"]["re"])
+    k = next(k for k, a in enumerate(objs[i]["actions"]) if a["type"] == "contra")
+    del objs[i]["actions"][k]
+    msg = replay_one(tmp_path, objs)
+    assert msg.startswith(f"deal {objs[i]['deal']} ")
+    assert "result.contra recorded true, replayed false" in msg and "result.game_value" in msg
+    objs = read(deux_traces["random_contra_open_throw_in"])
+    j = first_line(objs, lambda o: o["result"]["re"])
+    m = next(k for k, a in enumerate(objs[j]["actions"]) if a["type"] == "re")
+    del objs[j]["actions"][m]
+    assert "result.re recorded true, replayed false" in replay_one(tmp_path, objs)
+    objs = read(deux_traces["random_contra_open_throw_in"])  # Contra gone, Re left
+    m = next(k for k, a in enumerate(objs[j]["actions"]) if a["type"] == "contra")
+    del objs[j]["actions"][m]
+    assert replay_one(tmp_path, objs).startswith(f"deal {objs[j]['deal']} ")
+
+
+def test_skat_en_deux_edited_score_is_reported(deux_traces: dict[str, Path], tmp_path: Path) -> None:
+    for pred in (lambda o: o["result"]["ramsch"], lambda o: o["result"]["give_up"],
+                 lambda o: o["result"]["accepted"], declared):
+        name = "heuristic_contra" if pred is not declared else "random"
+        objs = read(deux_traces[name])
+        i = first_line(objs, pred)
+        before = list(objs[i]["result"]["scores"])
+        objs[i]["result"]["scores"][objs[i]["deal"] % 2] += 10
+        msg = replay_one(tmp_path, objs)
+        assert msg.startswith(f"deal {objs[i]['deal']} ")
+        assert f"result.scores recorded {json.dumps(objs[i]['result']['scores'])}, " \
+               f"replayed {json.dumps(before)}" in msg
+
+
+def test_skat_en_deux_every_result_field_is_compared(deux_traces: dict[str, Path],
+                                                     tmp_path: Path) -> None:
+    objs = read(deux_traces["random_contra_open_throw_in"])
+    i = first_line(objs, lambda o: o["result"]["contra"] and o["result"]["game"] != "null")
+    for key, value in objs[i]["result"].items():
+        if key == "points":
+            continue
+        tampered = json.loads(json.dumps(objs))
+        tampered[i]["result"][key] = (not value if isinstance(value, bool) else
+                                      [v + 1 for v in value] if isinstance(value, list) else
+                                      value + 1 if isinstance(value, int) else
+                                      "raus" if key == "offer" and value != "raus" else
+                                      "stich" if key == "offer" else
+                                      1 if value is None else "C" if value != "C" else "S")
+        assert f"result.{key} recorded" in replay_one(tmp_path, tampered), key
+
+
+def test_skat_en_deux_tampered_declaration_and_cards_are_reported(deux_traces: dict[str, Path],
+                                                                  tmp_path: Path) -> None:
+    objs = read(deux_traces["heuristic"])
+    i = first_line(objs, lambda o: any(a["type"] == "declare" and a["open_level"] == 1
+                                       for a in o["actions"]))
+    k = next(k for k, a in enumerate(objs[i]["actions"]) if a["type"] == "declare")
+    objs[i]["actions"][k]["open_level"] = 2
+    msg = replay_one(tmp_path, objs)
+    assert msg.startswith(f"deal {objs[i]['deal']} ") and "open_level" in msg
+    objs = read(deux_traces["heuristic"])
+    blind, hand = objs[4]["cards"]["blind"], objs[4]["cards"]["hands"][0]
+    blind[0], hand[0] = hand[0], blind[0]
+    msg = replay_one(tmp_path, objs)
+    assert "cards.blind recorded" in msg and "cards.hands[0] recorded" in msg
+
+
+DEUX_BAD = {
+    "unknown offer": (lambda o: a_of(o, "offer"), "offer", "kontra", "offer: unknown offer 'kontra'"),
+    "unknown from": (lambda o: a_of(o, "play"), "from", "pyramid", "play: unknown from 'pyramid'"),
+    "seat 2": (lambda o: a_of(o, "play"), "seat", 2, "play: seat must be 0..1, got 2"),
+    "open level 3": (lambda o: a_of(o, "declare"), "open_level", 3,
+                     "declare: open_level must be 0, 1 or 2"),
+}
+
+
+def a_of(obj: dict[str, Any], kind: str) -> tuple[Any, ...]:
+    return ("actions", next(k for k, a in enumerate(obj["actions"]) if a["type"] == kind))
+
+
+@pytest.mark.parametrize("case", list(DEUX_BAD) + ["no blind", "three hands"])
+def test_skat_en_deux_bad_lines(case: str, deux_traces: dict[str, Path], tmp_path: Path) -> None:
+    good = next(o for o in read(deux_traces["heuristic_contra"]) if o["result"]["offer"])
+    if case == "no blind":
+        bad, expected = edited(good, ("cards", "blind"), KeyError), "cards: missing field 'blind'"
+    elif case == "three hands":
+        bad = edited(good, ("cards", "hands"), good["cards"]["hands"] + [[]])
+        expected = "cards.hands must be 2 lists"
+    else:
+        where, key, value, expected = DEUX_BAD[case]
+        bad = edited(good, (*where(good), key), value)
+    with pytest.raises(TraceError) as info:
+        replay_file(bad_file(tmp_path, good, json.dumps(bad)))
+    assert str(info.value).startswith("line 2: ") and expected in str(info.value)
+
+
+def test_skat_en_deux_window_and_codec_registry(tmp_path: Path) -> None:
+    assert traced_games()[:2] == ["skat", "skat_en_deux"]
+    assert trace_codec(DEUX).n_players == 2 and trace_codec(SKAT).n_players == 3
+    whole, part = tmp_path / "whole.jsonl", tmp_path / "part.jsonl"
+    rules = {"contra_re": True}
+    write_trace(DEUX, 5, 0, 12, rules, ["random", "heuristic"], whole, chunk=5)
+    write_trace(DEUX, 5, 7, 5, rules, ["random", "heuristic"], part)
+    assert part.read_text() == "".join(whole.read_text().splitlines(keepends=True)[7:])
+
+    from types import SimpleNamespace
+
+    from sim.games import Game
+
+    untraced = Game(SimpleNamespace(NAME="doko_duell"))  # type: ignore[arg-type]
+    with pytest.raises(TraceError, match="game doko_duell has no trace format yet "
+                                         r"\(traced games: skat, skat_en_deux"):
+        trace_codec(untraced)
+
+
+def test_skat_en_deux_trace_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from sim.cli import main
+
+    out = tmp_path / "t.jsonl"
+    assert main(["trace", "skat_en_deux", "--deals", "3", "--seed", "1", "--out", str(out)]) == 0
+    objs = read(out)
+    assert [o["deal"] for o in objs] == [0, 1, 2]
+    assert all(o["game"] == "skat_en_deux" and o["policies"] == ["heuristic"] * 2 for o in objs)
+    assert objs == list(trace_lines(DEUX, 1, 0, 3, {}, ["heuristic"] * 2))
+    assert main(["replay", str(out)]) == 0
+    assert "3 deals replayed, 0 differ" in capsys.readouterr().out

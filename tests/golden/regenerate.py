@@ -27,6 +27,10 @@ GOLDEN: dict[str, dict[str, Any]] = {
     "skat_random_ramsch.jsonl": dict(game="skat", seed=7, first=0, deals=30,
                                      rules={"all_pass": "ramsch", "announcements": True},
                                      policies=["random"] * 3),
+    "skat_en_deux_heuristic.jsonl": dict(game="skat_en_deux", seed=7, first=0, deals=30,
+                                         rules={"contra_re": True}, policies=["heuristic"] * 2),
+    "skat_en_deux_random.jsonl": dict(game="skat_en_deux", seed=7, first=0, deals=30, rules={},
+                                      policies=["random"] * 2),
 }
 """Each golden file and how it is made."""
 
