@@ -522,8 +522,11 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, w
         if may_give_up and _ask_give_up(decl_place, declarer, obs, full, pols, states, script,
                                         cur, log, nlog):
             row[C_GIVE_UP] = 1
-            row[C_SCORE + declarer] = -GIVE_UP_SCORE if may_give_up_18 else \
-                -params[P_LOST_FACTOR] * smallest_game_value(bid)
+            if may_give_up_18:
+                row[C_SCORE + declarer] = -GIVE_UP_SCORE
+            else:
+                row[C_VALUE] = smallest_game_value(bid)
+                row[C_SCORE + declarer] = -params[P_LOST_FACTOR] * row[C_VALUE]
             return
         private(obs, decl_place, decl_place, full)
         obs[O.PHASE] = O.PH_DISCARD

@@ -17,8 +17,9 @@ from sim.policies.skat_heuristic import _best_hand_game, _choose_game, expected_
 
 GIVE_UP_SCORE = -60.0
 """What giving up costs; the declarer gives up when he expects worse from playing."""
-CONTRA_DEFENCE_POINTS = 45
-"""Card points the defence wants in hand before it says Contra to a rejected offer."""
+CONTRA_LEAD = 10
+"""Card points the defence wants ahead of the declarer before it says Contra to a
+rejected offer (and that the declarer wants ahead before he answers with Re)."""
 
 
 @numba.njit(cache=True)
@@ -93,5 +94,5 @@ def answer(obs):  # type: ignore[no-untyped-def]
         # "Stich" concedes Schneider: refuse only while Schwarz is still open
         return defence > 0 or obs[O.TRICK_NO] < 5
     if phase == O.PH_CONTRA:
-        return defence >= CONTRA_DEFENCE_POINTS
-    return declarer >= 61  # Re
+        return defence >= declarer + CONTRA_LEAD
+    return declarer >= 61 or declarer >= defence + CONTRA_LEAD  # Re
