@@ -1,5 +1,6 @@
-"""Hidden information stays hidden: every observation a Skat policy receives holds only
-cards its seat may know at that moment.
+"""Hidden information stays hidden: every observation a Skat or Skat-en-deux policy
+receives holds only cards its seat (in Skat-en-deux: the player deciding) may know at
+that moment.
 
 The kernels are compiled, so the test runs them as plain Python (``NUMBA_DISABLE_JIT``)
 in a subprocess, wraps every ``decide_*`` entry point to record the observation it is
@@ -8,6 +9,7 @@ handed, and checks each against the true deal and the actions before it.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -16,6 +18,7 @@ import textwrap
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from sim import actions as A
 from sim.games import skat_obs as O
@@ -25,43 +28,57 @@ ROOT = Path(__file__).resolve().parents[1]
 SPY = textwrap.dedent("""
     import json, sys
     import numpy as np
-    from sim.games import find_game, skat, skat_family
+    from sim.games import find_game, skat, skat_en_deux, skat_family
 
     seen = []
-    def spy(name):
+    def spy(module, name):
         # wrap the policy entry point wherever a kernel module calls it from
-        homes = [m for m in (skat, skat_family) if hasattr(m, name)]
-        original = getattr(homes[0], name)
+        original = getattr(module, name)
         def wrapper(pol, obs, *args):
-            seen.append([int(x) for x in obs])
-            return original(pol, obs, *args)
-        for module in homes:
-            setattr(module, name, wrapper)
-    for name in ("decide_bid", "decide_yes", "decide_discard", "decide_declaration", "decide_card"):
-        spy(name)
+            observed = [int(x) for x in obs]
+            result = original(pol, obs, *args)
+            seen.append([name, observed, int(result)])
+            return result
+        setattr(module, name, wrapper)
+    for module in (skat, skat_en_deux, skat_family):
+        for name in ("decide_bid", "decide_yes", "decide_discard", "decide_declaration",
+                     "decide_card", "decide_offer"):
+            if hasattr(module, name):
+                spy(module, name)
 
-    game = find_game("skat")
     out = []
-    for rules, policies, first in json.loads(sys.argv[1]):
-        for deal in range(first, first + 12):
+    for name, rules, policies, deals in json.loads(sys.argv[1]):
+        game = find_game(name)
+        for deal in deals:
             seen.clear()
             batch = game.play(5, deal, 1, game.rules(rules), policies, record=True)
-            out.append({"columns": {k: int(v[0]) for k, v in batch.columns.items()},
+            out.append({"game": name, "rules": rules, "policies": policies,
+                        "columns": {k: int(v[0]) for k, v in batch.columns.items()},
                         "actions": batch.actions[0].tolist(), "observations": list(seen)})
     print(json.dumps(out))
 """)
 
 CARD_FIELDS = [O.HAND, O.LEGAL, O.SKAT, O.OPEN_HAND] + [O.PLAYED + s for s in range(3)]
 
+SKAT_RUNS = [("skat", {}, ["heuristic"] * 3, list(range(0, 12))),
+             ("skat", {"all_pass": "ramsch"}, ["random"] * 3, list(range(100, 112))),
+             ("skat", {"announcements": True}, ["random", "heuristic", "random"],
+              list(range(200, 212)))]
 
-def spied_deals() -> list[dict]:
-    runs = [({}, ["heuristic"] * 3, 0), ({"all_pass": "ramsch"}, ["random"] * 3, 100),
-            ({"announcements": True}, ["random", "heuristic", "random"], 200)]
+
+@functools.cache
+def _spy(runs_json: str) -> list[dict]:
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    done = subprocess.run([sys.executable, "-c", SPY, json.dumps(runs)], cwd=ROOT, env=env,
+    done = subprocess.run([sys.executable, "-c", SPY, runs_json], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout)
+
+
+def spied_deals() -> list[dict]:
+    """Skat deals with the observations their policies received."""
+    return [dict(deal, observations=[obs for _, obs, _ in deal["observations"]])
+            for deal in _spy(json.dumps(SKAT_RUNS))]
 
 
 def mask_cards(mask: int) -> set[int]:
@@ -125,3 +142,243 @@ def test_the_skat_stays_hidden_in_hand_games_and_before_pickup() -> None:
                 picked = True
             if kind == A.HAND:
                 assert np.all([obs[O.SKAT] == 0])
+
+
+# --- skat_en_deux -------------------------------------------------------------------------------
+#
+# Observation seats are table places (forehand 0, the blind 1, rearhand 2; in ramsch
+# forehand 0 and rearhand 1); action rows name the player. A declined give-up, offer,
+# Contra or Re leaves no row, so the spy records each decision's answer too.
+
+FH, BLIND, RH = 0, 1, 2
+SED_RUNS = [({}, ["heuristic"] * 2), ({"contra_re": True, "open_hand": True}, ["random"] * 2),
+            ({"contra_re": True}, ["heuristic", "random"]),
+            ({"all_pass": "throw_in", "give_up_after_pickup": True}, ["random", "heuristic"])]
+SED_FIELDS = CARD_FIELDS + [O.BLIND, O.KNOWN]
+ROWS_OF = {"decide_bid": {A.BID, A.PASS},
+           "decide_yes": {A.HOLD, A.PASS, A.BID, A.PICKUP, A.HAND, A.GIVE_UP, A.ACCEPT, A.REJECT,
+                          A.CONTRA, A.RE},
+           "decide_discard": {A.DISCARD}, "decide_declaration": {A.DECLARE},
+           "decide_card": {A.PLAY}, "decide_offer": {A.OFFER}}
+
+
+def _sed_kind(c: dict, i: int) -> tuple:
+    if c["ramsch"][i] or c["passed_out"][i] or c["give_up"][i]:
+        return (bool(c["ramsch"][i]), bool(c["give_up"][i]))
+    return (int(c["game"][i]) == 5, int(c["open_level"][i]), bool(c["ouvert"][i]),
+            bool(c["hand"][i]), int(c["declarer_position"][i]), bool(c["offer"][i]),
+            bool(c["accepted"][i]), bool(c["contra"][i]))
+
+
+@functools.cache
+def _sed_selection() -> tuple[str, dict]:
+    """Deals of every kind (open level, hand, declarer's place, offers, ramsch, give-up),
+    two of each, chosen from compiled runs; their compiled result columns."""
+    from sim.games import find_game
+
+    game = find_game("skat_en_deux")
+    runs, expected = [], {}
+    for n, (rules, policies) in enumerate(SED_RUNS):
+        c = game.play(5, 0, 3000, game.rules(rules), policies).columns
+        taken: dict[tuple, int] = {}
+        deals = []
+        for i in range(3000):
+            key = _sed_kind(c, i)
+            if taken.get(key, 0) < 2:
+                taken[key] = taken.get(key, 0) + 1
+                deals.append(i)
+                expected[(n, i)] = {k: int(v[i]) for k, v in c.items()}
+        runs.append(("skat_en_deux", rules, policies, deals))
+    return json.dumps(runs), expected
+
+
+def sed_spied() -> list[dict]:
+    runs_json, expected = _sed_selection()
+    deals = _spy(runs_json)
+    keys = [(n, d) for n, run in enumerate(json.loads(runs_json)) for d in run[3]]
+    assert len(deals) == len(keys)
+    for key, deal in zip(keys, deals):
+        # the plain-Python run (spied) is the compiled run; with the heuristic only up to
+        # the engine problem that test_plain_python_runs_play_the_compiled_game shows
+        if "heuristic" not in deal["policies"]:
+            assert deal["columns"] == expected[key], key
+    return deals
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "engine problem: under NUMBA_DISABLE_JIT, `1 << (5 * seat + eff[trick[0]])` in "
+    "sim/games/skat_family.py ask_card (and sim/games/skat.py's card loop) is computed in "
+    "int8 (EFF is an int8 table), so the VOIDS bits from bit 8 up are lost; the heuristic "
+    "then plays other cards than in the compiled kernel"))
+def test_plain_python_runs_play_the_compiled_game() -> None:
+    runs_json, expected = _sed_selection()
+    keys = [(n, d) for n, run in enumerate(json.loads(runs_json)) for d in run[3]]
+    differ = [key for key, deal in zip(keys, _spy(runs_json)) if deal["columns"] != expected[key]]
+    assert not differ, (f"{len(differ)} of {len(keys)} skat_en_deux deals play differently "
+                        f"with NUMBA_DISABLE_JIT (run, deal): {differ[:5]}")
+
+
+def sed_walk(deal: dict) -> list[dict]:
+    """Each decision of a deal with what its player may know at that moment: his place's
+    cards, the cards played, the skat if he (the declarer) picked it up, the blind once the
+    opening lead is out, and for the defender the declarer's hand once an open game lays it
+    down (zweimal offen and null ouvert at the declaration, einmal offen after the first
+    trick)."""
+    cols = deal["columns"]
+    dealer = cols["dealer"]
+    fh = 1 - dealer
+    declarer = cols["declarer"]
+    defender = 1 - declarer
+    places = [mask_cards(cols[f"hand_{fh}"]), mask_cards(cols["blind"]),
+              mask_cards(cols[f"hand_{dealer}"])]
+    skat = mask_cards(cols["skat"])
+    current = [set(p) for p in places]
+    rows = [r for r in deal["actions"] if r[0] != A.RAMSCH]
+    played: set[int] = set()
+    plays = 0
+    picked = declared = laid_down = False
+    discard: set[int] = set()
+    open_level = 0
+    decl_place = FH if declarer == fh else RH
+    out = []
+    r = 0
+    for name, obs, result in deal["observations"]:
+        phase = obs[O.PHASE]
+        ramsch = bool(obs[O.RAMSCH])
+        if ramsch:
+            place = FH if obs[O.SEAT] == 0 else RH
+        else:
+            place = obs[O.SEAT]
+        player = fh if place == FH else dealer if place == RH else defender
+        home = FH if player == fh else RH  # the place of his own ten cards
+        allowed = current[home] | current[place] | played
+        if player == declarer and picked:
+            allowed |= skat | discard  # he took the skat and knows what he put away
+        if declared and plays:
+            allowed |= places[BLIND]
+        if declared and player == defender and laid_down:
+            allowed |= current[decl_place]
+        out.append({"name": name, "obs": obs, "player": player, "place": place,
+                    "allowed": allowed, "declared": declared, "plays": plays, "ramsch": ramsch,
+                    "laid_down": laid_down, "declarer": declarer if declared else -1,
+                    "current": [set(h) for h in current], "discard": set(discard),
+                    "picked": picked, "decl_place": decl_place})
+        silent = (name == "decide_yes" and phase in (O.PH_GIVE_UP, O.PH_CONTRA, O.PH_RE)
+                  and not result) or (name == "decide_offer" and result == O.OFFER_NONE)
+        if silent:
+            continue
+        kind, who, a, b = rows[r]
+        r += 1
+        assert kind in ROWS_OF[name] and who == player, (name, rows[r - 1], player)
+        if kind == A.PLAY:
+            assert b == (1 if place == BLIND else 0)
+            assert a in current[place]
+            played.add(a)
+            current[place].discard(a)
+            plays += 1
+            if declared and open_level == 1 and plays == 3:
+                laid_down = True  # einmal offen: after the first trick
+        elif kind == A.PICKUP:
+            picked = True
+            current[place] |= skat
+        elif kind == A.DISCARD:
+            discard = mask_cards(a)
+            current[place] -= discard
+        elif kind == A.DECLARE:
+            declared = True
+            open_level = (a >> O.DECL_OPEN_SHIFT) & 3
+            laid_down = open_level == 2 or bool(a & O.DECL_OUVERT)
+    assert r == len(rows), "recorded actions without a decision"
+    return out
+
+
+def seen_cards(obs: list[int]) -> set[int]:
+    seen = set().union(*(mask_cards(obs[f]) for f in SED_FIELDS))
+    return seen | {obs[O.TRICK_CARD + k] for k in range(3) if obs[O.TRICK_CARD + k] >= 0}
+
+
+def test_skat_en_deux_spied_deals_cover_every_kind() -> None:
+    deals = sed_spied()
+    kinds = {(d["rules"].get("contra_re", False),) + _sed_kind(
+        {k: [v] for k, v in d["columns"].items()}, 0) for d in deals}
+    assert len(deals) > 100 and len(kinds) > 50
+    levels = {(d["columns"]["open_level"], d["columns"]["declarer_position"]) for d in deals
+              if d["columns"]["declarer"] >= 0 and not d["columns"]["give_up"]}
+    assert levels == {(lv, pos) for lv in (0, 1, 2) for pos in (FH, RH)}
+    assert any(d["columns"]["ouvert"] for d in deals)
+    assert any(d["columns"]["ramsch"] for d in deals)
+    assert any(d["columns"]["accepted"] for d in deals)
+    assert any(d["columns"]["contra"] for d in deals)
+
+
+def test_skat_en_deux_policies_see_only_what_their_player_may_know() -> None:
+    checked = 0
+    for deal in sed_spied():
+        for d in sed_walk(deal):
+            obs, allowed = d["obs"], d["allowed"]
+            for field in SED_FIELDS:
+                assert mask_cards(obs[field]) <= allowed, (deal["columns"]["deal"], d["name"],
+                                                           field, sorted(mask_cards(obs[field])
+                                                                         - allowed))
+            for k in range(3):
+                assert obs[O.TRICK_CARD + k] == -1 or obs[O.TRICK_CARD + k] in allowed
+            assert mask_cards(obs[O.HAND]) == d["current"][d["place"]]
+            checked += 1
+    assert checked > 3000
+
+
+def test_skat_en_deux_hidden_cards_stay_hidden() -> None:
+    counts = dict.fromkeys(("blind_before_lead", "defender_opening_lead", "discard", "hand_skat",
+                            "closed_declarer", "einmal_first_trick", "ramsch"), 0)
+    for deal in sed_spied():
+        cols = deal["columns"]
+        blind = mask_cards(cols["blind"])
+        skat = mask_cards(cols["skat"])
+        for d in sed_walk(deal):
+            seen = seen_cards(d["obs"])
+            if d["ramsch"] or cols["ramsch"]:
+                # the blind stays out of ramsch; nobody sees the skat
+                assert not seen & (blind | skat)
+                counts["ramsch"] += 1
+                continue
+            if not d["plays"]:
+                # the blind is face down until the opening lead, for both players
+                assert not seen & blind, "the blind seen before the opening lead"
+                counts["blind_before_lead"] += 1
+                if d["name"] == "decide_card" and d["player"] != cols["declarer"]:
+                    counts["defender_opening_lead"] += 1
+            if not d["picked"]:
+                # the skat before the pickup, and in a hand game for good
+                assert not seen & skat, "the skat seen before the pickup or in a hand game"
+                counts["hand_skat"] += cols["hand"] and d["declared"]
+            if d["declarer"] >= 0 and d["player"] != d["declarer"]:
+                # the defender never sees what was discarded ...
+                assert not seen & d["discard"], "the defender sees the discarded skat"
+                counts["discard"] += bool(d["discard"])
+                # ... nor the declarer's closed hand
+                if not d["laid_down"]:
+                    hidden = d["current"][d["decl_place"]]
+                    assert not seen & hidden, "the defender sees the declarer's closed hand"
+                    counts["closed_declarer"] += 1
+                    counts["einmal_first_trick"] += cols["open_level"] == 1 and d["plays"] < 3
+    assert min(counts.values()) > 0, counts
+
+
+def test_skat_en_deux_open_cards_are_shown() -> None:
+    """The blind lies face up after the opening lead, an open declarer's hand from the
+    moment it is laid down: the observation shows them as they are."""
+    shown = dict.fromkeys(("blind", "open_hand", "einmal"), 0)
+    for deal in sed_spied():
+        cols = deal["columns"]
+        for d in sed_walk(deal):
+            obs = d["obs"]
+            if not d["declared"] or d["ramsch"] or not d["plays"]:
+                continue
+            assert mask_cards(obs[O.BLIND]) == d["current"][BLIND]
+            shown["blind"] += 1
+            if d["player"] != d["declarer"]:
+                expected = d["current"][d["decl_place"]] if d["laid_down"] else set()
+                assert mask_cards(obs[O.OPEN_HAND]) == expected
+                shown["open_hand"] += d["laid_down"]
+                shown["einmal"] += d["laid_down"] and cols["open_level"] == 1
+    assert min(shown.values()) > 0, shown
