@@ -18,7 +18,6 @@ import textwrap
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from sim import actions as A
 from sim.games import skat_obs as O
@@ -198,18 +197,11 @@ def sed_spied() -> list[dict]:
     keys = [(n, d) for n, run in enumerate(json.loads(runs_json)) for d in run[3]]
     assert len(deals) == len(keys)
     for key, deal in zip(keys, deals):
-        # the plain-Python run (spied) is the compiled run; with the heuristic only up to
-        # the engine problem that test_plain_python_runs_play_the_compiled_game shows
-        if "heuristic" not in deal["policies"]:
-            assert deal["columns"] == expected[key], key
+        # the plain-Python run (spied) is the compiled run
+        assert deal["columns"] == expected[key], key
     return deals
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine problem: under NUMBA_DISABLE_JIT, `1 << (5 * seat + eff[trick[0]])` in "
-    "sim/games/skat_family.py ask_card (and sim/games/skat.py's card loop) is computed in "
-    "int8 (EFF is an int8 table), so the VOIDS bits from bit 8 up are lost; the heuristic "
-    "then plays other cards than in the compiled kernel"))
 def test_plain_python_runs_play_the_compiled_game() -> None:
     runs_json, expected = _sed_selection()
     keys = [(n, d) for n, run in enumerate(json.loads(runs_json)) for d in run[3]]

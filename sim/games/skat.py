@@ -237,7 +237,7 @@ def _play_tricks(hands, leader, game, declarer, ouvert, obs, pols, states, deale
             obs[O.PLAYED + seat] |= np.int64(bit(card))
             obs[O.TRICK_CARD + k] = card
             if k and eff[card] != eff[trick[0]]:
-                obs[O.VOIDS] |= 1 << (5 * seat + eff[trick[0]])
+                obs[O.VOIDS] |= np.int64(1) << np.int64(5 * seat + eff[trick[0]])
         winner = finish_trick(obs, trick, seats, 3, eff, strength, points, tricks)
         leader = winner
         if game == NULL and winner == declarer:

@@ -178,7 +178,7 @@ def ask_card(seat, player, position, k, obs, hands, trick, seats, eff, masks, po
     obs[O.PLAYED + seat] |= np.int64(bit(card))
     obs[O.TRICK_CARD + k] = card
     if k and eff[card] != eff[trick[0]]:
-        obs[O.VOIDS] |= 1 << (5 * seat + eff[trick[0]])
+        obs[O.VOIDS] |= np.int64(1) << np.int64(5 * seat + eff[trick[0]])
     return card
 
 
