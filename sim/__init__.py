@@ -3,7 +3,7 @@
 Compiled kernels are cached on disk. Numba keys a cached kernel on its own
 source file only, so a change to a helper it calls in another module would
 leave a stale kernel: the cache folder is therefore keyed by a hash of every
-source file of the package (set ``NUMBA_CACHE_DIR`` to override).
+engine source file (set ``NUMBA_CACHE_DIR`` to override).
 """
 
 from __future__ import annotations
@@ -15,15 +15,24 @@ from pathlib import Path
 __version__ = "0.1.0"
 
 
+ENGINE_SOURCES = ("cards.py", "rng.py", "tricks.py", "actions.py", "options.py", "games", "policies")
+"""What deals depend on: the kernels, the policies and their helpers (not the CLI, the runner
+or the bench)."""
+
+
 def _source_hash() -> str:
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.rglob("*.py")):
-        digest.update(path.read_bytes())
+    root = Path(__file__).parent
+    for name in ENGINE_SOURCES:
+        paths = [root / name] if name.endswith(".py") else sorted((root / name).rglob("*.py"))
+        for path in paths:
+            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
 SOURCE_HASH = _source_hash()
-"""Hash of the package's source: results and compiled kernels are tied to it."""
+"""Hash of the engine's source: results and compiled kernels are tied to it."""
 
 if "NUMBA_CACHE_DIR" not in os.environ:
     os.environ["NUMBA_CACHE_DIR"] = str(

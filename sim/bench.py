@@ -28,7 +28,9 @@ from sim.games import find_game
 POLICIES = ("random", "heuristic")
 DEFAULT_DEALS = 2_000_000
 SHARD = 100_000
-WARM_DEALS = 300
+WARM_DEALS = SHARD
+"""Deals each worker plays per policy before timing: a whole shard, so that compiled
+kernels are loaded and the result buffers a long run reuses are in place."""
 
 
 def _peak_rss_mib() -> float:
