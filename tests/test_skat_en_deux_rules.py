@@ -22,6 +22,7 @@ from sim.games import find_game
 from sim.games import skat_en_deux as sed
 from sim.games import skat_obs as O
 from sim.games.kernel import E_ILLEGAL, E_MISMATCH
+from sim.games.skat_family import W_LEN, W_POINTS, W_TRICKS
 from sim.games.skat_values import (
     CLUBS,
     DIAMONDS,
@@ -70,9 +71,9 @@ def settle(game: int, held: str, points: int, tricks: int = 5, bid: int = 18, ha
     row[sed.C_OFFER] = offer
     row[sed.C_CONTRA] = contra
     row[sed.C_RE] = re
-    work = np.zeros(sed.W_LEN, np.int64)
-    work[sed.W_POINTS + decl_place] = points
-    work[sed.W_TRICKS + decl_place] = tricks
+    work = np.zeros(W_LEN, np.int64)
+    work[W_POINTS + decl_place] = points
+    work[W_TRICKS + decl_place] = tricks
     sed._settle(row, game, decl_place, declarer, hand, bool(ouvert), open_level,
                 np.uint64(cards(held)), bid, np.uint64(cards(skat)), bool(accepted), work, params)
     return {"won": bool(row[sed.C_WON]), "value": int(row[sed.C_VALUE]),

@@ -23,13 +23,18 @@ from sim.cards import SKAT_DECK, bit, popcount
 from sim.games import skat_obs as O
 from sim.games.kernel import E_ILLEGAL, E_MISMATCH, E_NONE, record, scripted
 from sim.games.skat_family import (
+    W_CHOICES,
+    W_LEN,
+    allowed_declaration,
     ask_bid,
     ask_yes,
     deal_three_hands,
     decide_card,
+    decide_declaration,
     decide_discard,
     finish_trick,
     private,
+    scratch_views,
 )
 from sim.games.skat_values import (
     EFF,
@@ -44,9 +49,8 @@ from sim.games.skat_values import (
     settle_suit,
 )
 from sim.options import Option, OptionTable
-from sim.policies import HEURISTIC, SCRIPTED
-from sim.policies import skat_heuristic as H
-from sim.rng import STREAM_DEAL, STREAM_SEAT0, below, stream_key
+from sim.policies import SCRIPTED
+from sim.rng import STREAM_DEAL, STREAM_SEAT0, stream_key
 from sim.tricks import legal_mask
 
 NAME = "skat"
@@ -103,49 +107,25 @@ COLUMNS = (
  C_VALUE, C_SCORE, _S1, _S2, C_PASSED_OUT, C_RAMSCH, C_RPOINTS, _R1, _R2, C_DURCHMARSCH,
  C_HANDS, _H1, _H2, C_SKAT, C_DISCARD, C_ERROR) = range(len(COLUMNS))
 
-# scratch space of one shard, reused by every deal (no allocation per deal)
-W_POINTS, W_TRICKS, W_TRICK, W_SEATS, W_CHOICES, W_LEN = 0, 3, 6, 9, 12, 48
 
 
 # --- decisions -----------------------------------------------------------------------------
 
+ANNOUNCE_FLAGS = np.array([0, O.DECL_SCHNEIDER, O.DECL_SCHNEIDER | O.DECL_SCHWARZ,
+                           O.DECL_SCHNEIDER | O.DECL_SCHWARZ | O.DECL_OUVERT], np.int64)
+"""A suit game's or grand's announcement levels: none, Schneider, Schwarz, ouvert."""
+
+
 @numba.njit(cache=True)
-def _declaration_choices(obs, params, out):  # type: ignore[no-untyped-def]
-    """Every declaration the declarer may make now; returns how many were written."""
-    bid = obs[O.BID]
-    hand = obs[O.HAND_GAME]
-    n = 0
-    levels = 4 if (hand and params[P_ANNOUNCE]) else 1
-    flags = (0, O.DECL_SCHNEIDER, O.DECL_SCHNEIDER | O.DECL_SCHWARZ,
-             O.DECL_SCHNEIDER | O.DECL_SCHWARZ | O.DECL_OUVERT)
-    for g in range(5):
-        for k in range(levels):
-            out[n] = g | flags[k]
-            n += 1
-    for ouvert in range(2):
-        if null_value(hand, ouvert) >= bid:
-            out[n] = NULL | (O.DECL_OUVERT if ouvert else 0)
-            n += 1
-    return n
+def declaration_flags(obs, params):  # type: ignore[no-untyped-def]
+    """The announcement levels offered: all four in a hand game with announcements on."""
+    return ANNOUNCE_FLAGS[:4 if (obs[O.HAND_GAME] and params[P_ANNOUNCE]) else 1]
 
 
 @numba.njit(cache=True)
 def declaration_allowed(decl, obs, params, buf):  # type: ignore[no-untyped-def]
     """Whether ``decl`` is among the declarations offered now."""
-    n = _declaration_choices(obs, params, buf)
-    for k in range(n):
-        if buf[k] == decl:
-            return True
-    return False
-
-
-@numba.njit(cache=True)
-def decide_declaration(pol, obs, state, params, buf):  # type: ignore[no-untyped-def]
-    """A declaration code (game | ouvert/announcement flags)."""
-    if pol == HEURISTIC:
-        return H.declare(obs, params[P_ANNOUNCE])
-    n = _declaration_choices(obs, params, buf)
-    return buf[below(state, n)]
+    return allowed_declaration(decl, obs, declaration_flags(obs, params), buf)
 
 
 # --- one deal ------------------------------------------------------------------------------
@@ -203,10 +183,7 @@ def _play_tricks(hands, leader, game, declarer, ouvert, obs, pols, states, deale
     eff = EFF[game]
     strength = STRENGTH[game]
     masks = SUIT_MASKS[game]
-    trick = work[W_TRICK:W_TRICK + 3]
-    seats = work[W_SEATS:W_SEATS + 3]
-    points = work[W_POINTS:W_POINTS + 3]
-    tricks = work[W_TRICKS:W_TRICKS + 3]
+    trick, seats, points, tricks = scratch_views(work)
     winner = leader
     for t in range(TRICKS):
         obs[O.TRICK_NO] = t
@@ -276,8 +253,7 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, w
     work[:] = 0
 
     declarer, bid = _bidding(hands, dealer, obs, pols, states, values, script, cur, err, log, nlog)
-    points = work[W_POINTS:W_POINTS + 3]
-    tricks = work[W_TRICKS:W_TRICKS + 3]
+    _, _, points, tricks = scratch_views(work)
     choices = work[W_CHOICES:W_LEN]
     if err[0]:
         row[C_ERROR] = err[0]
@@ -352,8 +328,8 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, w
             row[C_ERROR] = max(err[0], E_ILLEGAL)
             return
     else:
-        decl = decide_declaration(pols[declarer], obs, states[STREAM_SEAT0 + declarer], params,
-                                  choices)
+        decl = decide_declaration(pols[declarer], obs, states[STREAM_SEAT0 + declarer],
+                                  declaration_flags(obs, params), params[P_ANNOUNCE], choices)
     record(log, nlog, A.DECLARE, declarer, decl, 0)
     game = decl & 7
     ouvert = (decl & O.DECL_OUVERT) != 0

@@ -28,14 +28,19 @@ from sim.cards import SKAT_DECK, popcount
 from sim.games import skat_obs as O
 from sim.games.kernel import E_ILLEGAL, E_MISMATCH, E_NONE, record, scripted, scripted_optional
 from sim.games.skat_family import (
+    W_CHOICES,
+    W_LEN,
+    allowed_declaration,
     ask_bid,
     ask_card,
     ask_optional,
     ask_yes,
     deal_three_hands,
+    decide_declaration,
     decide_discard,
     finish_trick,
     private,
+    scratch_views,
 )
 from sim.games.skat_values import (
     BASE,
@@ -55,7 +60,6 @@ from sim.games.skat_values import (
 from sim.options import Option, OptionTable
 from sim.policies import HEURISTIC, SCRIPTED
 from sim.policies import skat_en_deux_heuristic as H2
-from sim.policies import skat_heuristic as H
 from sim.rng import STREAM_DEAL, STREAM_SEAT0, below, stream_key
 
 NAME = "skat_en_deux"
@@ -134,51 +138,24 @@ COLUMNS = (
  C_RPOINTS, _R1, C_RLOSER, C_RTIE, C_HANDS, _H1, C_BLIND, C_SKAT, C_DISCARD,
  C_ERROR) = range(len(COLUMNS))
 
-# scratch space of one shard, reused by every deal
-W_POINTS, W_TRICKS, W_TRICK, W_SEATS, W_CHOICES, W_LEN = 0, 3, 6, 9, 12, 48
 
 
 # --- decisions -----------------------------------------------------------------------------
 
-@numba.njit(cache=True)
-def _declaration_choices(obs, params, out):  # type: ignore[no-untyped-def]
-    """Every declaration the declarer may make now; returns how many were written.
+OPEN_FLAGS = np.array([0, 1 << O.DECL_OPEN_SHIFT, 2 << O.DECL_OPEN_SHIFT], np.int64)
+"""A suit game's or grand's open levels: closed, einmal offen, zweimal offen."""
 
-    Suit games and grand at open level 0, 1 or 2 (in a hand game only with
-    ``open_hand``), null and null ouvert where their value reaches the bid.
-    """
-    bid = obs[O.BID]
-    hand = obs[O.HAND_GAME]
-    n = 0
-    levels = 3 if (not hand or params[P_OPEN_HAND]) else 1
-    for g in range(5):
-        for level in range(levels):
-            out[n] = g | (level << O.DECL_OPEN_SHIFT)
-            n += 1
-    for ouvert in range(2):
-        if null_value(hand, ouvert) >= bid:
-            out[n] = NULL | (O.DECL_OUVERT if ouvert else 0)
-            n += 1
-    return n
+
+@numba.njit(cache=True)
+def declaration_flags(obs, params):  # type: ignore[no-untyped-def]
+    """The open levels offered: all three in a pickup game (a hand game with open_hand)."""
+    return OPEN_FLAGS[:3 if (not obs[O.HAND_GAME] or params[P_OPEN_HAND]) else 1]
 
 
 @numba.njit(cache=True)
 def declaration_allowed(decl, obs, params, buf):  # type: ignore[no-untyped-def]
     """Whether ``decl`` is among the declarations offered now."""
-    n = _declaration_choices(obs, params, buf)
-    for k in range(n):
-        if buf[k] == decl:
-            return True
-    return False
-
-
-@numba.njit(cache=True)
-def decide_declaration(pol, obs, state, params, buf):  # type: ignore[no-untyped-def]
-    """A declaration code: game | ouvert | open level << DECL_OPEN_SHIFT."""
-    if pol == HEURISTIC:
-        return H.declare(obs, False)
-    n = _declaration_choices(obs, params, buf)
-    return buf[below(state, n)]
+    return allowed_declaration(decl, obs, declaration_flags(obs, params), buf)
 
 
 @numba.njit(cache=True)
@@ -233,10 +210,7 @@ def _ramsch(hands, dealer, fhp, obs, pols, states, work, script, cur, err, log, 
     eff = EFF[RAMSCH]
     strength = STRENGTH[RAMSCH]
     masks = SUIT_MASKS[RAMSCH]
-    trick = work[W_TRICK:W_TRICK + 3]
-    seats = work[W_SEATS:W_SEATS + 3]
-    points = work[W_POINTS:W_POINTS + 3]
-    tricks = work[W_TRICKS:W_TRICKS + 3]
+    trick, seats, points, tricks = scratch_views(work)
     own = np.zeros(2, np.uint64)
     own[0] = hands[FH]
     own[1] = hands[RH]
@@ -354,10 +328,7 @@ def _play_tricks(hands, game, decl_place, declarer, defender, open_level, ouvert
     eff = EFF[game]
     strength = STRENGTH[game]
     masks = SUIT_MASKS[game]
-    trick = work[W_TRICK:W_TRICK + 3]
-    seats = work[W_SEATS:W_SEATS + 3]
-    points = work[W_POINTS:W_POINTS + 3]
-    tricks = work[W_TRICKS:W_TRICKS + 3]
+    trick, seats, points, tricks = scratch_views(work)
     def_place = RH if decl_place == FH else FH
     offers = params[P_CONTRA_RE] and game != NULL
     open_now = open_level == 2 or ouvert
@@ -407,8 +378,7 @@ def _play_tricks(hands, game, decl_place, declarer, defender, open_level, ouvert
 def _settle(row, game, decl_place, declarer, hand_game, ouvert, open_level, full, bid, skat,
             accepted, work, params):  # type: ignore[no-untyped-def]
     """Score a declared game into ``row``."""
-    points = work[W_POINTS:W_POINTS + 3]
-    tricks = work[W_TRICKS:W_TRICKS + 3]
+    _, _, points, tricks = scratch_views(work)
     dpoints = points[decl_place] + card_points(skat)
     dtricks = tricks[decl_place]
     row[C_DPOINTS] = dpoints
@@ -554,8 +524,8 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, w
             row[C_ERROR] = max(err[0], E_ILLEGAL)
             return
     else:
-        decl = decide_declaration(pols[declarer], obs, states[STREAM_SEAT0 + declarer], params,
-                                  choices)
+        decl = decide_declaration(pols[declarer], obs, states[STREAM_SEAT0 + declarer],
+                                  declaration_flags(obs, params), False, choices)
     record(log, nlog, A.DECLARE, declarer, decl, 0)
     game = decl & 7
     ouvert = (decl & O.DECL_OUVERT) != 0

@@ -15,13 +15,17 @@ from sim import actions as A
 from sim.cards import bit
 from sim.games import skat_obs as O
 from sim.games.kernel import E_ILLEGAL, next_value, record, scripted, scripted_either, scripted_optional
-from sim.games.skat_values import POINTS
+from sim.games.skat_values import NULL, POINTS, null_value
 from sim.policies import HEURISTIC, SCRIPTED
 from sim.policies import skat_en_deux_heuristic as H2
 from sim.policies import skat_heuristic as H
 from sim.policies.random import coin, random_card, random_pair
-from sim.rng import shuffle
+from sim.rng import below, shuffle
 from sim.tricks import legal_mask, trick_winner
+
+W_POINTS, W_TRICKS, W_TRICK, W_SEATS, W_CHOICES, W_LEN = 0, 3, 6, 9, 12, 48
+"""Scratch space of one shard (``work``), reused by every deal: points and tricks per
+seat, the trick's cards and seats, room for the declarations offered."""
 
 
 @numba.njit(cache=True)
@@ -41,6 +45,54 @@ def decide_yes(pol, obs, state):  # type: ignore[no-untyped-def]
     if pol == HEURISTIC:
         return H2.answer(obs) if obs[O.PHASE] >= O.PH_GIVE_UP else H.yes(obs)
     return coin(state)
+
+
+@numba.njit(cache=True)
+def declaration_choices(obs, flags, out):  # type: ignore[no-untyped-def]
+    """Every declaration offered now, written to ``out``; returns how many.
+
+    Each suit game and grand with each of ``flags`` (the announcement or open-level
+    bits the rules allow here), then null and null ouvert where their value reaches
+    the bid.
+    """
+    bid = obs[O.BID]
+    hand = obs[O.HAND_GAME]
+    n = 0
+    for g in range(5):
+        for k in range(flags.shape[0]):
+            out[n] = g | flags[k]
+            n += 1
+    for ouvert in range(2):
+        if null_value(hand, ouvert) >= bid:
+            out[n] = NULL | (O.DECL_OUVERT if ouvert else 0)
+            n += 1
+    return n
+
+
+@numba.njit(cache=True)
+def allowed_declaration(decl, obs, flags, buf):  # type: ignore[no-untyped-def]
+    """Whether ``decl`` is among the declarations offered now."""
+    n = declaration_choices(obs, flags, buf)
+    for k in range(n):
+        if buf[k] == decl:
+            return True
+    return False
+
+
+@numba.njit(cache=True)
+def decide_declaration(pol, obs, state, flags, announce, buf):  # type: ignore[no-untyped-def]
+    """A declaration code: game | ouvert and announcement flags | open level bits."""
+    if pol == HEURISTIC:
+        return H.declare(obs, announce)
+    n = declaration_choices(obs, flags, buf)
+    return buf[below(state, n)]
+
+
+@numba.njit(cache=True, inline="always")
+def scratch_views(work):  # type: ignore[no-untyped-def]
+    """The trick, its seats, and points and tricks per seat, inside a shard's scratch."""
+    return (work[W_TRICK:W_TRICK + 3], work[W_SEATS:W_SEATS + 3], work[W_POINTS:W_POINTS + 3],
+            work[W_TRICKS:W_TRICKS + 3])
 
 
 @numba.njit(cache=True)
