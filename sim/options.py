@@ -32,6 +32,9 @@ class Option:
     default: Any
     allowed: tuple[Any, ...]
     doc: str
+    scoring_only: bool = False
+    """The option changes only how a played deal is scored and no policy reads it: an
+    experiment sweeping it re-scores the same played deals instead of replaying them."""
 
     def __post_init__(self) -> None:
         if self.allowed[0] != self.default:
@@ -94,7 +97,14 @@ class OptionTable:
             given[key.strip()] = value.strip()
         return self.resolve(given, game)
 
+    def play_rules(self, rules: Mapping[str, Any]) -> dict[str, Any]:
+        """The part of ``rules`` that can change how deals are played (scoring-only
+        options left out): variants with equal play rules play identical deals."""
+        return {k: v for k, v in rules.items() if not self.by_name[k].scoring_only}
+
     def describe(self) -> list[dict[str, Any]]:
         """Rows for the rules table: name, default, allowed values, meaning."""
         return [dict(name=o.name, default=_show(o.default),
-                     allowed=", ".join(_show(a) for a in o.allowed), doc=o.doc) for o in self.options]
+                     allowed=", ".join(_show(a) for a in o.allowed),
+                     doc=o.doc + (" (scoring only)" if o.scoring_only else ""))
+                for o in self.options]

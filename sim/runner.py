@@ -431,8 +431,20 @@ def shard_complete(path: Path, metadata: Mapping[str, str]) -> bool:
 # --- running ----------------------------------------------------------------------------
 
 @dataclass(frozen=True)
+class ShardOutput:
+    """One shard file a played shard is written to, with the rules it is scored under."""
+
+    rules: dict[str, Any]
+    path: str
+    metadata: dict[str, str]
+
+
+@dataclass(frozen=True)
 class ShardTask:
-    """Everything a worker needs to play and write one shard (small, picklable)."""
+    """Everything a worker needs to play one shard and write its files (small, picklable).
+
+    Variants whose rules differ only in scoring-only options share a task: the shard is
+    played once under ``rules`` and re-scored for each output."""
 
     game: str
     seed: int
@@ -440,17 +452,20 @@ class ShardTask:
     count: int
     rules: dict[str, Any]
     policies: list[str]
-    path: str
-    metadata: dict[str, str]
+    outputs: tuple[ShardOutput, ...]
 
 
-def run_shard(task: ShardTask) -> tuple[str, int]:
-    """Play one shard and write its file; only the path and row count go back."""
+def run_shard(task: ShardTask) -> list[tuple[str, int]]:
+    """Play one shard and write its files; only paths and row counts go back."""
     game = find_game(task.game)
     batch = game.play(task.seed, task.first, task.count, task.rules, task.policies)
-    table = shard_table(game, batch.columns, task.metadata)
-    write_shard(table, Path(task.path))
-    return task.path, table.num_rows
+    written = []
+    for out in task.outputs:
+        columns = batch.columns if out.rules == task.rules else game.rescore(batch.columns, out.rules)
+        table = shard_table(game, columns, out.metadata)
+        write_shard(table, Path(out.path))
+        written.append((out.path, table.num_rows))
+    return written
 
 
 def _read_experiment_file(root: Path) -> dict[str, Any] | None:
@@ -530,13 +545,23 @@ def plan(exp: Experiment, root: Path, resume: bool = False) -> tuple[Iterator[Sh
                 else:
                     path.unlink()
 
+    # variants that play the same deals the same way: one play, re-scored for each
+    options = find_game(exp.game).options
+    groups: dict[str, list[Variant]] = {}
+    for variant in variants:
+        key = _canonical_json([options.play_rules(variant.rules), variant.policies])
+        groups.setdefault(key, []).append(variant)
+
     def tasks() -> Iterator[ShardTask]:
-        for variant in variants:
+        for group in groups.values():
             for shard in exp.iter_shards():
-                path = shard_path(root, exp.game, variant.name, shard.index)
-                if not path.exists():
-                    yield ShardTask(exp.game, exp.seed, shard.first, shard.count, variant.rules,
-                                    variant.policies, str(path), shard_metadata(exp, variant, shard, h))
+                outputs = tuple(
+                    ShardOutput(v.rules, str(path), shard_metadata(exp, v, shard, h))
+                    for v in group
+                    if not (path := shard_path(root, exp.game, v.name, shard.index)).exists())
+                if outputs:
+                    yield ShardTask(exp.game, exp.seed, shard.first, shard.count, outputs[0].rules,
+                                    group[0].policies, outputs)
 
     return tasks(), len(variants) * exp.n_shards - done, done
 
@@ -575,14 +600,15 @@ def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] = Path("resu
         if n_todo:
             parallel = Parallel(n_jobs=min(jobs, n_todo), backend=backend,
                                 return_as="generator_unordered")
-            results: Iterator[tuple[str, int]] = parallel(delayed(run_shard)(t) for t in todo)
-            for _path, _rows in results:
-                bar.update(1)
+            results: Iterator[list[tuple[str, int]]] = parallel(delayed(run_shard)(t) for t in todo)
+            for written in results:
+                bar.update(len(written))
     finally:
         bar.close()
     return root
 
 
-__all__ = ["BASE", "EXPERIMENT_FILE", "META_KEYS", "Experiment", "Shard", "ShardTask", "Variant",
+__all__ = ["BASE", "EXPERIMENT_FILE", "META_KEYS", "Experiment", "Shard", "ShardOutput", "ShardTask",
+           "Variant",
            "categories", "plan", "read_shard_metadata", "run_experiment", "run_shard",
            "shard_complete", "shard_metadata", "shard_path", "shard_table", "write_shard"]

@@ -230,3 +230,22 @@ def test_a_deal_does_not_depend_on_its_batch(name: str) -> None:
     for key in whole:
         joined = np.concatenate([parts[1][key], parts[3][key], parts[2][key], parts[0][key]])
         assert np.array_equal(whole[key], joined), key
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+def test_rescoring_equals_replaying(name: str, policy: str) -> None:
+    """Scoring-only options re-score played deals exactly as playing them again would."""
+    game = GAMES[name]
+    policies = [policy] * game.n_players
+    scoring = [o for o in game.options if o.scoring_only]
+    assert scoring, f"{name} tags no scoring-only option"
+    played = game.play(8, 0, DEALS, game.rules(), policies).columns
+    for option in scoring:
+        for value in option.allowed:
+            rules = game.rules({option.name: value})
+            assert game.options.play_rules(rules) == game.options.play_rules(game.rules())
+            replayed = game.play(8, 0, DEALS, rules, policies).columns
+            rescored = game.rescore(played, rules)
+            for key, column in replayed.items():
+                assert np.array_equal(column, rescored[key]), (option.name, value, key)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
@@ -15,6 +16,7 @@ import sim
 from sim import runner
 from sim.errors import ConfigError, ResultsError
 from sim.games import find_game
+from sim.games.base import Game
 from sim.games.skat_values import GAME_NAMES
 from sim.runner import (
     BASE,
@@ -35,7 +37,7 @@ def shard_files(root: Path) -> dict[str, bytes]:
 
 
 def variant_rows(root: Path, variant: str) -> pa.Table:
-    files = sorted((root / "game=skat" / f"variant={variant}").glob("shard=*.parquet"))
+    files = sorted(root.glob(f"game=*/variant={variant}/shard=*.parquet"))
     return pa.concat_tables([pq.read_table(f) for f in files])
 
 
@@ -389,3 +391,43 @@ def test_resume_refuses_results_of_other_engine_code(reference, tmp_path, monkey
     monkeypatch.setattr(sim, "SOURCE_HASH", "0" * 16)
     with pytest.raises(ResultsError, match=r"engine 00000000"):
         run_experiment(exp, tmp_path, resume=True, progress=False)
+
+
+@pytest.mark.parametrize("game, policies", [("skat", '["heuristic", "heuristic", "random"]'),
+                                            ("skat_en_deux", '["heuristic", "random"]')])
+def test_scoring_only_variants_are_rescored_not_replayed(experiment_file, tmp_path, monkeypatch,
+                                                         game, policies) -> None:  # type: ignore[no-untyped-def]
+    """A variant that changes only scoring-only options shares its shards' play with the
+    base (one play per shard, re-scored) and equals a run that plays it on its own."""
+    text = f"""\
+name = "sweep"
+game = "{game}"
+deals = 2500
+seed = 3
+shard_size = 1000
+policies = {policies}
+[[variants]]
+name = "lf1"
+rules = {{ lost_factor = 1 }}
+"""
+    plays = []
+    original = Game.play
+
+    def counting_play(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        plays.append(args[1])
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Game, "play", counting_play)
+    sweep = run_experiment(Experiment.load(experiment_file(text)), tmp_path / "a", progress=False)
+    assert sorted(plays) == [0, 1000, 2000]  # three shards, each played once for both variants
+    alone = run_experiment(Experiment.load(experiment_file(
+        text.replace("[[variants]]\nname = \"lf1\"\nrules = { lost_factor = 1 }\n", "")
+        + "[rules]\nlost_factor = 1\n", name="alone.toml")), tmp_path / "b", progress=False)
+    rescored = variant_rows(sweep, "lf1")
+    played = variant_rows(alone, "base")
+    assert rescored.equals(played)
+    base = variant_rows(sweep, "base")
+    lost = pc.invert(base["won"]).to_numpy(zero_copy_only=False) & (
+        base["declarer"].to_numpy() >= 0)
+    assert lost.sum() > 50
+    assert not base.equals(rescored)

@@ -72,6 +72,11 @@ class Game:
         """Every option's value, ``given`` overriding the defaults (validated)."""
         return self.options.resolve(given, self.name)
 
+    def rescore(self, columns: dict[str, np.ndarray], rules: dict[str, Any]) -> dict[str, np.ndarray]:
+        """Columns of deals played under rules with the same ``options.play_rules``,
+        scored under ``rules`` (only scoring-only options may differ)."""
+        return self.module.rescore(columns, rules)
+
     def play(self, seed: int, first: int, count: int, rules: dict[str, Any],
              policies: list[str], record: bool = False,
              script: list[np.ndarray] | None = None) -> Batch:

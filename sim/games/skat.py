@@ -46,6 +46,7 @@ from sim.games.skat_values import (
     card_points,
     matadors,
     null_value,
+    rescore_lost_factor,
     settle_suit,
 )
 from sim.options import Option, OptionTable
@@ -63,7 +64,8 @@ OPTIONS = OptionTable([
            "when all three pass: the deal is thrown in, or ramsch is played"),
     Option("announcements", False, (False, True),
            "ISkO announcements in hand games: Schneider, Schwarz, ouvert (+1 level each)"),
-    Option("lost_factor", 2, (2, 1), "a lost game costs this many times its value"),
+    Option("lost_factor", 2, (2, 1), "a lost game costs this many times its value",
+           scoring_only=True),
 ])
 
 # kernel parameters, in this order
@@ -82,6 +84,11 @@ def kernel_params(rules: dict) -> np.ndarray:
 def extra_levels(rules: dict) -> int:
     """Most levels a game can add beyond matadors + 1: hand, Schneider, Schwarz (+3 announced)."""
     return 3 + (3 if rules["announcements"] else 0)
+
+
+def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray]:
+    """Played deals' columns under other scoring-only rules (``lost_factor``)."""
+    return {**columns, **rescore_lost_factor(columns, int(rules["lost_factor"]), N_PLAYERS)}
 
 
 def bid_list(rules: dict) -> np.ndarray:

@@ -55,6 +55,7 @@ from sim.games.skat_values import (
     matadors,
     null_value,
     overbid_value,
+    rescore_lost_factor,
     settle_suit,
 )
 from sim.options import Option, OptionTable
@@ -80,7 +81,8 @@ OPTIONS = OptionTable([
     Option("give_up_after_pickup", False, (False, True),
            "after picking up, a declarer who can no longer reach the bid may give up (lost at "
            "the smallest game value reaching the bid); only without contra_re"),
-    Option("lost_factor", 2, (2, 1), "a lost game costs this many times its value"),
+    Option("lost_factor", 2, (2, 1), "a lost game costs this many times its value",
+           scoring_only=True),
     Option("contra_re", False, (False, True),
            "the defender may offer 'raus' or 'Stich' before a trick from the second on; after a "
            "rejection Contra (x2) and Re (x4); a rejected game gets one more level and x1.5"),
@@ -108,6 +110,13 @@ def extra_levels(rules: dict) -> int:
     """Most levels beyond matadors + 1: zweimal offen (2), Schneider, Schwarz, and the hand
     level where open games may be played hand."""
     return 4 + (1 if rules["open_hand"] else 0)
+
+
+def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray]:
+    """Played deals' columns under other scoring-only rules (``lost_factor``); a give-up
+    at 18 (no game value) keeps its − 60."""
+    keep = columns["give_up"] & (columns["game_value"] == 0)
+    return {**columns, **rescore_lost_factor(columns, int(rules["lost_factor"]), N_PLAYERS, keep)}
 
 
 def bid_list(rules: dict) -> np.ndarray:

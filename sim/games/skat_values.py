@@ -143,3 +143,25 @@ def card_points(mask):  # type: ignore[no-untyped-def]
         total += POINTS[lsb(m)]
         m &= m - np.uint64(1)
     return total
+
+
+def rescore_lost_factor(columns: dict[str, np.ndarray], lost_factor: int, n_players: int,
+                        keep: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """The score columns of played deals under another ``lost_factor``.
+
+    A declared game scores + its value when won and − ``lost_factor`` x its value when
+    lost, for the declarer alone; deals without a declarer, and those in ``keep``,
+    keep their scores.
+    """
+    declarer = columns["declarer"].astype(np.int64)
+    declared = declarer >= 0
+    if keep is not None:
+        declared &= ~keep
+    value = columns["game_value"].astype(np.int64)
+    score = np.where(columns["won"], value, -lost_factor * value)
+    out = {}
+    for s in range(n_players):
+        name = f"score_{s}"
+        fresh = np.where(declarer == s, score, 0)
+        out[name] = np.where(declared, fresh, columns[name]).astype(columns[name].dtype)
+    return out
