@@ -9,11 +9,13 @@ objects of ``TRACE.md`` and the replay turns those objects back into rows.
 from __future__ import annotations
 
 BID, HOLD, PASS, PICKUP, HAND, GIVE_UP, DISCARD, DECLARE, RAMSCH, OFFER, ACCEPT, REJECT, \
-    CONTRA, RE, PLAY = range(15)
+    CONTRA, RE, PLAY, MARKER = range(16)
 
 NAMES = ("bid", "hold", "pass", "pickup", "hand", "give_up", "discard", "declare", "ramsch",
-         "offer", "accept", "reject", "contra", "re", "play")
-"""Trace names of the action codes, by code."""
+         "offer", "accept", "reject", "contra", "re", "play", "marker")
+"""Trace names of the action codes, by code. ``marker`` rows are no decisions: a kernel
+records a marker event there (``a`` its kind, ``b`` the trick) and a trace shows them in
+its result, not among the actions."""
 
 CODES = {name: code for code, name in enumerate(NAMES)}
 
