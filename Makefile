@@ -17,6 +17,7 @@ setup: $(STAMP)
 run: $(STAMP)
 	$(BIN)/stichsim run experiments/skat-baseline.toml --resume
 	$(BIN)/stichsim run experiments/skat-en-deux-baseline.toml --resume
+	$(BIN)/stichsim run experiments/doko-duell-baseline.toml --resume
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -195,12 +195,29 @@ def settle(points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last_win
     return winner, tie, vp_loser, vp_winner
 
 
+@numba.njit(cache=True)
+def settle_all(points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last_winner, mode,
+               tie_rule):  # type: ignore[no-untyped-def]
+    """``settle`` for every deal of the arrays: ``(winner, tie, vp0, vp1)`` arrays."""
+    n = points0.shape[0]
+    winner = np.empty(n, np.int64)
+    tie = np.empty(n, np.bool_)
+    vp0 = np.empty(n, np.int64)
+    vp1 = np.empty(n, np.int64)
+    for i in range(n):
+        winner[i], tie[i], vp0[i], vp1[i] = settle(
+            points0[i], points1[i], tricks0[i], tricks1[i], a0[i], a1[i], b0[i], b1[i],
+            starter[i], last_winner[i], mode, tie_rule)
+    return winner, tie, vp0, vp1
+
+
 # --- results ----------------------------------------------------------------------------------
 
 COLUMNS = (
     ("deal", "int64"), ("dealer", "int8"), ("starter", "int8"), ("points_0", "int16"),
     ("points_1", "int16"), ("tricks_0", "int8"), ("tricks_1", "int8"), ("a_markers_0", "int8"),
-    ("a_markers_1", "int8"), ("a_setup_0", "int8"), ("a_setup_1", "int8"),
+    ("a_markers_1", "int8"), ("a_setup_0", "int8"), ("a_setup_1", "int8"), ("a_play_0", "int8"),
+    ("a_play_1", "int8"),
     ("b_markers_0", "int8"), ("b_markers_1", "int8"),
     ("fox_0", "int8"), ("fox_1", "int8"), ("karlchen_0", "int8"), ("karlchen_1", "int8"),
     ("identical_0", "int8"), ("identical_1", "int8"), ("twenty_two_0", "int8"),
@@ -209,8 +226,10 @@ COLUMNS = (
     ("tie", "bool"), ("vp_0", "int8"), ("vp_1", "int8"), ("hand_0", "uint64"), ("hand_1", "uint64"),
 ) + tuple((f"pyramid_{s}_{k}", "int8") for s in range(2) for k in range(PYRAMID)) + (
     ("replay_error", "int16"),)
-(C_DEAL, C_DEALER, C_STARTER, C_POINTS, _P1, C_TRICKS, _T1, C_A, _A1, C_A_SETUP, _AS1, C_B,
- _B1, C_EVENTS) = range(14)
+(C_DEAL, C_DEALER, C_STARTER, C_POINTS, _P1, C_TRICKS, _T1, C_A, _A1, C_A_SETUP, _AS1, C_A_PLAY,
+ _AP1, C_B, _B1, C_EVENTS) = range(16)
+"""``a_markers`` are the A markers awarded under the rules: ``a_play`` (top trumps turned up
+or played from the hand) plus, with ``a_marker_on_setup``, ``a_setup`` (face up at the deal)."""
 """``C_EVENTS + 2 * kind + seat``: B events of each kind per seat (happened, awarded or not)."""
 C_EXHAUSTED = C_EVENTS + 2 * len(B_EVENTS)
 C_LAST_WINNER, C_WINNER, C_TIE, C_VP, _V1, C_HANDS, _H1 = range(C_EXHAUSTED + 1, C_EXHAUSTED + 8)
@@ -223,23 +242,19 @@ def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray
     ``b_marker_mode``, ``tie_rule``): the A markers and the settlement again."""
     p = kernel_params(rules)
     out = dict(columns)
-    n = len(columns["deal"])
     a = []
     for s in range(2):
-        base = columns[f"a_markers_{s}"].astype(np.int64) - columns[f"a_setup_{s}"]
-        a.append(base + (columns[f"a_setup_{s}"] if p[P_A_SETUP] else 0))
+        a.append(columns[f"a_play_{s}"].astype(np.int64)
+                 + (columns[f"a_setup_{s}"].astype(np.int64) if p[P_A_SETUP] else 0))
         out[f"a_markers_{s}"] = a[s].astype(np.int8)
-    winner = np.zeros(n, np.int8)
-    tie = np.zeros(n, bool)
-    vp = np.zeros((2, n), np.int8)
-    for i in range(n):
-        w, t, v0, v1 = settle(int(columns["points_0"][i]), int(columns["points_1"][i]),
-                              int(columns["tricks_0"][i]), int(columns["tricks_1"][i]),
-                              int(a[0][i]), int(a[1][i]), int(columns["b_markers_0"][i]),
-                              int(columns["b_markers_1"][i]), int(columns["starter"][i]),
-                              int(columns["last_trick_winner"][i]), int(p[P_MODE]), int(p[P_TIE]))
-        winner[i], tie[i], vp[0, i], vp[1, i] = w, t, v0, v1
-    out["winner"], out["tie"], out["vp_0"], out["vp_1"] = winner, tie, vp[0], vp[1]
+    winner, tie, vp0, vp1 = settle_all(
+        columns["points_0"].astype(np.int64), columns["points_1"].astype(np.int64),
+        columns["tricks_0"].astype(np.int64), columns["tricks_1"].astype(np.int64), a[0], a[1],
+        columns["b_markers_0"].astype(np.int64), columns["b_markers_1"].astype(np.int64),
+        columns["starter"].astype(np.int64), columns["last_trick_winner"].astype(np.int64),
+        p[P_MODE], p[P_TIE])
+    out["winner"], out["tie"] = winner.astype(np.int8), tie
+    out["vp_0"], out["vp_1"] = vp0.astype(np.int8), vp1.astype(np.int8)
     return out
 
 
@@ -274,6 +289,8 @@ def _marker(row, obs, seat, kind, trick, supply, log, nlog):  # type: ignore[no-
     record(log, nlog, A.MARKER, seat, kind, trick)
     if kind == K_A:
         row[C_A + seat] += 1
+        if trick >= 0:
+            row[C_A_PLAY + seat] += 1
         obs[O.A_MARKERS + seat] += 1
         return supply
     row[C_EVENTS + 2 * (kind - 1) + seat] += 1

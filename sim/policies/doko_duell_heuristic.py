@@ -84,6 +84,8 @@ def _events(first, second, winner_card, loser_card, trick_no):  # type: ignore[n
 @numba.njit(cache=True)
 def _freed(obs, card):  # type: ignore[no-untyped-def]
     """Face-down cards of this player's pyramid that playing ``card`` uncovers."""
+    if (np.uint64(obs[O.HAND]) >> np.uint64(card)) & ONE:
+        return 0
     present = obs[O.OWN_PRESENT]
     pos = -1
     for k in range(12):
@@ -161,20 +163,31 @@ def play(obs):  # type: ignore[no-untyped-def]
             if score > best_score:
                 best, best_score = c, score
         return best
-    # leading: will the opponent beat it?
+    # leading: will the opponent beat it? His strongest card of each effective suit and
+    # the kinds he may hold decide it.
     theirs = _opponent_cards(obs)
+    top = np.zeros(5, np.int64)
+    kinds = np.uint64(0)
+    rest = theirs
+    while rest:
+        o = lsb(rest)
+        rest &= rest - ONE
+        e = EFF[o]
+        if STRENGTH[o] > top[e]:
+            top[e] = STRENGTH[o]
+        kinds |= ONE << np.uint64(KIND[o])
     m = legal
     while m:
         c = lsb(m)
         m &= m - ONE
-        beaten = False
-        rest = theirs
-        while rest:
-            o = lsb(rest)
-            rest &= rest - ONE
-            if _beats(c, o, equal_rule):
-                beaten = True
-                break
+        e = EFF[c]
+        if e == TRUMP:
+            beaten = top[TRUMP] > STRENGTH[c]
+        else:
+            beaten = top[e] > STRENGTH[c] or top[TRUMP] > 0
+        if (kinds >> np.uint64(KIND[c])) & ONE and (
+                equal_rule == 1 or (equal_rule == 2 and KIND[c] == HEART_TEN_KIND)):
+            beaten = True
         score = FREE_VALUE * _freed(obs, c)
         if not beaten:
             score += LIKELY_WIN * (POINTS[c] + 4.0)
