@@ -10,7 +10,8 @@ deal and compares every recorded field.
 The game-specific parts (cards block, action fields, result block) are each game's
 codec: the ``CODEC`` of its module ``sim.games.<game>_trace`` (or of the module its
 game module names in ``TRACE_CODEC``); every registered game with such a module is
-traced (``traced_games``).
+traced (``traced_games``). Helpers every codec may use (card lists, result column
+converters, JSON comparison, the action comparison) are at the end of this module.
 
 >>> from sim.games import find_game
 >>> lines = list(trace_lines(find_game("skat"), 7, 0, 1, {}, ["random"] * 3))
@@ -28,7 +29,7 @@ import json
 import os
 import sys
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -36,6 +37,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from sim import actions as A
+from sim.cards import CardError, Deck
 from sim.games import GAMES, Game, GameError, find_game
 from sim.options import RuleError
 from sim.policies import PolicyError, policy_ids
@@ -64,9 +66,19 @@ class Codec(Protocol):
     def action_row(self, obj: Any) -> list[int]: ...
     def actions_diff(self, recorded: Sequence[Mapping[str, Any]],
                      replayed: Sequence[Mapping[str, Any]]) -> list[str]: ...
-    def result_json(self, columns: Mapping[str, np.ndarray], i: int) -> dict[str, Any]: ...
+    def result_json(self, columns: Mapping[str, np.ndarray], i: int,
+                    rows: np.ndarray) -> dict[str, Any]: ...
     def check_result(self, result: Any) -> None: ...
     def result_diff(self, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]: ...
+
+
+class ScriptCodec(Codec, Protocol):
+    """A codec whose action objects do not name the kernel's exact action rows (a
+    Doppelkopf card name stands for either copy of the card): ``script_rows`` turns a
+    deal's parsed rows into the script the kernel replays, given the cards that deal
+    ``i`` of ``columns`` dealt. Codecs without it replay their parsed rows as they are."""
+
+    def script_rows(self, rows: np.ndarray, columns: Mapping[str, np.ndarray], i: int) -> np.ndarray: ...
 
 
 def codec_module(game: Game) -> str:
@@ -132,7 +144,7 @@ def _trace_lines(game: Game, codec: Codec, seed: int, first: int, deals: int,
                 "dealer": int(cols["dealer"][i]),
                 "cards": codec.cards_json(cols, i),
                 "actions": codec.actions_json(batch.actions[i]),
-                "result": codec.result_json(cols, i),
+                "result": codec.result_json(cols, i, batch.actions[i]),
             }
 
 
@@ -317,38 +329,140 @@ def _replay_run(run: list[_Line]) -> list[tuple[int, str]]:
     # The kernel records a ``ramsch`` row but does not read one back from a script,
     # so the script leaves it out; should the kernel ever read it, the full rows are
     # tried for the deals that fail without it.
-    stripped = [ln.rows[ln.rows[:, 0] != A.RAMSCH] for ln in run]
+    scripts = [ln.rows for ln in run]
+    script_rows = getattr(codec, "script_rows", None)
+    if script_rows is not None:  # the codec needs the dealt cards to name the kernel's rows
+        dealt = game.play(seed, first, len(run), rules, nobody).columns
+        scripts = [script_rows(rows, dealt, i) for i, rows in enumerate(scripts)]
+    stripped = [rows[rows[:, 0] != A.RAMSCH] for rows in scripts]
     batch = game.play(seed, first, len(run), rules, nobody, script=stripped)
     assert batch.actions is not None
     played = [(batch.columns, i, batch.actions[i]) for i in range(len(run))]
     for i, ln in enumerate(run):
-        if batch.columns["replay_error"][i] and len(stripped[i]) != len(ln.rows):
-            again = game.play(seed, ln.deal, 1, rules, nobody, script=[ln.rows])
+        if batch.columns["replay_error"][i] and len(stripped[i]) != len(scripts[i]):
+            again = game.play(seed, ln.deal, 1, rules, nobody, script=[scripts[i]])
             if not again.columns["replay_error"][0]:
                 assert again.actions is not None
                 played[i] = (again.columns, 0, again.actions[0])
     out = []
-    for ln, (cols, i, log) in zip(run, played):
+    for ln, rows, (cols, i, log) in zip(run, scripts, played):
         diffs = codec.cards_diff(ln.cards, cols, i)
         if int(cols["dealer"][i]) != ln.dealer:
             diffs.append(f"dealer recorded {ln.dealer}, replayed {int(cols['dealer'][i])}")
         error = int(cols["replay_error"][i])
         if error:
-            diffs.append(_replay_failure(ln, log, error))
+            diffs.append(_replay_failure(ln, rows, log, error))
         else:
             diffs += codec.actions_diff(ln.actions, codec.actions_json(log))
-            diffs += codec.result_diff(ln.result, codec.result_json(cols, i))
+            diffs += codec.result_diff(ln.result, codec.result_json(cols, i, log))
         if diffs:
             out.append((ln.number, f"deal {ln.deal} (line {ln.number}): " + "; ".join(diffs)))
     return out
 
 
-def _replay_failure(line: _Line, log: np.ndarray, error: int) -> str:
-    """Which recorded action the kernel could not replay, and why."""
+def _replay_failure(line: _Line, rows: np.ndarray, log: np.ndarray, error: int) -> str:
+    """Which recorded action the kernel could not replay, and why (``rows``: the script
+    the kernel was given; the kernel's ``marker`` rows are no actions and are skipped)."""
+    log = log[log[:, 0] != A.MARKER] if len(log) else log
     k = 0
-    while k < min(len(log), len(line.rows)) and np.array_equal(log[k], line.rows[k]):
+    while k < min(len(log), len(rows)) and np.array_equal(log[k], rows[k]):
         k += 1
     why = "is illegal here" if error == 2 else "is not the decision due here"
     if k >= len(line.actions):
         return f"the actions end after {len(line.actions)} while the deal goes on"
     return f"action {k} {json.dumps(line.actions[k], separators=(',', ':'))} {why}"
+
+
+# --- helpers for codecs --------------------------------------------------------------------
+
+def card_names(mask: int, deck: Deck) -> list[str]:
+    """Card names of a mask in deck order, one entry per physical card (both copies of a
+    Doppelkopf card side by side, as the deck order of their kind)."""
+    return [deck.names[i] for i in sorted(deck.cards(int(mask)), key=lambda i: (i % deck.n_kinds, i))]
+
+
+def parse_names(value: Any, where: str, deck: Deck) -> int:
+    """The mask of a list of card names (each copy of a card once, lowest copy first);
+    ``where`` names the field in errors."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise TraceError(f"{where} must be a list of card names, got {short(value)}")
+    try:
+        return deck.parse(value)
+    except CardError as e:
+        raise TraceError(f"{where}: {e}") from None
+
+
+def flag(v: int) -> bool:
+    """A 0/1 column as ``true``/``false``."""
+    return bool(v)
+
+
+def number(v: int) -> int:
+    """A plain integer column."""
+    return int(v)
+
+
+def player(v: int) -> int | None:
+    """A player column, ``-1`` (nobody) as null."""
+    return int(v) if v >= 0 else None
+
+
+def label(labels: Sequence[str]) -> Callable[[int], str | None]:
+    """A coded column written as its label, code 0 (none) as null."""
+    def convert(v: int) -> str | None:
+        return labels[v] if v > 0 else None
+    return convert
+
+
+def actions_diff(recorded: Sequence[Mapping[str, Any]], replayed: Sequence[Mapping[str, Any]],
+                 deck: Deck) -> list[str]:
+    """The first difference between recorded and replayed action objects, if any.
+
+    Every field of the replayed object must be recorded with the same value (a
+    ``cards`` list in any order); extra recorded fields are not checked.
+    """
+    def pos(name: Any) -> int:
+        return deck.names.index(name) if name in deck.names else len(deck.names)
+
+    for k, (q, r) in enumerate(zip(recorded, replayed)):
+        for key, value in r.items():
+            mine = q.get(key)
+            if key == "cards" and isinstance(mine, list):
+                same = sorted(mine, key=pos) == sorted(value, key=pos)
+            else:
+                same = same_value(mine, value)
+            if not same:
+                return [f"action {k} recorded {compact(q)}, replayed {compact(r)}"]
+    if len(recorded) != len(replayed):
+        more = recorded if len(recorded) > len(replayed) else replayed
+        extra = compact(more[min(len(recorded), len(replayed))])
+        return [f"{len(recorded)} actions recorded, {len(replayed)} replayed (first extra {extra})"]
+    return []
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """JSON equality that tells ``true`` from ``1`` and ``false`` from ``0`` (in lists and
+    objects too)."""
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    return type(a) is type(b) and a == b if a is None or b is None else a == b
+
+
+def is_int(v: Any) -> bool:
+    """A JSON integer (not ``true``/``false``)."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def compact(obj: Any) -> str:
+    """JSON without spaces, for messages."""
+    return json.dumps(obj, separators=(",", ":"))
+
+
+def short(v: Any) -> str:
+    """A value for an error message, cut to 60 characters."""
+    text = json.dumps(v) if not isinstance(v, str) else repr(v)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -260,7 +260,7 @@ BAD = {
     "not json": ("{\"game\": \"skat\",", "not valid JSON"),
     "not an object": ("[1, 2]", "not a JSON object"),
     "unknown game": ((("game",), "schafkopf"),
-                     "unknown game \"schafkopf\" (games: skat, skat_en_deux)"),
+                     "unknown game \"schafkopf\" (games: skat, skat_en_deux, doko_duell)"),
     "unknown option": ((("rules", "kontra"), True), "unknown option 'kontra'"),
     "bad value": ((("rules", "lost_factor"), 3), "option lost_factor: value 3 is not allowed"),
     "missing option": ((("rules", "lost_factor"), KeyError), "rules lack option(s) lost_factor"),
@@ -846,9 +846,9 @@ def test_skat_en_deux_window_and_codec_registry(tmp_path: Path) -> None:
 
     from sim.games import Game
 
-    untraced = Game(SimpleNamespace(NAME="doko_duell"))  # type: ignore[arg-type]
-    with pytest.raises(TraceError, match="game doko_duell has no trace format yet "
-                                         r"\(traced games: skat, skat_en_deux"):
+    untraced = Game(SimpleNamespace(NAME="no_such_game"))  # type: ignore[arg-type]
+    with pytest.raises(TraceError, match="game no_such_game has no trace format yet "
+                                         r"\(traced games: skat, skat_en_deux, doko_duell"):
         trace_codec(untraced)
 
 
@@ -863,3 +863,409 @@ def test_skat_en_deux_trace_through_the_cli(tmp_path: Path, capsys: pytest.Captu
     assert objs == list(trace_lines(DEUX, 1, 0, 3, {}, ["heuristic"] * 2))
     assert main(["replay", str(out)]) == 0
     assert "3 deals replayed, 0 differ" in capsys.readouterr().out
+
+
+# --- doko_duell ----------------------------------------------------------------------------
+
+DOKO = find_game("doko_duell")
+DOKO_RULES = {
+    # name: (policies, rules); together they cover every option value
+    "heuristic": (["heuristic"] * 2, {}),
+    "random": (["random"] * 2, {}),
+    "random_golden": (["random"] * 2, {"equal_cards": "second_heart_ten", "b_marker_supply": "none",
+                                       "b_one_per_trick": True, "b_marker_mode": "v2",
+                                       "tie_rule": "last_trick", "a_marker_on_setup": False}),
+    "heuristic_second": (["heuristic"] * 2, {"equal_cards": "second_wins", "b_one_per_trick": True,
+                                             "tie_rule": "b_markers"}),
+    "mixed": (["random", "heuristic"], {"tie_rule": "starter_wins", "b_marker_mode": "v2",
+                                        "b_marker_supply": "none"}),
+    "mixed_back": (["heuristic", "random"], {"tie_rule": "starter_loses"}),
+    "random_tricks": (["random"] * 2, {"tie_rule": "more_tricks", "a_marker_on_setup": False}),
+}
+DOKO_RESULT_FIELDS = ["points", "tricks", "a_markers", "b_markers", "winner", "vp", "starter", "tie",
+                      "supply_exhausted", "last_trick_winner", "b_events", "events"]
+B_KINDS = ("fox", "karlchen", "identical", "twenty_two", "pin")
+
+
+@pytest.fixture(scope="module")
+def doko_traces(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("doko")
+    out = {}
+    for name, (policies, rules) in DOKO_RULES.items():
+        out[name] = folder / f"{name}.jsonl"
+        assert write_trace(DOKO, 2024, 0, 250, rules, policies, out[name]) == 250
+    return out
+
+
+def doko_lines(traces: dict[str, Path]) -> list[dict[str, Any]]:
+    return [obj for path in traces.values() for obj in read(path)]
+
+
+# The game written out from RULES.md, independent of sim.games.doko_duell.
+DOKO_TRUMPS = ["HT", "CQ", "SQ", "HQ", "DQ", "CJ", "SJ", "HJ", "DJ", "DA", "DT", "DK"]  # high first
+DOKO_PLAIN = "ATK"  # plain suits, high first (hearts: A K)
+COVERS = {4: (0, 1), 5: (1, 2), 6: (2, 3), 7: (4, 5), 9: (5, 6), 8: (7,), 10: (9,), 11: (8, 10)}
+FACE_UP = (0, 1, 2, 3, 7, 9)
+TOP_TRUMPS = ("HT", "CQ")
+DOKO_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}
+
+
+def doko_suit(card: str) -> str:
+    return "trump" if card in DOKO_TRUMPS else card[0]
+
+
+def second_wins(first: str, second: str, equal_cards: str) -> bool:
+    if first == second:
+        return equal_cards == "second_wins" or (equal_cards == "second_heart_ten" and first == "HT")
+    if doko_suit(second) == "trump":
+        return doko_suit(first) != "trump" or DOKO_TRUMPS.index(second) < DOKO_TRUMPS.index(first)
+    return doko_suit(first) == second[0] and DOKO_PLAIN.index(second[1]) < DOKO_PLAIN.index(first[1])
+
+
+def doko_vp(r: dict[str, Any], rules: dict[str, Any]) -> tuple[int | None, list[int]]:
+    """Winner and victory points from a result's counts, as RULES.md settles them."""
+    p, t, a, b = r["points"], r["tricks"], r["a_markers"], r["b_markers"]
+    winner = None
+    if p[0] != p[1]:
+        winner = 0 if p[0] > p[1] else 1
+    else:
+        rule = rules["tie_rule"]
+        if rule == "last_trick":
+            winner = r["last_trick_winner"]
+        elif rule in ("starter_wins", "starter_loses"):
+            winner = r["starter"] if rule == "starter_wins" else 1 - r["starter"]
+        elif rule == "more_tricks" and t[0] != t[1]:
+            winner = 0 if t[0] > t[1] else 1
+        elif rule == "b_markers" and b[0] != b[1]:
+            winner = 0 if b[0] > b[1] else 1
+    if winner is None:
+        return None, [0, 0]
+    loser = 1 - winner
+    lp = p[loser]
+    base = 10 if t[loser] == 0 else 5 if lp < 30 else 3 if lp < 60 else 2 if lp < 90 else 1
+    total = base + a[loser] + b[winner] - b[loser]
+    if rules["b_marker_mode"] == "v1":
+        total = max(total, 1)
+    vp = [0, 0]
+    vp[winner], vp[loser] = max(total, 0), max(-total, 0)
+    return winner, vp
+
+
+def doko_by_hand(obj: dict[str, Any]) -> dict[str, Any]:
+    """Play a doko_duell trace line by hand: check every play (place, freedom, follow duty)
+    and return the result it comes to (without VP)."""
+    rules = obj["rules"]
+    hands = [list(h) for h in obj["cards"]["hands"]]
+    pyramid = [list(p) for p in obj["cards"]["pyramids"]]
+    present = [set(range(12)), set(range(12))]
+    face_up = [set(FACE_UP), set(FACE_UP)]
+    supply = 12 if rules["b_marker_supply"] == "12" else None
+    events: list[dict[str, Any]] = []
+    b_events = {k: [0, 0] for k in B_KINDS}
+    out = {"points": [0, 0], "tricks": [0, 0], "a_markers": [0, 0], "b_markers": [0, 0],
+           "supply_exhausted": False}
+
+    def free(s: int) -> list[int]:
+        return [k for k in present[s] if k in face_up[s] and not present[s] & set(COVERS.get(k, ()))]
+
+    def a_marker(trick: int | None, s: int) -> None:
+        events.append({"trick": trick, "player": s, "kind": "A"})
+        out["a_markers"][s] += 1
+
+    if rules["a_marker_on_setup"]:
+        for s in range(2):
+            for k in range(12):
+                if k in FACE_UP and pyramid[s][k] in TOP_TRUMPS:
+                    a_marker(None, s)
+    plays = obj["actions"]
+    assert len(plays) == 40 and all(a["type"] == "play" for a in plays)
+    leader = 1 - obj["dealer"]
+    for t in range(20):
+        trick = plays[2 * t:2 * t + 2]
+        assert [a["seat"] for a in trick] == [leader, 1 - leader]
+        for n, a in enumerate(trick):
+            s, card = a["seat"], a["card"]
+            options = hands[s] + [pyramid[s][k] for k in free(s)]
+            if a["from"] == "hand":
+                assert card in hands[s]
+                hands[s].remove(card)
+            else:
+                k = int(a["from"][1:])
+                assert k in free(s) and pyramid[s][k] == card
+                present[s].remove(k)
+            if n == 1 and doko_suit(card) != doko_suit(trick[0]["card"]):
+                assert all(doko_suit(c) != doko_suit(trick[0]["card"]) for c in options)
+            if a["from"] == "hand" and card in TOP_TRUMPS:
+                a_marker(t, s)
+        first, second = trick[0]["card"], trick[1]["card"]
+        won_by_second = second_wins(first, second, rules["equal_cards"])
+        winner = 1 - leader if won_by_second else leader
+        win_card, lose_card = (second, first) if won_by_second else (first, second)
+        points = DOKO_POINTS[first[1]] + DOKO_POINTS[second[1]]
+        out["points"][winner] += points
+        out["tricks"][winner] += 1
+        happened = {"fox": lose_card == "DA", "karlchen": win_card == "CJ",
+                    "identical": first == second, "twenty_two": points == 22,
+                    "pin": t == 19 and win_card == "DA"}
+        awarded = 0
+        for kind in B_KINDS:
+            if not happened[kind]:
+                continue
+            events.append({"trick": t, "player": winner, "kind": kind})
+            b_events[kind][winner] += 1
+            if rules["b_one_per_trick"] and awarded:
+                continue
+            awarded += 1
+            if supply == 0:
+                out["supply_exhausted"] = True
+                continue
+            out["b_markers"][winner] += 1
+            if supply is not None:
+                supply -= 1
+                out["supply_exhausted"] |= supply == 0
+        for s in range(2):
+            for k in range(12):
+                if k in present[s] and k not in face_up[s] and not present[s] & set(COVERS.get(k, ())):
+                    face_up[s].add(k)
+                    if pyramid[s][k] in TOP_TRUMPS:
+                        a_marker(t, s)
+        leader = winner
+    assert hands == [[], []] and present == [set(), set()]
+    out.update(last_trick_winner=leader, starter=1 - obj["dealer"], b_events=b_events,
+               events=events)
+    return out
+
+
+def test_doko_duell_every_trace_md_field(doko_traces: dict[str, Path]) -> None:
+    deck = DOKO.deck
+    seen_from, seen_kinds, seen_winners = set(), set(), set()
+    for obj in doko_lines(doko_traces):
+        assert list(obj) == list(FIELDS)
+        assert obj["game"] == "doko_duell" and obj["seed"] == 2024
+        assert obj["rules"] == DOKO.rules(obj["rules"]) and set(obj["rules"]) == set(DOKO.rules())
+        assert len(obj["policies"]) == 2 and obj["dealer"] == obj["deal"] % 2
+        cards = obj["cards"]
+        assert list(cards) == ["hands", "pyramids"]
+        assert [len(h) for h in cards["hands"]] == [8, 8]
+        assert [len(p) for p in cards["pyramids"]] == [12, 12]
+        everything = [c for part in cards["hands"] + cards["pyramids"] for c in part]
+        assert sorted(everything) == sorted(deck.names)
+        for h in cards["hands"]:  # deck order, both copies side by side
+            assert h == sorted(h, key=deck.names.index)
+        for a in obj["actions"]:
+            assert set(a) == {"type", "seat", "card", "from"} and a["type"] == "play"
+            seen_from.add(a["from"])
+        r = obj["result"]
+        assert list(r) == DOKO_RESULT_FIELDS
+        assert sum(r["points"]) == 240 and sum(r["tricks"]) == 20
+        assert r["starter"] == 1 - obj["dealer"] and r["tie"] == (r["points"] == [120, 120])
+        assert list(r["b_events"]) == list(B_KINDS)
+        for e in r["events"]:
+            assert list(e) == ["trick", "player", "kind"] and e["player"] in (0, 1)
+            assert e["kind"] in ("A",) + B_KINDS
+            assert e["kind"] == "A" if e["trick"] is None else 0 <= e["trick"] < 20
+            seen_kinds.add(e["kind"])
+        seen_winners.add(r["winner"])
+        if obj["rules"]["b_marker_supply"] == "12":
+            assert sum(r["b_markers"]) <= 12
+    assert seen_from == {"hand"} | {f"p{k}" for k in range(12)}
+    assert seen_kinds == {"A"} | set(B_KINDS)
+    assert seen_winners == {0, 1, None}
+
+
+def test_doko_duell_played_by_hand(doko_traces: dict[str, Path]) -> None:
+    """Every play is from its place, free and follows suit where it must; the result's
+    counts, the events in their order and the VP are those RULES.md gives."""
+    ties = both_copies = 0
+    for obj in doko_lines(doko_traces):
+        r = obj["result"]
+        mine = doko_by_hand(obj)
+        for key, value in mine.items():
+            assert r[key] == value, (obj["deal"], key)
+        assert doko_vp(r, obj["rules"]) == (r["winner"], r["vp"]), obj["deal"]
+        ties += r["tie"]
+        names = [(a["seat"], a["card"]) for a in obj["actions"]]
+        both_copies += len(set(names)) < len(names)
+    assert ties and both_copies
+
+
+def test_doko_duell_empty_box_by_hand(tmp_path: Path) -> None:
+    """Deals that empty the box of 12 (rare: found through the result columns) are traced,
+    played by hand and replayed like any other."""
+    for rules in ({}, {"equal_cards": "second_wins", "tie_rule": "more_tricks"}):
+        cols = DOKO.play(2024, 0, 20_000, DOKO.rules(rules), ["random"] * 2).columns
+        deals = [int(d) for d in cols["deal"][cols["supply_exhausted"]][:3]]
+        assert deals
+        objs = [obj for d in deals for obj in trace_lines(DOKO, 2024, d, 1, rules, ["random"] * 2)]
+        for obj in objs:
+            r = obj["result"]
+            assert r["supply_exhausted"] and sum(r["b_markers"]) == 12
+            assert sum(sum(v) for v in r["b_events"].values()) >= 12
+            mine = doko_by_hand(obj)
+            assert all(r[key] == value for key, value in mine.items())
+            assert doko_vp(r, obj["rules"]) == (r["winner"], r["vp"])
+        assert replay_file(write(tmp_path / "t.jsonl", objs)) == []
+
+
+def test_doko_duell_replay_of_fresh_traces_finds_nothing(doko_traces: dict[str, Path]) -> None:
+    for name, path in doko_traces.items():
+        assert replay_file(path) == [], name
+
+
+def test_doko_duell_card_from_the_wrong_place_is_reported(doko_traces: dict[str, Path],
+                                                          tmp_path: Path) -> None:
+    objs = read(doko_traces["heuristic"])
+    # a pyramid card said to come from another position, from the hand, or a covered card
+    i = first_line(objs, lambda o: True)
+    k = next(k for k, a in enumerate(objs[i]["actions"]) if a["from"] != "hand")
+    a = objs[i]["actions"][k]
+    pyramid = objs[i]["cards"]["pyramids"][a["seat"]]
+    other = next(p for p in range(12) if pyramid[p] != a["card"])
+    a["from"] = f"p{other}"
+    j = first_line(objs, lambda o: o is not objs[i])
+    m = next(m for m, a in enumerate(objs[j]["actions"])
+             if a["from"] != "hand" and a["card"] not in objs[j]["cards"]["hands"][a["seat"]])
+    objs[j]["actions"][m]["from"] = "hand"
+    n = first_line(objs, lambda o: o is not objs[i] and o is not objs[j])
+    first = objs[n]["actions"][0]
+    covered = objs[n]["cards"]["pyramids"][first["seat"]][7]  # face up, covered at the start
+    first["card"], first["from"] = covered, "p7"
+    msgs = replay_file(write(tmp_path / "t.jsonl", objs))
+    by_deal = {int(msg.split()[1]): msg for msg in msgs}
+    assert set(by_deal) == {objs[i]["deal"], objs[j]["deal"], objs[n]["deal"]}
+    assert f'action {k} {{"type":"play","seat":{a["seat"]},"card":"{a["card"]}","from":"p{other}"}} ' \
+           f"is illegal here" in by_deal[objs[i]["deal"]]
+    assert f"action {m} " in by_deal[objs[j]["deal"]] and "illegal" in by_deal[objs[j]["deal"]]
+    assert "action 0 " in by_deal[objs[n]["deal"]] and "illegal" in by_deal[objs[n]["deal"]]
+
+
+def test_doko_duell_tampered_result_is_reported(doko_traces: dict[str, Path], tmp_path: Path) -> None:
+    objs = read(doko_traces["random_golden"])
+    i = first_line(objs, lambda o: o["result"]["winner"] is not None and len(o["result"]["events"]) > 2)
+    w = objs[i]["result"]["winner"]
+    before = list(objs[i]["result"]["vp"])
+    objs[i]["result"]["vp"][w] += 1
+    j = first_line(objs, lambda o: o is not objs[i] and len(o["result"]["events"]) > 2)
+    gone = objs[j]["result"]["events"].pop(1)
+    msgs = replay_file(write(tmp_path / "t.jsonl", objs))
+    by_deal = {int(msg.split()[1]): msg for msg in msgs}
+    assert set(by_deal) == {objs[i]["deal"], objs[j]["deal"]}
+    assert f"result.vp recorded {json.dumps(objs[i]['result']['vp'])}, replayed {json.dumps(before)}" \
+        in by_deal[objs[i]["deal"]]
+    n = len(objs[j]["result"]["events"])
+    assert f"result.events recorded {n} events, replayed {n + 1} (event 1 recorded " \
+        in by_deal[objs[j]["deal"]]
+    assert json.dumps(gone, separators=(",", ":")) in by_deal[objs[j]["deal"]]
+
+
+def tampered_value(key: str, value: Any) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, list):
+        return value[:-1] if key == "events" else [v + 1 for v in value]
+    if isinstance(value, dict):
+        return {k: [n + 1 for n in v] for k, v in value.items()}
+    return value + 1 if isinstance(value, int) else 0
+
+
+def test_doko_duell_every_result_field_is_compared(doko_traces: dict[str, Path], tmp_path: Path) -> None:
+    objs = read(doko_traces["heuristic"])
+    i = first_line(objs, lambda o: o["result"]["winner"] is not None and o["result"]["events"])
+    for key, value in objs[i]["result"].items():
+        tampered = json.loads(json.dumps(objs[:i + 1]))
+        tampered[i]["result"][key] = tampered_value(key, value)
+        msgs = replay_file(write(tmp_path / "t.jsonl", tampered))
+        assert len(msgs) == 1 and f"result.{key} recorded" in msgs[0], key
+    nobody = first_line(objs, lambda o: o["result"]["winner"] is None)
+    tampered = json.loads(json.dumps(objs[nobody:nobody + 1]))
+    tampered[0]["result"]["winner"] = 0
+    assert "result.winner recorded 0, replayed null" in replay_file(write(tmp_path / "t.jsonl", tampered))[0]
+
+
+def test_doko_duell_tampered_cards_and_actions_are_reported(doko_traces: dict[str, Path],
+                                                            tmp_path: Path) -> None:
+    objs = read(doko_traces["random"])
+    p = objs[2]["cards"]["pyramids"][1]
+    k = next(k for k in range(1, 12) if p[k] != p[0])
+    p[0], p[k] = p[k], p[0]
+    h = objs[3]["cards"]["hands"]
+    swap = next(c for c in h[1] if c not in h[0])
+    h[0][0], h[1][h[1].index(swap)] = swap, h[0][0]
+    del objs[4]["actions"][-1]
+    objs[5]["actions"].append(dict(objs[5]["actions"][-1]))
+    objs[6]["actions"][0]["seat"] = 1 - objs[6]["actions"][0]["seat"]
+    msgs = replay_file(write(tmp_path / "t.jsonl", objs[:7]))
+    by_deal = {int(msg.split()[1]): msg for msg in msgs}
+    assert set(by_deal) == {2, 3, 4, 5, 6}
+    assert "cards.pyramids[1] recorded" in by_deal[2]
+    assert "cards.hands[0] recorded" in by_deal[3] and "cards.hands[1] recorded" in by_deal[3]
+    assert "actions end after 39" in by_deal[4]
+    assert "action 40 " in by_deal[5] and "not the decision due here" in by_deal[5]
+    assert "action 0 " in by_deal[6] and "not the decision due here" in by_deal[6]
+
+
+def test_doko_duell_mixed_lines_replay(doko_traces: dict[str, Path], tmp_path: Path) -> None:
+    """Lines of several rule sets, out of order, with a gap, in one file."""
+    a, b = read(doko_traces["mixed"])[:20], read(doko_traces["random_golden"])[:20]
+    mixed = [x for pair in zip(reversed(a), b) for x in pair]
+    del mixed[5]
+    assert replay_file(write(tmp_path / "m.jsonl", mixed)) == []
+
+
+DOKO_BAD = {
+    "no pyramids": (("cards", "pyramids"), KeyError, "cards: missing field 'pyramids'"),
+    "short pyramid": (("cards", "pyramids", 0, 11), KeyError, "cards.pyramids[0] must be 12 card names"),
+    "one pyramid": (("cards", "pyramids"), [[]], "cards.pyramids must be 2 lists"),
+    "three copies": (("cards", "hands", 0), ["HT", "HT", "HT"], "card 'HT' appears more than 2 time(s)"),
+    "nine": (("actions", 0, "card"), "C9", "play: unknown card 'C9'"),
+    "position 12": (("actions", 0, "from"), "p12", "play: unknown from 'p12'"),
+    "blind": (("actions", 0, "from"), "blind", "play: unknown from 'blind'"),
+    "marker action": (("actions", 0, "type"), "marker", "unknown action type 'marker' (types: play)"),
+    "seat 2": (("actions", 0, "seat"), 2, "play: seat must be 0..1, got 2"),
+    "missing from": (("actions", 0, "from"), KeyError, "play: missing field(s) from"),
+    "missing vp": (("result", "vp"), KeyError, "result: missing field(s) vp"),
+    "bad option": (("rules", "tie_rule"), "coin", "option tie_rule: value coin is not allowed"),
+    "missing option": (("rules", "b_marker_mode"), KeyError, "rules lack option(s) b_marker_mode"),
+}
+
+
+@pytest.mark.parametrize("case", list(DOKO_BAD))
+def test_doko_duell_bad_lines(case: str, doko_traces: dict[str, Path], tmp_path: Path) -> None:
+    good = read(doko_traces["heuristic"])[0]
+    where, value, expected = DOKO_BAD[case]
+    with pytest.raises(TraceError) as info:
+        replay_file(bad_file(tmp_path, good, json.dumps(edited(good, where, value))))
+    message = str(info.value)
+    assert message.startswith("line 2: ") and "\n" not in message
+    assert expected in message
+
+
+def test_doko_duell_window(tmp_path: Path) -> None:
+    whole, part, chunked = tmp_path / "whole.jsonl", tmp_path / "part.jsonl", tmp_path / "c.jsonl"
+    rules = {"b_one_per_trick": True}
+    write_trace(DOKO, 5, 0, 12, rules, ["random", "heuristic"], whole)
+    write_trace(DOKO, 5, 7, 5, rules, ["random", "heuristic"], part)
+    write_trace(DOKO, 5, 0, 12, rules, ["random", "heuristic"], chunked, chunk=5)
+    assert part.read_text() == "".join(whole.read_text().splitlines(keepends=True)[7:])
+    assert chunked.read_text() == whole.read_text()
+    assert "doko_duell" in traced_games() and trace_codec(DOKO).n_players == 2
+
+
+def test_doko_duell_trace_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from sim.cli import main
+
+    out = tmp_path / "t.jsonl"
+    assert main(["trace", "doko_duell", "--deals", "3", "--seed", "1", "--out", str(out)]) == 0
+    objs = read(out)
+    assert [o["deal"] for o in objs] == [0, 1, 2]
+    assert all(o["game"] == "doko_duell" and o["policies"] == ["heuristic"] * 2 for o in objs)
+    assert objs == list(trace_lines(DOKO, 1, 0, 3, {}, ["heuristic"] * 2))
+    assert main(["replay", str(out)]) == 0
+    assert "3 deals replayed, 0 differ" in capsys.readouterr().out
+    rules = ["--rule", "tie_rule=last_trick", "--rule", "b_marker_supply=none"]
+    assert main(["trace", "doko_duell", "--deals", "2", "--seed", "1", "--policies", "random,heuristic",
+                 *rules, "--out", str(out)]) == 0
+    objs = read(out)
+    assert objs[0]["rules"]["tie_rule"] == "last_trick" and objs[0]["rules"]["b_marker_supply"] == "none"
+    assert objs[0]["policies"] == ["random", "heuristic"]
+    assert main(["replay", str(out)]) == 0

@@ -15,7 +15,10 @@ game adds; this module holds it and Skat's instance:
   field-by-field comparison a replay reports.
 
 Functions that read a trace raise ``sim.trace.TraceError`` with a message that
-names the field; ``sim.trace`` adds the line number.
+names the field; ``sim.trace`` adds the line number. The helpers any game's codec
+may use (card lists, result column converters ``flag``/``number``/``player``/``label``,
+``same_value``, the action comparison) live in ``sim.trace``; the ones Skat's codecs
+import are importable from here as before.
 
 >>> declaration_fields(4 | 8 | 16 | 32, hand=True)["ouvert"]
 True
@@ -36,11 +39,19 @@ from typing import Any
 import numpy as np
 
 from sim import actions as A
-from sim.cards import SKAT_DECK, CardError, Deck
+from sim import trace as T
+from sim.cards import SKAT_DECK, Deck
 from sim.games import skat
 from sim.games import skat_obs as O
 from sim.games.skat_values import GAME_NAMES, NULL
-from sim.trace import TraceError
+from sim.trace import TraceError, flag, label, number, player, same_value
+from sim.trace import is_int as _is_int
+from sim.trace import short as _short
+
+__all__ = ["ACTION_FIELDS", "CODEC", "DECLARED_GAMES", "GAME_FIELDS", "OPEN_LEVELS",
+           "RAMSCH_FIELDS", "RESULT_FIELDS", "SkatFamilyTrace", "declaration_code",
+           "declaration_fields", "flag", "label", "names", "number", "parse_names", "player",
+           "same_value"]
 
 DECLARED_GAMES = GAME_NAMES[:6]
 """Names a ``declare`` may give: ``C S H D grand null`` (codes 0-5)."""
@@ -68,45 +79,16 @@ GAME_FIELDS = ("game", "bid", "matadors", "declarer_points", "declarer_tricks", 
 (and, ``bid`` aside, where the declarer gave up)."""
 
 
-# --- result column converters (for a game's extra result fields) ---------------------------
-
-def flag(v: int) -> bool:
-    """A 0/1 column as ``true``/``false``."""
-    return bool(v)
-
-
-def number(v: int) -> int:
-    """A plain integer column."""
-    return int(v)
-
-
-def player(v: int) -> int | None:
-    """A player column, ``-1`` (nobody) as null."""
-    return int(v) if v >= 0 else None
-
-
-def label(labels: Sequence[str]) -> Callable[[int], str | None]:
-    """A coded column written as its label, code 0 (none) as null."""
-    def convert(v: int) -> str | None:
-        return labels[v] if v > 0 else None
-    return convert
-
-
 # --- cards ---------------------------------------------------------------------------------
 
 def names(mask: int, deck: Deck = SKAT_DECK) -> list[str]:
-    """Card names of a mask, in deck order."""
-    return deck.name_list(int(mask))
+    """Card names of a mask, in deck order (``sim.trace.card_names``)."""
+    return T.card_names(mask, deck)
 
 
 def parse_names(value: Any, where: str, deck: Deck = SKAT_DECK) -> int:
     """The mask of a list of card names; ``where`` names the field in errors."""
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise TraceError(f"{where} must be a list of card names, got {_short(value)}")
-    try:
-        return deck.parse(value)
-    except CardError as e:
-        raise TraceError(f"{where}: {e}") from None
+    return T.parse_names(value, where, deck)
 
 
 # --- declarations --------------------------------------------------------------------------
@@ -290,33 +272,16 @@ class SkatFamilyTrace:
 
     def actions_diff(self, recorded: Sequence[Mapping[str, Any]],
                      replayed: Sequence[Mapping[str, Any]]) -> list[str]:
-        """The first difference between recorded and replayed action objects, if any.
-
-        Every field of the replayed object must be recorded with the same value
-        (discarded cards in any order); extra recorded fields are not checked.
-        """
-        def pos(name: Any) -> int:
-            return self.deck.names.index(name) if name in self.deck.names else len(self.deck.names)
-
-        for k, (q, r) in enumerate(zip(recorded, replayed)):
-            for key, value in r.items():
-                mine = q.get(key)
-                if key == "cards" and isinstance(mine, list):
-                    same = sorted(mine, key=pos) == sorted(value, key=pos)
-                else:
-                    same = same_value(mine, value)
-                if not same:
-                    return [f"action {k} recorded {_compact(q)}, replayed {_compact(r)}"]
-        if len(recorded) != len(replayed):
-            more = recorded if len(recorded) > len(replayed) else replayed
-            extra = _compact(more[min(len(recorded), len(replayed))])
-            return [f"{len(recorded)} actions recorded, {len(replayed)} replayed (first extra {extra})"]
-        return []
+        """The first difference between recorded and replayed action objects, if any
+        (``sim.trace.actions_diff``: discarded cards in any order)."""
+        return T.actions_diff(recorded, replayed, self.deck)
 
     # result
 
-    def result_json(self, columns: Mapping[str, np.ndarray], i: int) -> dict[str, Any]:
-        """The ``result`` block of deal ``i`` from its result columns.
+    def result_json(self, columns: Mapping[str, np.ndarray], i: int,
+                    rows: np.ndarray | None = None) -> dict[str, Any]:
+        """The ``result`` block of deal ``i`` from its result columns (its action ``rows``
+        are not needed).
 
         Passed out or ramsch: ``declarer``, ``game`` (``"ramsch"`` for ramsch) and
         ``matadors`` are null, the other game fields 0 or false. A given-up game
@@ -402,27 +367,5 @@ CODEC = SkatFamilyTrace(
 
 # --- helpers -------------------------------------------------------------------------------
 
-def same_value(a: Any, b: Any) -> bool:
-    """JSON equality that tells ``true`` from ``1`` and ``false`` from ``0``."""
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    return type(a) is type(b) and a == b if a is None or b is None else a == b
-
-
 def _empty(v: Any) -> bool:
     return v is None or v is False or (type(v) is int and v == 0)
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _compact(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"))
-
-
-def _short(v: Any) -> str:
-    text = json.dumps(v) if not isinstance(v, str) else repr(v)
-    return text if len(text) <= 60 else text[:57] + "..."

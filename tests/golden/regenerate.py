@@ -31,6 +31,14 @@ GOLDEN: dict[str, dict[str, Any]] = {
                                          rules={"contra_re": True}, policies=["heuristic"] * 2),
     "skat_en_deux_random.jsonl": dict(game="skat_en_deux", seed=7, first=0, deals=30, rules={},
                                       policies=["random"] * 2),
+    "doko_duell_heuristic.jsonl": dict(game="doko_duell", seed=7, first=0, deals=30, rules={},
+                                       policies=["heuristic"] * 2),
+    "doko_duell_random.jsonl": dict(game="doko_duell", seed=7, first=0, deals=30,
+                                    rules={"equal_cards": "second_heart_ten",
+                                           "b_marker_supply": "none", "b_one_per_trick": True,
+                                           "b_marker_mode": "v2", "tie_rule": "last_trick",
+                                           "a_marker_on_setup": False},
+                                    policies=["random"] * 2),
 }
 """Each golden file and how it is made."""
 
