@@ -271,7 +271,7 @@ def test_bench_arguments(capsys, fake_bench) -> None:  # type: ignore[no-untyped
     assert run(capsys, "bench", "skat", "--deals", "1000", "--jobs", "2", "--json")[0] == 0
     assert fake_bench[-1] == (["skat"], 1000, 2, True)
     assert run(capsys, "bench", "--all", "--jobs", "1")[0] == 0
-    assert fake_bench[-1][0] == sorted(GAMES) and fake_bench[-1][1:] == (None, 1, False)
+    assert fake_bench[-1][0] == list(GAMES) and fake_bench[-1][1:] == (None, 1, False)
 
 
 @pytest.mark.parametrize(("argv", "fragment"), [
