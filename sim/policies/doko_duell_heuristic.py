@@ -10,9 +10,12 @@ played:
   tricks the opponent can take, and held back for the 20th trick when it may win;
 * high trumps are spent only when a trick is worth it;
 * a pyramid card that frees face-down cards is worth playing (more choice later, and
-  perhaps an A marker), and a covered card is what lets a player dodge a suit;
-* leading, a card counts as a likely winner when no card the opponent may hold
-  (his free pyramid cards and the cards nobody has seen) beats it.
+  perhaps an A marker);
+* leading, a card counts as a likely winner when no card the opponent may play beats
+  it: his free pyramid cards (a covered card neither obliges him nor can be played, so
+  a suit he holds only under cover is one he may dodge) and the cards nobody has seen;
+  a plain card is taken to be trumped only when he shows no free card of its suit and
+  his unseen hand is likely void in it (hypergeometric chance above ``VOID_RISK``).
 
 The scores' weights are constants below.
 """
@@ -22,13 +25,13 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from sim.cards import DOKO_DECK_40, lsb
+from sim.cards import DOKO_DECK_40, lsb, popcount
 from sim.games import doko_obs as O
 from sim.tricks import TRUMP, build_table
 
 _TABLE = build_table(DOKO_DECK_40, ("HT", "CQ", "SQ", "HQ", "DQ", "CJ", "SJ", "HJ", "DJ", "DA", "DT",
                                     "DK"), "ATK")
-EFF, STRENGTH = _TABLE.eff, _TABLE.strength
+EFF, STRENGTH, SUIT_MASKS = _TABLE.eff, _TABLE.strength, _TABLE.suit_masks
 POINTS = DOKO_DECK_40.points.astype(np.int64)
 KIND = np.array([i % DOKO_DECK_40.n_kinds for i in range(DOKO_DECK_40.n_cards)], np.int64)
 FOX_KIND = DOKO_DECK_40.index("DA")
@@ -52,6 +55,9 @@ FREE_VALUE = 2.5
 """Worth of each face-down card a pyramid play frees."""
 LIKELY_WIN = 0.8
 """How sure a lead must be to count its win."""
+VOID_RISK = 0.35
+"""Chance of a void in the led suit above which a plain lead counts as trumped."""
+TRICKS_PER_PLAYER = 20
 
 
 @numba.njit(cache=True)
@@ -104,7 +110,8 @@ def _freed(obs, card):  # type: ignore[no-untyped-def]
 
 @numba.njit(cache=True)
 def _opponent_cards(obs):  # type: ignore[no-untyped-def]
-    """Cards the opponent may play next: his free pyramid cards and every unseen card."""
+    """Cards the opponent may play next: his free pyramid cards, and the unseen cards
+    (his hand is among them, with the face-down pyramid cards)."""
     seen = np.uint64(obs[O.HAND]) | np.uint64(obs[O.PLAYED]) | np.uint64(obs[O.PLAYED + 1])
     free = np.uint64(0)
     for side in range(2):
@@ -118,7 +125,18 @@ def _opponent_cards(obs):  # type: ignore[no-untyped-def]
         c = obs[O.OPP_PYRAMID + k]
         if c >= 0 and not (present & COVERED_BY[k]):
             free |= ONE << np.uint64(c)
-    return free | (FULL & ~seen)
+    return free, FULL & ~seen
+
+
+@numba.njit(cache=True)
+def _void_chance(unseen, of_suit, hand):  # type: ignore[no-untyped-def]
+    """Chance that ``hand`` cards drawn from ``unseen`` hold none of the ``of_suit`` ones."""
+    p = 1.0
+    for i in range(hand):
+        if unseen - i <= 0:
+            break
+        p *= max(unseen - of_suit - i, 0) / (unseen - i)
+    return p
 
 
 @numba.njit(cache=True)
@@ -163,9 +181,11 @@ def play(obs):  # type: ignore[no-untyped-def]
             if score > best_score:
                 best, best_score = c, score
         return best
-    # leading: will the opponent beat it? His strongest card of each effective suit and
-    # the kinds he may hold decide it.
-    theirs = _opponent_cards(obs)
+    # leading: will the opponent beat it? He must follow with a free pyramid card or a
+    # hand card of the suit if he has one; only a void lets him trump a plain card.
+    free, unseen = _opponent_cards(obs)
+    theirs = free | unseen
+    hand_left = TRICKS_PER_PLAYER - trick_no - popcount(obs[O.OPP_PRESENT])
     top = np.zeros(5, np.int64)
     kinds = np.uint64(0)
     rest = theirs
@@ -184,7 +204,10 @@ def play(obs):  # type: ignore[no-untyped-def]
         if e == TRUMP:
             beaten = top[TRUMP] > STRENGTH[c]
         else:
-            beaten = top[e] > STRENGTH[c] or top[TRUMP] > 0
+            beaten = top[e] > STRENGTH[c]
+            if not beaten and top[TRUMP] > 0 and not (free & np.uint64(SUIT_MASKS[e])):
+                beaten = _void_chance(popcount(unseen), popcount(unseen & np.uint64(SUIT_MASKS[e])),
+                                      hand_left) > VOID_RISK
         if (kinds >> np.uint64(KIND[c])) & ONE and (
                 equal_rule == 1 or (equal_rule == 2 and KIND[c] == HEART_TEN_KIND)):
             beaten = True
