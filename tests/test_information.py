@@ -1,5 +1,5 @@
-"""Hidden information stays hidden: every observation a Skat or Skat-en-deux policy
-receives holds only cards its seat (in Skat-en-deux: the player deciding) may know at
+"""Hidden information stays hidden: every observation a Skat, Skat-en-deux or Doppelkopf-duel
+policy receives holds only cards its seat (in Skat-en-deux: the player deciding) may know at
 that moment.
 
 The kernels are compiled, so the test runs them as plain Python (``NUMBA_DISABLE_JIT``)
@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from sim import actions as A
+from sim.games import doko_obs as DO
 from sim.games import skat_obs as O
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SPY = textwrap.dedent("""
     import json, sys
     import numpy as np
-    from sim.games import find_game, skat, skat_en_deux, skat_family
+    from sim.games import doko_duell, find_game, skat, skat_en_deux, skat_family
 
     seen = []
     def spy(module, name):
@@ -39,7 +40,7 @@ SPY = textwrap.dedent("""
             seen.append([name, observed, int(result)])
             return result
         setattr(module, name, wrapper)
-    for module in (skat, skat_en_deux, skat_family):
+    for module in (skat, skat_en_deux, skat_family, doko_duell):
         for name in ("decide_bid", "decide_yes", "decide_discard", "decide_declaration",
                      "decide_card", "decide_offer"):
             if hasattr(module, name):
@@ -374,3 +375,136 @@ def test_skat_en_deux_open_cards_are_shown() -> None:
                 shown["open_hand"] += d["laid_down"]
                 shown["einmal"] += d["laid_down"] and cols["open_level"] == 1
     assert min(shown.values()) > 0, shown
+
+
+# --- doko_duell ------------------------------------------------------------------------------------
+#
+# A player sees his hand, the face-up cards of both pyramids and the cards played; never the
+# other hand and never a face-down card, his own included. A face-down card left uncovered
+# by a card of the current trick is turned up only at the end of that trick.
+
+DOKO_COVER = {4: (0, 1), 5: (1, 2), 6: (2, 3), 7: (4, 5), 9: (5, 6), 8: (7,), 10: (9,), 11: (8, 10)}
+DOKO_FACE_UP = (0, 1, 2, 3, 7, 9)
+DOKO_RUNS = [("doko_duell", {}, ["heuristic"] * 2, list(range(0, 30))),
+             ("doko_duell", {"equal_cards": "second_wins", "a_marker_on_setup": False,
+                             "b_one_per_trick": True}, ["random"] * 2, list(range(30, 60))),
+             ("doko_duell", {"b_marker_supply": "none", "equal_cards": "second_heart_ten"},
+              ["random", "heuristic"], list(range(60, 90)))]
+
+
+def doko_cards(mask: int) -> set[int]:
+    return {i for i in range(40) if int(mask) >> i & 1}
+
+
+def doko_mask(cards: set[int]) -> int:
+    return sum(1 << c for c in cards)
+
+
+def doko_spied() -> list[dict]:
+    return _spy(json.dumps(DOKO_RUNS))
+
+
+def test_doko_duell_plain_python_runs_play_the_compiled_game() -> None:
+    from sim.games import find_game
+
+    game = find_game("doko_duell")
+    deals = iter(doko_spied())
+    for _, rules, policies, numbers in DOKO_RUNS:
+        for deal in numbers:
+            spied = next(deals)
+            c = game.play(5, deal, 1, game.rules(rules), policies).columns
+            assert spied["columns"] == {k: int(v[0]) for k, v in c.items()}, (rules, deal)
+            assert all(name == "decide_card" for name, _, _ in spied["observations"])
+
+
+def doko_walk(deal: dict) -> list[dict]:
+    """Each decision with the true state of the deal at that moment."""
+    cols = deal["columns"]
+    hand = [doko_cards(cols[f"hand_{s}"]) for s in range(2)]
+    pyramid = [[cols[f"pyramid_{s}_{k}"] for k in range(12)] for s in range(2)]
+    present = [set(range(12)), set(range(12))]
+    up = [set(DOKO_FACE_UP), set(DOKO_FACE_UP)]
+    played: list[set[int]] = [set(), set()]
+    plays = [r for r in deal["actions"] if r[0] == A.PLAY]
+    assert len(plays) == len(deal["observations"]) == 40, "one decision per card"
+    out = []
+    trick: list[int] = []
+    for (_, seat, card, src), (name, obs, result) in zip(plays, deal["observations"]):
+        assert result == card
+        uncovered = [{k for k in present[s] - up[s] if not set(DOKO_COVER[k]) & present[s]}
+                     for s in range(2)]
+        out.append({"obs": obs, "seat": seat, "hand": [set(h) for h in hand],
+                    "present": [set(p) for p in present], "up": [set(u) for u in up],
+                    "played": [set(p) for p in played], "trick": list(trick),
+                    "pyramid": pyramid, "uncovered": uncovered})
+        if src:
+            present[seat].discard(src - 1)
+        else:
+            hand[seat].discard(card)
+        played[seat].add(card)
+        trick.append(card)
+        if len(trick) == 2:
+            trick = []
+            for s in range(2):
+                up[s] |= {k for k in present[s] if not set(DOKO_COVER.get(k, ())) & present[s]}
+    return out
+
+
+def test_doko_duell_policies_see_only_their_hand_face_up_cards_and_played_cards() -> None:
+    counts = dict.fromkeys(("decisions", "own_face_down", "opp_hand", "freed_this_trick",
+                            "shown_after_turning"), 0)
+    for deal in doko_spied():
+        walk = doko_walk(deal)
+        for j, d in enumerate(walk):
+            obs, seat = d["obs"], d["seat"]
+            other = 1 - seat
+            face_up = [{d["pyramid"][s][k] for k in d["present"][s] & d["up"][s]}
+                       for s in range(2)]
+            face_down = [{d["pyramid"][s][k] for k in d["present"][s] - d["up"][s]}
+                         for s in range(2)]
+            played = d["played"][0] | d["played"][1]
+            allowed = d["hand"][seat] | face_up[0] | face_up[1] | played
+            hidden = d["hand"][other] | face_down[0] | face_down[1]
+            assert not allowed & hidden
+            assert obs[DO.SEAT] == seat and obs[DO.PHASE] == DO.PH_PLAY
+            # exactly his hand, the cards played, the face-up pyramid cards where they lie
+            assert doko_cards(obs[DO.HAND]) == d["hand"][seat]
+            for s in range(2):
+                assert doko_cards(obs[DO.PLAYED + s]) == d["played"][s]
+            for side, s in ((DO.OWN_PYRAMID, seat), (DO.OPP_PYRAMID, other)):
+                for k in range(12):
+                    shown = d["pyramid"][s][k] if k in d["present"][s] & d["up"][s] else -1
+                    assert obs[side + k] == shown, (deal["columns"]["deal"], j, side, k,
+                                                    obs[side + k], shown)
+            assert obs[DO.OWN_PRESENT] == doko_mask(d["present"][seat])
+            assert obs[DO.OPP_PRESENT] == doko_mask(d["present"][other])
+            assert obs[DO.TRICK_N] == len(d["trick"])
+            assert obs[DO.TRICK_CARD] == (d["trick"][0] if d["trick"] else -1)
+            # every card the observation names is one he may know; none is hidden
+            seen = (doko_cards(obs[DO.HAND]) | doko_cards(obs[DO.LEGAL])
+                    | doko_cards(obs[DO.PLAYED]) | doko_cards(obs[DO.PLAYED + 1])
+                    | {obs[DO.OWN_PYRAMID + k] for k in range(12)}
+                    | {obs[DO.OPP_PYRAMID + k] for k in range(12)}
+                    | {obs[DO.TRICK_CARD]}) - {-1}
+            assert seen <= allowed and not seen & hidden, sorted(seen & hidden)
+            # the legal cards are his own: hand and free face-up pyramid cards
+            free = {d["pyramid"][seat][k] for k in d["present"][seat] & d["up"][seat]
+                    if not set(DOKO_COVER.get(k, ())) & d["present"][seat]}
+            assert doko_cards(obs[DO.LEGAL]) <= d["hand"][seat] | free
+            counts["decisions"] += 1
+            counts["own_face_down"] += bool(face_down[seat])
+            counts["opp_hand"] += bool(d["hand"][other])
+            # the leader's card just uncovered one of his face-down cards: still face down
+            # for the second player, face up from the next trick on
+            if d["trick"] and d["uncovered"][other]:
+                for k in d["uncovered"][other]:
+                    assert obs[DO.OPP_PYRAMID + k] == -1
+                counts["freed_this_trick"] += 1
+                nxt = walk[j + 1] if j + 1 < len(walk) else None
+                if nxt is not None:
+                    side = DO.OWN_PYRAMID if nxt["seat"] == other else DO.OPP_PYRAMID
+                    for k in d["uncovered"][other]:
+                        assert nxt["obs"][side + k] == d["pyramid"][other][k]
+                    counts["shown_after_turning"] += 1
+    assert counts["decisions"] == 40 * sum(len(r[3]) for r in DOKO_RUNS)
+    assert min(counts.values()) > 20, counts

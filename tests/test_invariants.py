@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from sim import actions as A
-from sim.cards import SKAT_DECK
+from sim.cards import DOKO_DECK_40, SKAT_DECK
 from sim.games import GAMES, Batch
+from sim.games import doko_duell as dd
 from sim.games.skat_values import EFF, NULL, POINTS, RAMSCH, STRENGTH, SUIT_MASKS
 from sim.tricks import legal_mask, trick_winner
 
@@ -194,13 +195,129 @@ def skat_en_deux_invariants(batch: Batch, rules: dict) -> None:
     assert counts["passed"] > 0 or rules["all_pass"] == "ramsch"
 
 
+DOKO_COVER = {4: (0, 1), 5: (1, 2), 6: (2, 3), 7: (4, 5), 9: (5, 6), 8: (7,), 10: (9,), 11: (8, 10)}
+"""RULES.md's covering table: position -> the positions lying on it."""
+DOKO_FACE_UP = (0, 1, 2, 3, 7, 9)
+DOKO_EVENTS = ("fox", "karlchen", "identical", "twenty_two", "pin")
+
+
+def doko_duell_invariants(batch: Batch, rules: dict) -> None:
+    """Two pyramids of 12 and two hands of 8 are the whole 40-card deck; 20 two-card tricks,
+    every card played exactly once from where it lay (the hand, or a pyramid position free
+    and face up at that moment: nothing left on it, turned up at the end of an earlier
+    trick), following suit with the hand and the free cards only; the winner leads; 240
+    points; B markers only for events and at most 12 with the box; the A markers are the top
+    trumps (HT, CQ) counted per the rules."""
+    c = batch.columns
+    names = DOKO_DECK_40.names
+    top = {i for i in range(40) if names[i] in ("HT", "CQ")}
+    equal = dd.EQUAL_RULES.index(rules["equal_cards"])
+    box = rules["b_marker_supply"] == "12"
+    counts = dict.fromkeys(("pyramid", "p11", "ties", "decided"), 0)
+    for i, actions in enumerate(batch.actions):
+        deal = int(c["deal"][i])
+        starter = int(c["starter"][i])
+        assert starter == (deal + 1) % 2 and int(c["dealer"][i]) == deal % 2
+        hands = [int(c[f"hand_{s}"][i]) for s in range(2)]
+        pyramid = [[int(c[f"pyramid_{s}_{k}"][i]) for k in range(12)] for s in range(2)]
+        laid = pyramid[0] + pyramid[1]
+        assert [bin(h).count("1") for h in hands] == [8, 8] and hands[0] & hands[1] == 0
+        assert len(set(laid)) == 24 and not (hands[0] | hands[1]) & sum(1 << x for x in laid)
+        assert hands[0] | hands[1] | sum(1 << x for x in laid) == DOKO_DECK_40.full
+        holding = list(hands)
+        present = [set(range(12)), set(range(12))]
+        up = [set(DOKO_FACE_UP), set(DOKO_FACE_UP)]
+        rows = [[int(x) for x in r] for r in actions]
+        plays = [r for r in rows if r[0] == A.PLAY]
+        assert len(plays) == 40, "20 two-card tricks"
+        points, tricks = [0, 0], [0, 0]
+        leader = starter
+        played = 0
+        for t in range(20):
+            trick = []
+            for n in range(2):
+                _, s, card, src = plays[2 * t + n]
+                assert s == (leader + n) % 2, "the winner leads, the other follows"
+                free = {k for k in present[s]
+                        if k in up[s] and not set(DOKO_COVER.get(k, ())) & present[s]}
+                options = holding[s] | sum(1 << pyramid[s][k] for k in free)
+                legal = legal_mask(np.uint64(options), trick[0] if n else -1, dd.EFF,
+                                   dd.SUIT_MASKS)
+                assert int(legal) >> card & 1, "a card the player may not play there"
+                if src == 0:
+                    assert holding[s] >> card & 1, "a hand card its player did not hold"
+                    holding[s] &= ~(1 << card)
+                else:
+                    k = src - 1
+                    assert k in free and pyramid[s][k] == card, \
+                        "a pyramid card that was not free and face up where it lay"
+                    present[s].discard(k)
+                    counts["pyramid"] += 1
+                    counts["p11"] += k == 11
+                assert not played >> card & 1, "a card played twice"
+                played |= 1 << card
+                trick.append(card)
+            winner = (leader + int(dd.second_beats(trick[0], trick[1], equal))) % 2
+            points[winner] += int(dd.POINTS[trick[0]] + dd.POINTS[trick[1]])
+            tricks[winner] += 1
+            for s in range(2):  # face-down cards left uncovered turn up at the end of the trick
+                up[s] |= {k for k in present[s] if not set(DOKO_COVER.get(k, ())) & present[s]}
+            leader = winner
+        assert played == DOKO_DECK_40.full and holding == [0, 0] and present == [set(), set()]
+        assert sum(points) == 240 and sum(tricks) == 20
+        assert [int(c[f"points_{s}"][i]) for s in range(2)] == points
+        assert [int(c[f"tricks_{s}"][i]) for s in range(2)] == tricks
+        assert int(c["last_trick_winner"][i]) == leader
+        # markers: each event recorded (kind 1 + index, the trick's winner), B markers only
+        # for events, never more than the box holds; A markers for the top trumps
+        markers = [r for r in rows if r[0] == A.MARKER]
+        for s in range(2):
+            events = sum(int(c[f"{e}_{s}"][i]) for e in DOKO_EVENTS)
+            assert events == sum(1 for r in markers if r[1] == s and r[2] > 0)
+            assert 0 <= int(c[f"b_markers_{s}"][i]) <= events
+            if rules["b_one_per_trick"]:
+                won = {r[3] for r in markers if r[1] == s and r[2] > 0}
+                assert int(c[f"b_markers_{s}"][i]) <= len(won)
+            setup = len(top & {pyramid[s][k] for k in DOKO_FACE_UP})
+            later = len(top & ({pyramid[s][k] for k in range(12) if k not in DOKO_FACE_UP}
+                               | {x for x in range(40) if hands[s] >> x & 1}))
+            expected = later + (setup if rules["a_marker_on_setup"] else 0)
+            assert int(c[f"a_markers_{s}"][i]) == expected, "A markers are not the top trumps"
+            assert expected == sum(1 for r in markers if r[1] == s and r[2] == 0)
+        b_total = int(c["b_markers_0"][i]) + int(c["b_markers_1"][i])
+        if box:
+            assert b_total <= 12 and bool(c["supply_exhausted"][i]) == (b_total == 12)
+        else:
+            assert not c["supply_exhausted"][i]
+        assert int(c["a_markers_0"][i]) + int(c["a_markers_1"][i]) <= 4
+        # the result: more than 120 wins; 120 : 120 is the tie
+        winner = int(c["winner"][i])
+        vp = [int(c["vp_0"][i]), int(c["vp_1"][i])]
+        assert bool(c["tie"][i]) == (points[0] == 120)
+        if points[0] != 120:
+            assert winner == (0 if points[0] > 120 else 1)
+            counts["decided"] += 1
+        else:
+            counts["ties"] += 1
+        assert min(vp) == 0 and (winner >= 0 or vp == [0, 0])
+        if rules["b_marker_mode"] == "v1" and winner >= 0:
+            assert vp[winner] >= 1 and vp[1 - winner] == 0
+    assert counts["pyramid"] > 10 * len(batch.actions) and counts["p11"] > 0.5 * len(batch.actions)
+    assert counts["decided"] > 0.9 * len(batch.actions)
+
+
 CHECKERS: dict[str, Callable[[Batch, dict], None]] = {
-    "skat": skat_invariants, "skat_en_deux": skat_en_deux_invariants}
+    "skat": skat_invariants, "skat_en_deux": skat_en_deux_invariants,
+    "doko_duell": doko_duell_invariants}
 
 RULE_SETS = {"skat": [{}, {"all_pass": "ramsch", "announcements": True, "lost_factor": 1}],
              "skat_en_deux": [{}, {"contra_re": True, "open_hand": True, "lost_factor": 1},
                               {"all_pass": "throw_in", "give_up_at_18": False,
-                               "give_up_after_pickup": True}]}
+                               "give_up_after_pickup": True}],
+             "doko_duell": [{}, {"equal_cards": "second_wins", "b_marker_supply": "none",
+                             "b_one_per_trick": True, "a_marker_on_setup": False,
+                             "b_marker_mode": "v2", "tie_rule": "last_trick"},
+                            {"equal_cards": "second_heart_ten", "tie_rule": "b_markers"}]}
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
