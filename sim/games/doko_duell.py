@@ -29,7 +29,7 @@ import numpy as np
 from sim import actions as A
 from sim.cards import DOKO_DECK_40, bit
 from sim.games import doko_obs as O
-from sim.games.kernel import E_ILLEGAL, E_MISMATCH, E_NONE, record
+from sim.games.kernel import E_ILLEGAL, E_MISMATCH, deal_views, record, store_deal
 from sim.options import Option, OptionTable
 from sim.policies import HEURISTIC, SCRIPTED
 from sim.policies import doko_duell_heuristic as H
@@ -228,9 +228,10 @@ COLUMNS = (
     ("replay_error", "int16"),)
 (C_DEAL, C_DEALER, C_STARTER, C_POINTS, _P1, C_TRICKS, _T1, C_A, _A1, C_A_SETUP, _AS1, C_A_PLAY,
  _AP1, C_B, _B1, C_EVENTS) = range(16)
-"""``a_markers`` are the A markers awarded under the rules: ``a_play`` (top trumps turned up
-or played from the hand) plus, with ``a_marker_on_setup``, ``a_setup`` (face up at the deal)."""
-"""``C_EVENTS + 2 * kind + seat``: B events of each kind per seat (happened, awarded or not)."""
+"""Column indices. ``a_markers`` are the A markers awarded under the rules: ``a_play`` (top
+trumps turned up or played from the hand) plus, with ``a_marker_on_setup``, ``a_setup``
+(face up at the deal). ``C_EVENTS + 2 * kind + seat``: B events of each kind per seat
+(happened, awarded or not)."""
 C_EXHAUSTED = C_EVENTS + 2 * len(B_EVENTS)
 C_LAST_WINNER, C_WINNER, C_TIE, C_VP, _V1, C_HANDS, _H1 = range(C_EXHAUSTED + 1, C_EXHAUSTED + 8)
 C_PYRAMID = C_HANDS + 2
@@ -478,14 +479,7 @@ def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, scrip
     row = np.zeros(res.shape[0], np.int64)
     for i in range(count):
         err[0] = 0
-        log = logs[i] if record else scratch
-        sc = script[starts[i]:starts[i + 1]] if starts.shape[0] > 1 else script
+        log, sc = deal_views(i, logs, scratch, script, starts, record)
         play_deal(seed, first + i, params, pols, row, obs, states, hands, pyramid, perm, sc, cur,
                   err, log, nlog)
-        if pols[0] == SCRIPTED and row[C_ERROR] == E_NONE:
-            _next_scripted(sc, cur)
-            if cur[0] != sc.shape[0]:
-                row[C_ERROR] = E_MISMATCH  # recorded actions left over after the deal ended
-        res[:, i] = row
-        if record:
-            nlogs[i] = nlog[0]
+        store_deal(i, row, res, C_ERROR, pols[0] == SCRIPTED, sc, cur, record, nlogs, nlog)

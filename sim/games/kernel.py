@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numba
 
+from sim.actions import MARKER
+
 E_NONE, E_MISMATCH, E_ILLEGAL = 0, 1, 2
 """Replay errors: none; a recorded action of the wrong kind or seat (or left over);
 an action the rules do not allow there."""
@@ -69,3 +71,26 @@ def next_value(values, current):  # type: ignore[no-untyped-def]
         if v > current:
             return v
     return 0
+
+
+@numba.njit(cache=True, inline="always")
+def deal_views(i, logs, scratch, script, starts, record):  # type: ignore[no-untyped-def]
+    """Deal ``i``'s action log (the scratch row when not recording) and its recorded
+    actions to replay (``script[starts[i]:starts[i+1]]``; the whole script when no starts)."""
+    log = logs[i] if record else scratch
+    sc = script[starts[i]:starts[i + 1]] if starts.shape[0] > 1 else script
+    return log, sc
+
+
+@numba.njit(cache=True, inline="always")
+def store_deal(i, row, res, error_col, replayed, script, cur, record, nlogs, nlog):  # type: ignore[no-untyped-def]
+    """After deal ``i``: flag recorded decisions left over in a replay (marker rows are no
+    decisions), store the result row as column ``i`` of ``res`` and the log's length."""
+    if replayed and row[error_col] == E_NONE:
+        while cur[0] < script.shape[0] and script[cur[0], 0] == MARKER:
+            cur[0] += 1
+        if cur[0] != script.shape[0]:
+            row[error_col] = E_MISMATCH
+    res[:, i] = row
+    if record:
+        nlogs[i] = nlog[0]

@@ -26,7 +26,14 @@ import numpy as np
 from sim import actions as A
 from sim.cards import SKAT_DECK, popcount
 from sim.games import skat_obs as O
-from sim.games.kernel import E_ILLEGAL, E_MISMATCH, E_NONE, record, scripted, scripted_optional
+from sim.games.kernel import (
+    E_ILLEGAL,
+    deal_views,
+    record,
+    scripted,
+    scripted_optional,
+    store_deal,
+)
 from sim.games.skat_family import (
     W_CHOICES,
     W_LEN,
@@ -578,12 +585,7 @@ def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, scrip
     row = np.zeros(res.shape[0], np.int64)
     for i in range(count):
         err[0] = 0
-        log = logs[i] if record else scratch
-        sc = script[starts[i]:starts[i + 1]] if starts.shape[0] > 1 else script
+        log, sc = deal_views(i, logs, scratch, script, starts, record)
         play_deal(seed, first + i, params, pols, values, row, obs, states, hands, perm, work,
                   sc, cur, err, log, nlog)
-        if pols[0] == SCRIPTED and row[C_ERROR] == E_NONE and cur[0] != sc.shape[0]:
-            row[C_ERROR] = E_MISMATCH  # recorded actions left over after the deal ended
-        res[:, i] = row
-        if record:
-            nlogs[i] = nlog[0]
+        store_deal(i, row, res, C_ERROR, pols[0] == SCRIPTED, sc, cur, record, nlogs, nlog)
