@@ -9,6 +9,7 @@ from sim import actions as A
 from sim.cards import SKAT_DECK
 from sim.games import find_game, skat
 from sim.games import skat_obs as O
+from sim.games.kernel import E_ILLEGAL, E_MISMATCH
 from sim.games.skat_values import (
     CLUBS,
     DIAMONDS,
@@ -226,14 +227,14 @@ def test_bidding_jump_bids_allowed_but_not_unreachable_values() -> None:
     declarer, bid, err, _, _ = run_bidding([("bid", 2, 36), ("pass", 1, 0), ("pass", 0, 0)])
     assert (declarer, bid, err) == (2, 36, 0)
     _, _, err, _, _ = run_bidding([("bid", 2, 19)])
-    assert err == skat.E_ILLEGAL
+    assert err == E_ILLEGAL
     _, _, err, _, _ = run_bidding([("bid", 2, 20), ("hold", 1, 20), ("bid", 2, 18)])
-    assert err == skat.E_ILLEGAL
+    assert err == E_ILLEGAL
 
 
 def test_bidding_wrong_seat_is_reported() -> None:
     _, _, err, _, _ = run_bidding([("bid", 1, 18)])
-    assert err == skat.E_MISMATCH
+    assert err == E_MISMATCH
 
 
 # --- whole deals ------------------------------------------------------------------------------
