@@ -19,7 +19,7 @@ import numba
 import numpy as np
 
 from sim import actions as A
-from sim.cards import SKAT_DECK, bit, popcount
+from sim.cards import SKAT_DECK, bit
 from sim.games import skat_obs as O
 from sim.games.kernel import E_ILLEGAL, deal_views, record, scripted, store_deal
 from sim.games.skat_family import (
@@ -27,11 +27,11 @@ from sim.games.skat_family import (
     W_LEN,
     allowed_declaration,
     ask_bid,
+    ask_declaration,
+    ask_discard,
     ask_yes,
     deal_three_hands,
     decide_card,
-    decide_declaration,
-    decide_discard,
     finish_trick,
     private,
     scratch_views,
@@ -311,33 +311,22 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, w
     skat_known = np.uint64(0)
     if pickup:
         hands[declarer] = full
-        private(obs, declarer, position, full)
-        obs[O.PHASE] = O.PH_DISCARD
-        obs[O.SKAT] = np.int64(skat)
-        if pols[declarer] == SCRIPTED:
-            put = np.uint64(scripted(script, cur, A.DISCARD, declarer, err))
-            if err[0] or popcount(put) != 2 or (put & ~full):
-                row[C_ERROR] = max(err[0], E_ILLEGAL)
-                return
-        else:
-            put = np.uint64(decide_discard(pols[declarer], obs, states[STREAM_SEAT0 + declarer]))
-        record(log, nlog, A.DISCARD, declarer, np.int64(put), 0)
+        put = ask_discard(declarer, declarer, position, full, skat, obs, pols[declarer],
+                          states[STREAM_SEAT0 + declarer], script, cur, err, log, nlog)
+        if err[0]:
+            row[C_ERROR] = err[0]
+            return
         hands[declarer] = full & ~put
         skat = put
         skat_known = put
     obs[O.HAND_GAME] = 0 if pickup else 1
-    private(obs, declarer, position, hands[declarer])
-    obs[O.PHASE] = O.PH_DECLARE
-    obs[O.SKAT] = np.int64(skat_known)
-    if pols[declarer] == SCRIPTED:
-        decl = scripted(script, cur, A.DECLARE, declarer, err)
-        if err[0] or not declaration_allowed(decl, obs, params, choices):
-            row[C_ERROR] = max(err[0], E_ILLEGAL)
-            return
-    else:
-        decl = decide_declaration(pols[declarer], obs, states[STREAM_SEAT0 + declarer],
-                                  declaration_flags(obs, params), params[P_ANNOUNCE], choices)
-    record(log, nlog, A.DECLARE, declarer, decl, 0)
+    decl = ask_declaration(declarer, declarer, position, hands[declarer], skat_known, obs,
+                           pols[declarer], states[STREAM_SEAT0 + declarer],
+                           declaration_flags(obs, params), params[P_ANNOUNCE], choices, script, cur,
+                           err, log, nlog)
+    if err[0]:
+        row[C_ERROR] = err[0]
+        return
     game = decl & 7
     ouvert = (decl & O.DECL_OUVERT) != 0
     sch_ann = (decl & O.DECL_SCHNEIDER) != 0

@@ -24,13 +24,12 @@ import numba
 import numpy as np
 
 from sim import actions as A
-from sim.cards import SKAT_DECK, popcount
+from sim.cards import SKAT_DECK
 from sim.games import skat_obs as O
 from sim.games.kernel import (
     E_ILLEGAL,
     deal_views,
     record,
-    scripted,
     scripted_optional,
     store_deal,
 )
@@ -40,11 +39,11 @@ from sim.games.skat_family import (
     allowed_declaration,
     ask_bid,
     ask_card,
+    ask_declaration,
+    ask_discard,
     ask_optional,
     ask_yes,
     deal_three_hands,
-    decide_declaration,
-    decide_discard,
     finish_trick,
     private,
     scratch_views,
@@ -514,35 +513,24 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, w
                 row[C_VALUE] = smallest_game_value(bid)
                 row[C_SCORE + declarer] = -params[P_LOST_FACTOR] * row[C_VALUE]
             return
-        private(obs, decl_place, decl_place, full)
-        obs[O.PHASE] = O.PH_DISCARD
-        obs[O.SKAT] = np.int64(skat)
-        if pols[declarer] == SCRIPTED:
-            put = np.uint64(scripted(script, cur, A.DISCARD, declarer, err))
-            if err[0] or popcount(put) != 2 or (put & ~full):
-                row[C_ERROR] = max(err[0], E_ILLEGAL)
-                return
-        else:
-            put = np.uint64(decide_discard(pols[declarer], obs, states[STREAM_SEAT0 + declarer]))
-        record(log, nlog, A.DISCARD, declarer, np.int64(put), 0)
+        put = ask_discard(decl_place, declarer, decl_place, full, skat, obs, pols[declarer],
+                          states[STREAM_SEAT0 + declarer], script, cur, err, log, nlog)
+        if err[0]:
+            row[C_ERROR] = err[0]
+            return
         hands[decl_place] = full & ~put
         skat = put
         skat_known = put
     hand_game = 0 if pickup else 1
     obs[O.HAND_GAME] = hand_game
-    private(obs, decl_place, decl_place, hands[decl_place])
-    obs[O.PHASE] = O.PH_DECLARE
-    obs[O.SKAT] = np.int64(skat_known)
     obs[O.MAX_OPEN] = 2 if (pickup or params[P_OPEN_HAND]) else 0
-    if pols[declarer] == SCRIPTED:
-        decl = scripted(script, cur, A.DECLARE, declarer, err)
-        if err[0] or not declaration_allowed(decl, obs, params, choices):
-            row[C_ERROR] = max(err[0], E_ILLEGAL)
-            return
-    else:
-        decl = decide_declaration(pols[declarer], obs, states[STREAM_SEAT0 + declarer],
-                                  declaration_flags(obs, params), False, choices)
-    record(log, nlog, A.DECLARE, declarer, decl, 0)
+    decl = ask_declaration(decl_place, declarer, decl_place, hands[decl_place], skat_known, obs,
+                           pols[declarer], states[STREAM_SEAT0 + declarer],
+                           declaration_flags(obs, params), False, choices, script, cur,
+                           err, log, nlog)
+    if err[0]:
+        row[C_ERROR] = err[0]
+        return
     game = decl & 7
     ouvert = (decl & O.DECL_OUVERT) != 0
     open_level = (decl >> O.DECL_OPEN_SHIFT) & 3

@@ -12,7 +12,7 @@ import numba
 import numpy as np
 
 from sim import actions as A
-from sim.cards import bit
+from sim.cards import bit, popcount
 from sim.games import skat_obs as O
 from sim.games.kernel import E_ILLEGAL, next_value, record, scripted, scripted_either, scripted_optional
 from sim.games.skat_values import NULL, POINTS, null_value
@@ -248,3 +248,41 @@ def finish_trick(obs, trick, seats, n, eff, strength, points, tricks):  # type: 
     for k in range(n):
         obs[O.TRICK_CARD + k] = -1
     return winner
+
+
+@numba.njit(cache=True)
+def ask_discard(seat, player, position, full, skat, obs, pol, state, script, cur, err, log,
+                nlog):  # type: ignore[no-untyped-def]
+    """The declarer, holding ``full`` (his hand and the ``skat`` he picked up), puts two
+    cards away; returns them (0 when a replayed discard does not fit)."""
+    private(obs, seat, position, full)
+    obs[O.PHASE] = O.PH_DISCARD
+    obs[O.SKAT] = np.int64(skat)
+    if pol == SCRIPTED:
+        put = np.uint64(scripted(script, cur, A.DISCARD, player, err))
+        if err[0] or popcount(put) != 2 or (put & ~full):
+            err[0] = max(err[0], E_ILLEGAL)
+            return np.uint64(0)
+    else:
+        put = np.uint64(decide_discard(pol, obs, state))
+    record(log, nlog, A.DISCARD, player, np.int64(put), 0)
+    return put
+
+
+@numba.njit(cache=True)
+def ask_declaration(seat, player, position, hand, skat_known, obs, pol, state, flags, announce,
+                    buf, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
+    """The declarer names his game among those offered (``flags``: the announcement or
+    open-level bits allowed); returns the declaration (-1 when a replayed one does not fit)."""
+    private(obs, seat, position, hand)
+    obs[O.PHASE] = O.PH_DECLARE
+    obs[O.SKAT] = np.int64(skat_known)
+    if pol == SCRIPTED:
+        decl = scripted(script, cur, A.DECLARE, player, err)
+        if err[0] or not allowed_declaration(decl, obs, flags, buf):
+            err[0] = max(err[0], E_ILLEGAL)
+            return -1
+    else:
+        decl = decide_declaration(pol, obs, state, flags, announce, buf)
+    record(log, nlog, A.DECLARE, player, decl, 0)
+    return decl
