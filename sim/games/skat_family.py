@@ -250,7 +250,7 @@ def finish_trick(obs, trick, seats, n, eff, strength, points, tricks):  # type: 
     return winner
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def ask_discard(seat, player, position, full, skat, obs, pol, state, script, cur, err, log,
                 nlog):  # type: ignore[no-untyped-def]
     """The declarer, holding ``full`` (his hand and the ``skat`` he picked up), puts two
@@ -269,7 +269,7 @@ def ask_discard(seat, player, position, full, skat, obs, pol, state, script, cur
     return put
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def ask_declaration(seat, player, position, hand, skat_known, obs, pol, state, flags, announce,
                     buf, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
     """The declarer names his game among those offered (``flags``: the announcement or
