@@ -481,8 +481,14 @@ def test_doko_duell_policies_see_only_their_hand_face_up_cards_and_played_cards(
             assert obs[DO.TRICK_N] == len(d["trick"])
             assert obs[DO.TRICK_CARD] == (d["trick"][0] if d["trick"] else -1)
             # every card the observation names is one he may know; none is hidden
+            face_up = {d["pyramid"][s][k] for s in range(2) for k in d["present"][s] & d["up"][s]}
+            assert doko_cards(obs[DO.FACE_UP_CARDS]) == face_up
+            opp_free = {d["pyramid"][other][k] for k in d["present"][other] & d["up"][other]
+                        if not set(DOKO_COVER.get(k, ())) & d["present"][other]}
+            assert doko_cards(obs[DO.OPP_FREE]) == opp_free
             seen = (doko_cards(obs[DO.HAND]) | doko_cards(obs[DO.LEGAL])
                     | doko_cards(obs[DO.PLAYED]) | doko_cards(obs[DO.PLAYED + 1])
+                    | doko_cards(obs[DO.FACE_UP_CARDS]) | doko_cards(obs[DO.OPP_FREE])
                     | {obs[DO.OWN_PYRAMID + k] for k in range(12)}
                     | {obs[DO.OPP_PYRAMID + k] for k in range(12)}
                     | {obs[DO.TRICK_CARD]}) - {-1}

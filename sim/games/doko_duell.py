@@ -274,6 +274,7 @@ def _observe(obs, seat, hands, pyramid, present, face_up):  # type: ignore[no-un
     """Fill the deciding seat's view: its hand and both pyramids' face-up cards."""
     obs[O.SEAT] = seat
     obs[O.HAND] = np.int64(hands[seat])
+    up_cards = np.uint64(0)
     for side in range(2):
         who = seat if side == 0 else 1 - seat
         base = O.OWN_PYRAMID if side == 0 else O.OPP_PYRAMID
@@ -281,6 +282,16 @@ def _observe(obs, seat, hands, pyramid, present, face_up):  # type: ignore[no-un
         for k in range(PYRAMID):
             up = (present[who] >> k) & 1 and (face_up[who] >> k) & 1
             obs[base + k] = pyramid[who, k] if up else -1
+            if up:
+                up_cards |= bit(pyramid[who, k])
+    obs[O.FACE_UP_CARDS] = np.int64(up_cards)
+    opp = 1 - seat
+    free = _free_positions(present[opp], face_up[opp])
+    opp_free = np.uint64(0)
+    for k in range(PYRAMID):
+        if (free >> k) & 1:
+            opp_free |= bit(pyramid[opp, k])
+    obs[O.OPP_FREE] = np.int64(opp_free)
 
 
 @numba.njit(cache=True)

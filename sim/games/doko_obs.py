@@ -13,12 +13,16 @@ from __future__ import annotations
  OPP_PRESENT, OWN_PYRAMID) = range(23)
 OPP_PYRAMID = OWN_PYRAMID + 12
 EQUAL_CARDS = OPP_PYRAMID + 12
-LENGTH = EQUAL_CARDS + 1
+FACE_UP_CARDS = EQUAL_CARDS + 1
+OPP_FREE = FACE_UP_CARDS + 1
+LENGTH = OPP_FREE + 1
 """Field offsets. ``PLAYED + s``, ``POINTS + s``, ``TRICKS + s``, ``A_MARKERS + s``,
 ``B_MARKERS + s`` per seat (0/1, absolute); ``OWN_PRESENT`` / ``OPP_PRESENT`` the
 12-bit masks of pyramid positions still holding a card; ``OWN_PYRAMID + k`` /
 ``OPP_PYRAMID + k`` the card at position ``k`` if it lies face up, else -1;
 ``B_SUPPLY`` the B markers left in the box (-1: unlimited); ``EQUAL_CARDS`` the
-``equal_cards`` rule (0 first wins, 1 second wins, 2 second heart ten)."""
+``equal_cards`` rule (0 first wins, 1 second wins, 2 second heart ten);
+``FACE_UP_CARDS`` the mask of every face-up pyramid card (both pyramids) and ``OPP_FREE``
+the mask of the opponent's free ones (the same cards as the per-position fields)."""
 
 PH_PLAY = 0

@@ -112,19 +112,9 @@ def _freed(obs, card):  # type: ignore[no-untyped-def]
 def _opponent_cards(obs):  # type: ignore[no-untyped-def]
     """Cards the opponent may play next: his free pyramid cards, and the unseen cards
     (his hand is among them, with the face-down pyramid cards)."""
-    seen = np.uint64(obs[O.HAND]) | np.uint64(obs[O.PLAYED]) | np.uint64(obs[O.PLAYED + 1])
-    free = np.uint64(0)
-    for side in range(2):
-        base = O.OWN_PYRAMID if side == 0 else O.OPP_PYRAMID
-        for k in range(12):
-            c = obs[base + k]
-            if c >= 0:
-                seen |= ONE << np.uint64(c)
-    present = obs[O.OPP_PRESENT]
-    for k in range(12):
-        c = obs[O.OPP_PYRAMID + k]
-        if c >= 0 and not (present & COVERED_BY[k]):
-            free |= ONE << np.uint64(c)
+    seen = np.uint64(obs[O.HAND]) | np.uint64(obs[O.PLAYED]) | np.uint64(obs[O.PLAYED + 1]) \
+        | np.uint64(obs[O.FACE_UP_CARDS])
+    free = np.uint64(obs[O.OPP_FREE])
     return free, FULL & ~seen
 
 
