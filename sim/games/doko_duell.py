@@ -29,7 +29,15 @@ import numpy as np
 from sim import actions as A
 from sim.cards import DOKO_DECK_40, bit
 from sim.games import doko_obs as O
-from sim.games.kernel import E_ILLEGAL, E_MISMATCH, deal_views, record, store_deal
+from sim.games.kernel import (
+    E_ILLEGAL,
+    E_MISMATCH,
+    deal_views,
+    record,
+    shard_scratch,
+    skip_markers,
+    store_deal,
+)
 from sim.options import Option, OptionTable
 from sim.policies import HEURISTIC, SCRIPTED
 from sim.policies import doko_duell_heuristic as H
@@ -319,13 +327,6 @@ def _marker(row, obs, seat, kind, trick, supply, log, nlog):  # type: ignore[no-
 
 
 @numba.njit(cache=True)
-def _next_scripted(script, cur):  # type: ignore[no-untyped-def]
-    """Step over recorded marker rows (no decisions) in a replayed deal."""
-    while cur[0] < script.shape[0] and script[cur[0], 0] == A.MARKER:
-        cur[0] += 1
-
-
-@numba.njit(cache=True)
 def play_deal(seed, deal, params, pols, row, obs, states, hands, pyramid, perm, script, cur,
               err, log, nlog):  # type: ignore[no-untyped-def]
     """Deal, play and score deal ``deal`` into result ``row``."""
@@ -388,7 +389,7 @@ def play_deal(seed, deal, params, pols, row, obs, states, hands, pyramid, perm, 
             obs[O.PHASE] = O.PH_PLAY
             obs[O.LEGAL] = np.int64(legal)
             if pols[seat] == SCRIPTED:
-                _next_scripted(script, cur)
+                skip_markers(script, cur)
                 i = cur[0]
                 if i >= script.shape[0] or script[i, 0] != A.PLAY or script[i, 1] != seat:
                     err[0] = E_MISMATCH
@@ -483,11 +484,7 @@ def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, scrip
     hands = np.zeros(2, np.uint64)
     pyramid = np.zeros((2, PYRAMID), np.int64)
     perm = np.zeros(N_CARDS, np.int64)
-    err = np.zeros(1, np.int64)
-    nlog = np.zeros(1, np.int64)
-    cur = np.zeros(1, np.int64)
-    scratch = np.zeros((1, A.ROW), np.int64)
-    row = np.zeros(res.shape[0], np.int64)
+    err, nlog, cur, scratch, row = shard_scratch(res)
     for i in range(count):
         err[0] = 0
         log, sc = deal_views(i, logs, scratch, script, starts, record)

@@ -8,8 +8,9 @@ asking its policy; a row that does not fit sets the deal's replay error.
 from __future__ import annotations
 
 import numba
+import numpy as np
 
-from sim.actions import MARKER
+from sim.actions import MARKER, ROW
 
 E_NONE, E_MISMATCH, E_ILLEGAL = 0, 1, 2
 """Replay errors: none; a recorded action of the wrong kind or seat (or left over);
@@ -74,6 +75,21 @@ def next_value(values, current):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
+def skip_markers(script, cur):  # type: ignore[no-untyped-def]
+    """Step over recorded marker rows (no decisions) in a replayed deal."""
+    while cur[0] < script.shape[0] and script[cur[0], 0] == MARKER:
+        cur[0] += 1
+
+
+@numba.njit(cache=True, inline="always")
+def shard_scratch(res):  # type: ignore[no-untyped-def]
+    """The bookkeeping every shard loop reuses deal after deal: replay error, log length,
+    script cursor, a one-row log for deals not recorded, and the result row."""
+    return (np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64),
+            np.zeros((1, ROW), np.int64), np.zeros(res.shape[0], np.int64))
+
+
+@numba.njit(cache=True, inline="always")
 def deal_views(i, logs, scratch, script, starts, record):  # type: ignore[no-untyped-def]
     """Deal ``i``'s action log (the scratch row when not recording) and its recorded
     actions to replay (``script[starts[i]:starts[i+1]]``; the whole script when no starts)."""
@@ -87,8 +103,7 @@ def store_deal(i, row, res, error_col, replayed, script, cur, record, nlogs, nlo
     """After deal ``i``: flag recorded decisions left over in a replay (marker rows are no
     decisions), store the result row as column ``i`` of ``res`` and the log's length."""
     if replayed and row[error_col] == E_NONE:
-        while cur[0] < script.shape[0] and script[cur[0], 0] == MARKER:
-            cur[0] += 1
+        skip_markers(script, cur)
         if cur[0] != script.shape[0]:
             row[error_col] = E_MISMATCH
     res[:, i] = row

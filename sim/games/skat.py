@@ -21,7 +21,7 @@ import numpy as np
 from sim import actions as A
 from sim.cards import SKAT_DECK, bit
 from sim.games import skat_obs as O
-from sim.games.kernel import E_ILLEGAL, deal_views, record, scripted, store_deal
+from sim.games.kernel import E_ILLEGAL, deal_views, record, scripted, shard_scratch, store_deal
 from sim.games.skat_family import (
     W_CHOICES,
     W_LEN,
@@ -379,15 +379,11 @@ def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, scrip
     ``script[starts[i]:starts[i+1]]``.
     """
     obs = np.zeros(O.LENGTH, np.int64)
-    states = np.zeros((1 + STREAM_SEAT0 + 3, 1), np.uint64)
+    states = np.zeros((STREAM_SEAT0 + 3, 1), np.uint64)
     hands = np.zeros(3, np.uint64)
     perm = np.zeros(32, np.int64)
-    err = np.zeros(1, np.int64)
-    nlog = np.zeros(1, np.int64)
-    cur = np.zeros(1, np.int64)
+    err, nlog, cur, scratch, row = shard_scratch(res)
     work = np.zeros(W_LEN, np.int64)
-    scratch = np.zeros((1, A.ROW), np.int64)
-    row = np.zeros(res.shape[0], np.int64)
     for i in range(count):
         err[0] = 0
         log, sc = deal_views(i, logs, scratch, script, starts, record)

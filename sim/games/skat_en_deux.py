@@ -31,6 +31,7 @@ from sim.games.kernel import (
     deal_views,
     record,
     scripted_optional,
+    shard_scratch,
     store_deal,
 )
 from sim.games.skat_family import (
@@ -565,12 +566,8 @@ def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, scrip
     states = np.zeros((STREAM_SEAT0 + 2, 1), np.uint64)
     hands = np.zeros(3, np.uint64)
     perm = np.zeros(32, np.int64)
-    err = np.zeros(1, np.int64)
-    nlog = np.zeros(1, np.int64)
-    cur = np.zeros(1, np.int64)
+    err, nlog, cur, scratch, row = shard_scratch(res)
     work = np.zeros(W_LEN, np.int64)
-    scratch = np.zeros((1, A.ROW), np.int64)
-    row = np.zeros(res.shape[0], np.int64)
     for i in range(count):
         err[0] = 0
         log, sc = deal_views(i, logs, scratch, script, starts, record)
