@@ -215,8 +215,3 @@ def nth_bit(x, n):  # type: ignore[no-untyped-def]
 def bit(i):  # type: ignore[no-untyped-def]
     """Mask with only card ``i``."""
     return np.uint64(1) << np.uint64(i)
-
-
-def table_mask(deck: Deck, predicate) -> int:  # type: ignore[no-untyped-def]
-    """Mask of every card index ``i`` of ``deck`` with ``predicate(i)`` true."""
-    return sum(1 << i for i in range(deck.n_cards) if predicate(i))

@@ -28,18 +28,19 @@ NULL_VALUES = np.array([23, 35, 46, 59], np.int64)
 
 JACKS = ("CJ", "SJ", "HJ", "DJ")
 PLAIN_ORDER = "ATKQ987"
+"""Order of the plain suits in suit games and grand (and of a suit game's trump suit)."""
 _NULL_ORDER_FULL = "AKQJT987"
 
 
 def _suit_trumps(suit: int) -> list[str]:
-    return list(JACKS) + [SUITS[suit] + r for r in "ATKQ987"]
+    return list(JACKS) + [SUITS[suit] + r for r in PLAIN_ORDER]
 
 
 def _tables():  # type: ignore[no-untyped-def]
-    tables = [build_table(SKAT_DECK, _suit_trumps(s), "ATKQ987") for s in range(4)]
-    tables.append(build_table(SKAT_DECK, list(JACKS), "ATKQ987"))
+    tables = [build_table(SKAT_DECK, _suit_trumps(s), PLAIN_ORDER) for s in range(4)]
+    tables.append(build_table(SKAT_DECK, list(JACKS), PLAIN_ORDER))
     tables.append(build_table(SKAT_DECK, [], _NULL_ORDER_FULL))
-    tables.append(build_table(SKAT_DECK, list(JACKS), "ATKQ987"))
+    tables.append(build_table(SKAT_DECK, list(JACKS), PLAIN_ORDER))
     return stack_tables(tables)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from sim.cards import popcount
 from sim.games import skat_obs as O
 from sim.games.skat_values import NULL
 from sim.policies.skat_heuristic import _best_hand_game, _choose_game, expected_score, margin_of, win_chance
@@ -28,7 +29,7 @@ def give_up(obs):  # type: ignore[no-untyped-def]
     hand = np.uint64(obs[O.HAND])
     forehand = obs[O.POSITION] == 0
     bid = obs[O.BID]
-    if popcount_is_twelve(hand):
+    if popcount(hand) == 12:  # the declarer holds the skat too
         game, put, level = _choose_game(hand, bid, forehand, obs[O.MAX_OPEN])
         cards = hand & ~put
     else:
@@ -39,17 +40,6 @@ def give_up(obs):  # type: ignore[no-untyped-def]
     chance = win_chance(margin_of(cards, game, forehand))
     # a game worth at least the bid, won or lost at that value
     return expected_score(float(bid), chance) < GIVE_UP_SCORE
-
-
-@numba.njit(cache=True, inline="always")
-def popcount_is_twelve(hand):  # type: ignore[no-untyped-def]
-    """Whether the declarer holds the skat too (12 cards)."""
-    n = 0
-    m = np.uint64(hand)
-    while m:
-        m &= m - np.uint64(1)
-        n += 1
-    return n == 12
 
 
 @numba.njit(cache=True)
