@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from sim.games import doko_duell, skat, skat_en_deux
+from sim.games import doko_duell, doko_skat, skat, skat_en_deux
 from sim.games.base import Batch, Game
 
-GAMES: dict[str, Game] = {g.name: g for g in (Game(skat), Game(skat_en_deux), Game(doko_duell))}
+GAMES: dict[str, Game] = {g.name: g for g in (Game(skat), Game(skat_en_deux), Game(doko_duell),
+                                             Game(doko_skat))}
 """Games by id (RULES.md: ``skat``, ``skat_en_deux``, ``doko_duell``, ``doko_skat``)."""
 
 

@@ -19,7 +19,7 @@ from sim.games.skat_values import NULL, POINTS, null_value
 from sim.policies import HEURISTIC, SCRIPTED
 from sim.policies import skat_en_deux_heuristic as H2
 from sim.policies import skat_heuristic as H
-from sim.policies.random import coin, random_card, random_pair
+from sim.policies.random import coin, random_card, random_cards
 from sim.rng import below, shuffle
 from sim.tricks import legal_mask, trick_winner
 
@@ -100,7 +100,7 @@ def decide_discard(pol, obs, state):  # type: ignore[no-untyped-def]
     """The two cards to put away (a mask)."""
     if pol == HEURISTIC:
         return H.discard(obs)
-    return random_pair(np.uint64(obs[O.HAND]), state)
+    return random_cards(np.uint64(obs[O.HAND]), 2, state)
 
 
 @numba.njit(cache=True, inline="always")

@@ -25,11 +25,12 @@ def coin(state):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def random_pair(cards, state):  # type: ignore[no-untyped-def]
-    """A uniformly chosen pair of cards from ``cards`` (as a mask)."""
-    n = popcount(cards)
-    i = below(state, n)
-    j = below(state, n - 1)
-    if j >= i:
-        j += 1
-    return (np.uint64(1) << np.uint64(nth_bit(cards, i))) | (np.uint64(1) << np.uint64(nth_bit(cards, j)))
+def random_cards(cards, n, state):  # type: ignore[no-untyped-def]
+    """A uniformly chosen set of ``n`` cards from ``cards`` (a mask), drawn one by one."""
+    rest = np.uint64(cards)
+    chosen = np.uint64(0)
+    for k in range(n):
+        c = np.uint64(1) << np.uint64(nth_bit(rest, below(state, popcount(rest))))
+        chosen |= c
+        rest &= ~c
+    return chosen

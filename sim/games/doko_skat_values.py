@@ -1,0 +1,239 @@
+"""Doko-Skat's card tables and counting rules (RULES.md, seed 004).
+
+Shared by the kernel (``sim.games.doko_skat``), its heuristic, its trace codec and the
+tests, so each rule lives once:
+
+* game codes: a suit game in C S H D (0-3), grand (4), bridge in C S H D (5-8);
+  ``game_of_card`` is the game a turned-up card sets;
+* trick tables per game code (``table_of`` picks the bridge tables of ``bridge_order``):
+  suit game CJ CJ SJ SJ HJ HJ DJ DJ then the trump suit A T K Q 9, plain suits A T K Q 9;
+  grand the 8 jacks only; bridge only the named suit trump, jacks in their suits and
+  every suit ranked A K Q J T 9 (``natural``) or A T K Q J 9 (``skat``);
+* ``teams``: the holders of the turned-up card and the lone player;
+* ``declaration_order``: who may name a game first, from the first-round tricks;
+* ``spitzen``: consecutive top trumps a side holds, copy by copy;
+* ``settle``: the winning side's points per player (bands, Spitzen, special points, the
+  tie, ``zero_sum``).
+
+>>> GAME_LABELS[game_of_card(DECK.index("HA"))], GAME_LABELS[game_of_card(DECK.index("ST"))]
+('bridge H', 'suit S')
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from sim.cards import DOKO_DECK_48, SUITS, bit, popcount
+from sim.tricks import TRUMP, build_table, stack_tables
+
+DECK = DOKO_DECK_48
+N_KINDS = DECK.n_kinds
+"""24 different cards, each twice: card ``i`` and ``i + N_KINDS`` are the two copies."""
+POINTS = DECK.points.astype(np.int64)
+RANK_A, RANK_T, RANK_K, RANK_Q, RANK_J, RANK_9 = range(6)
+"""Rank indices in ``DECK.ranks`` (``A T K Q J 9``)."""
+
+SUIT_GAME, GRAND, BRIDGE = 0, 1, 2
+GAME_TYPES = ("suit", "grand", "bridge")
+"""Game types, by code."""
+N_GAMES = 9
+GRAND_CODE = 4
+BRIDGE_BASE = 5
+GAME_TYPE = np.array([SUIT_GAME] * 4 + [GRAND] + [BRIDGE] * 4, np.int64)
+GAME_TRUMP = np.array([0, 1, 2, 3, -1, 0, 1, 2, 3], np.int64)
+"""Type and trump suit (-1: grand) of each game code."""
+GAME_LABELS = tuple([f"suit {s}" for s in SUITS] + ["grand"] + [f"bridge {s}" for s in SUITS])
+
+JACKS = ("CJ", "SJ", "HJ", "DJ")
+PLAIN = "ATKQ9"
+"""Plain suits in suit games and grand (the jacks are trumps)."""
+BRIDGE_ORDERS = ("AKQJT9", "ATKQJ9")
+"""Every suit's order in a bridge: ``natural``, ``skat``."""
+
+
+def trump_names(code: int, bridge_order: int = 0) -> tuple[str, ...]:
+    """Trump card names of game ``code`` from the highest down (each stands for both copies)."""
+    if GAME_TYPE[code] == GRAND:
+        return JACKS
+    suit = SUITS[GAME_TRUMP[code]]
+    if GAME_TYPE[code] == SUIT_GAME:
+        return JACKS + tuple(suit + r for r in PLAIN)
+    return tuple(suit + r for r in BRIDGE_ORDERS[bridge_order])
+
+
+def _tables() -> tuple[list[tuple[str, ...]], list[str]]:
+    """Trumps and plain order of tables 0-12: game codes 0-8 (natural bridges), then the
+    four bridges in the ``skat`` order."""
+    trumps = [trump_names(g) for g in range(N_GAMES)]
+    plain = [PLAIN] * BRIDGE_BASE + [BRIDGE_ORDERS[0]] * 4
+    for g in range(BRIDGE_BASE, N_GAMES):
+        trumps.append(trump_names(g, 1))
+        plain.append(BRIDGE_ORDERS[1])
+    return trumps, plain
+
+
+_TRUMPS, _PLAIN = _tables()
+N_TABLES = len(_TRUMPS)
+EFF, STRENGTH, SUIT_MASKS = stack_tables([build_table(DECK, t, p) for t, p in zip(_TRUMPS, _PLAIN)])
+"""``[table, card]`` effective suit and strength, ``[table, suit]`` masks."""
+TOP_KINDS = np.full((N_TABLES, 12), -1, np.int64)
+TOP_N = np.array([len(t) for t in _TRUMPS], np.int64)
+"""``TOP_KINDS[t, :TOP_N[t]]``: the trump kinds of table ``t`` from the highest down."""
+for _t, _names in enumerate(_TRUMPS):
+    TOP_KINDS[_t, :len(_names)] = [DECK.index(n) for n in _names]
+TRUMP_MASK = SUIT_MASKS[:, TRUMP].copy()
+"""Every trump card of table ``t``."""
+
+
+@numba.njit(cache=True, inline="always")
+def game_of_card(card):  # type: ignore[no-untyped-def]
+    """The game a turned-up card sets: K, T or 9 a suit game in its suit, A a bridge in its
+    suit, Q or J grand."""
+    kind = card % N_KINDS
+    suit = kind // 6
+    rank = kind % 6
+    if rank == RANK_A:
+        return BRIDGE_BASE + suit
+    if rank == RANK_Q or rank == RANK_J:
+        return GRAND_CODE
+    return suit
+
+
+@numba.njit(cache=True, inline="always")
+def table_of(code, bridge_skat):  # type: ignore[no-untyped-def]
+    """Trick table of game ``code`` (bridges in the ``skat`` order when ``bridge_skat``)."""
+    if bridge_skat and code >= BRIDGE_BASE:
+        return code + 4
+    return code
+
+
+@numba.njit(cache=True, inline="always")
+def copies(card):  # type: ignore[no-untyped-def]
+    """Mask of both copies of ``card``."""
+    kind = card % N_KINDS
+    return bit(kind) | bit(kind + N_KINDS)
+
+
+@numba.njit(cache=True)
+def teams(first_round, stocks, turned_up, all_cards):  # type: ignore[no-untyped-def]
+    """``(lone, lone_both)``: the lone player and whether he holds both copies of the
+    turned-up card. A holder has a copy among his first-round cards (``all_cards``: or
+    in his stock). Two holders play together against the third; a single holder plays
+    alone against the other two."""
+    both = copies(turned_up)
+    holders = 0
+    holder = -1
+    other = -1
+    for s in range(3):
+        looked = first_round[s] | (stocks[s] if all_cards else np.uint64(0))
+        if looked & both:
+            holders += 1
+            holder = s
+        else:
+            other = s
+    lone = holder if holders == 1 else other
+    looked = first_round[lone] | (stocks[lone] if all_cards else np.uint64(0))
+    return lone, popcount(looked & both) == 2
+
+
+@numba.njit(cache=True)
+def declaration_order(first_round_tricks, lone, forehand, order):  # type: ignore[no-untyped-def]
+    """Fill ``order[0:3]`` with the seats in the order they may name a game.
+
+    The pair members go by first-round tricks (more first; equal: the one seated nearer
+    forehand). The side with at least two first-round tricks comes first; the pair first
+    puts the lone player between its members."""
+    a = (lone + 1) % 3
+    b = (lone + 2) % 3
+    if first_round_tricks[b] > first_round_tricks[a] or (
+            first_round_tricks[b] == first_round_tricks[a]
+            and (b - forehand) % 3 < (a - forehand) % 3):
+        a, b = b, a
+    if first_round_tricks[a] + first_round_tricks[b] >= 2:
+        order[0], order[1], order[2] = a, lone, b
+    else:
+        order[0], order[1], order[2] = lone, a, b
+
+
+@numba.njit(cache=True)
+def spitzen(cards, table):  # type: ignore[no-untyped-def]
+    """Consecutive top trumps in ``cards`` from the top of the trump order, each copy one:
+    the run stops at the first trump of which ``cards`` lack a copy."""
+    n = 0
+    for k in range(TOP_N[table]):
+        kind = TOP_KINDS[table, k]
+        held = popcount(cards & (bit(kind) | bit(kind + N_KINDS)))
+        n += held
+        if held < 2:
+            break
+    return n
+
+
+@numba.njit(cache=True, inline="always")
+def band(loser_points):  # type: ignore[no-untyped-def]
+    """Points for each winner by the losers' card points: 2; 3 under 90; 4 under 60;
+    6 under 30; 8 with none."""
+    if loser_points == 0:
+        return 8
+    if loser_points < 30:
+        return 6
+    if loser_points < 60:
+        return 4
+    if loser_points < 90:
+        return 3
+    return 2
+
+
+PAIR, LONE = 0, 1
+"""Sides: the pair, the lone player (-1: none)."""
+SIDES = ("pair", "lone")
+
+
+@numba.njit(cache=True)
+def settle(points_pair, points_lone, declaring, grand, n_spitzen, special_pair, special_lone,
+           zero_sum):  # type: ignore[no-untyped-def]
+    """``(winner_side, tie, value, pair_score, lone_score)`` of a played deal.
+
+    More card points wins (equal: the tie, no winner). Each winner scores ``value``: the
+    band of the losers' points, plus the Spitzen (doubled in grand) if his side declared,
+    plus his side's special points. A tie gives the non-declaring side 1 each (without a
+    declaring side nobody scores). ``pair_score`` is each pair member's score, ``lone_score``
+    the lone player's; with ``zero_sum`` the lone player wins or loses twice the value, each
+    pair member once.
+    """
+    if points_pair == points_lone:
+        if declaring < 0:
+            return -1, True, 0, 0, 0
+        winner = -1
+        scoring = 1 - declaring
+        value = 1
+    else:
+        winner = PAIR if points_pair > points_lone else LONE
+        scoring = winner
+        value = band(points_lone if winner == PAIR else points_pair)
+        if declaring == winner:
+            value += n_spitzen * (2 if grand else 1)
+        value += special_pair if winner == PAIR else special_lone
+    tie = winner < 0
+    if scoring == PAIR:
+        return winner, tie, value, value, -2 * value if zero_sum else 0
+    return winner, tie, value, -value if zero_sum else 0, 2 * value if zero_sum else value
+
+
+@numba.njit(cache=True)
+def settle_all(points_pair, points_lone, declaring, grand, n_spitzen, special_pair, special_lone,
+               zero_sum):  # type: ignore[no-untyped-def]
+    """``settle`` for every deal of the arrays: ``(winner_side, tie, value, pair_score,
+    lone_score)`` arrays."""
+    n = points_pair.shape[0]
+    winner = np.empty(n, np.int64)
+    tie = np.empty(n, np.bool_)
+    value = np.empty(n, np.int64)
+    pair_score = np.empty(n, np.int64)
+    lone_score = np.empty(n, np.int64)
+    for i in range(n):
+        winner[i], tie[i], value[i], pair_score[i], lone_score[i] = settle(
+            points_pair[i], points_lone[i], declaring[i], grand[i], n_spitzen[i],
+            special_pair[i], special_lone[i], zero_sum)
+    return winner, tie, value, pair_score, lone_score
