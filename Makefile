@@ -18,6 +18,7 @@ run: $(STAMP)
 	$(BIN)/stichsim run experiments/skat-baseline.toml --resume
 	$(BIN)/stichsim run experiments/skat-en-deux-baseline.toml --resume
 	$(BIN)/stichsim run experiments/doko-duell-baseline.toml --resume
+	$(BIN)/stichsim run experiments/doko-skat-baseline.toml --resume
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -13,7 +13,9 @@ game type so that a decision costs a few mask operations:
   trick) gets points smeared on it; otherwise the cheapest card goes. Against an
   opponent's card it wins with the cheapest card that wins when it plays last, with the
   cheapest card no unseen card can beat when an opponent plays after it, and throws its
-  cheapest card when it cannot win.
+  cheapest card when it cannot win. In a first round whose points do not count
+  (``first_round_points`` false) only the tricks matter, so the weakest card that does
+  the job goes.
 * **Leading.** A trump that no unseen trump beats when its side holds at least half the
   trumps still out, else a plain card nothing unseen beats in a suit no opponent is known
   to lack, else its cheapest card from its shortest plain suit.
@@ -97,6 +99,10 @@ ABOVE, THROW_KEY, WIN_KEY, SMEAR_KEY, WEIGHT = _tables()
 throw (lowest), to win with (lowest), to smear (highest); ``WEIGHT[t, c]``: declaration
 weight."""
 TOTAL_WEIGHT = WEIGHT.sum(axis=1)
+WEAK_FIRST = STRENGTH.astype(np.int64)
+WEAK_LAST = -WEAK_FIRST
+"""Keys for first-round tricks whose points do not count: only winning them matters, so
+the weakest card goes whether it is thrown, smeared or wins."""
 
 
 @numba.njit(cache=True, inline="always")
@@ -186,8 +192,12 @@ def play(obs):  # type: ignore[no-untyped-def]
     n = obs[O.TRICK_N]
     nxt = (me + 1) % 3
     main = obs[O.PHASE] == O.PH_PLAY
+    if main or obs[O.COUNT_FIRST_ROUND]:
+        throw, win, smear = THROW_KEY[t], WIN_KEY[t], SMEAR_KEY[t]
+    else:
+        throw, win, smear = WEAK_FIRST[t], WEAK_FIRST[t], WEAK_LAST[t]
     if n == 0:
-        return _lead(obs, legal, t, me, partner, unseen, nxt, main)
+        return _lead(obs, legal, t, me, partner, unseen, main, throw, smear)
     leader = obs[O.TRICK_LEADER]
     best = obs[O.TRICK_CARD]
     best_seat = leader
@@ -201,14 +211,14 @@ def play(obs):  # type: ignore[no-untyped-def]
     last = n == 2
     if best_seat == partner:
         if last or _safe(obs, best, t, unseen, nxt, led, main):
-            return _highest(legal, SMEAR_KEY[t])
-        return _lowest(legal, THROW_KEY[t])
+            return _highest(legal, smear)
+        return _lowest(legal, throw)
     winners = legal & ABOVE[t, best]
     if EFF[t, best] != TRUMP:
         winners |= legal & TRUMP_MASK[t]
     if winners:
         if last:
-            return _lowest(winners, WIN_KEY[t])
+            return _lowest(winners, win)
         safe = np.uint64(0)
         m = winners
         while m:
@@ -217,10 +227,10 @@ def play(obs):  # type: ignore[no-untyped-def]
             if _safe(obs, c, t, unseen, nxt, led, main):
                 safe |= ONE << np.uint64(c)
         if safe:
-            return _lowest(safe, WIN_KEY[t])
+            return _lowest(safe, win)
         if nxt != partner and POINTS[best] >= 10:
-            return _highest(winners, WIN_KEY[t])
-    return _lowest(legal, THROW_KEY[t])
+            return _highest(winners, win)
+    return _lowest(legal, throw)
 
 
 @numba.njit(cache=True, inline="always")
@@ -240,7 +250,7 @@ def _safe(obs, card, t, unseen, nxt, led, main):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _lead(obs, legal, t, me, partner, unseen, nxt, main):  # type: ignore[no-untyped-def]
+def _lead(obs, legal, t, me, partner, unseen, main, throw, smear):  # type: ignore[no-untyped-def]
     """The card to open a trick with."""
     trumps = legal & TRUMP_MASK[t]
     out_trumps = unseen & TRUMP_MASK[t]
@@ -265,7 +275,7 @@ def _lead(obs, legal, t, me, partner, unseen, nxt, main):  # type: ignore[no-unt
         if not lacking and (not out_trumps or popcount(unseen & SUIT_MASKS[t, e]) >= 3):
             sure |= ONE << np.uint64(c)
     if sure:
-        return _highest(sure, SMEAR_KEY[t])
+        return _highest(sure, smear)
     if plain:
         short = np.uint64(0)
         shortest = 99
@@ -274,8 +284,8 @@ def _lead(obs, legal, t, me, partner, unseen, nxt, main):  # type: ignore[no-unt
             k = popcount(mine)
             if k and k < shortest:
                 short, shortest = mine, k
-        return _lowest(short, THROW_KEY[t])
-    return _lowest(legal, THROW_KEY[t])
+        return _lowest(short, throw)
+    return _lowest(legal, throw)
 
 
 @numba.njit(cache=True)
