@@ -184,6 +184,10 @@ BAD_TRACES = [
     (["skat", "--deals", "2", "--seed", "-1"], ["--seed: must be an integer from 0"]),
     (["skat", "--seed", "1"], ["missing --deals"]),
     (["skat", "--deals", "2", "--seed", "1", "--variant", "x"], ["--variant needs --config"]),
+    (["doko_skat", "--deals", "2", "--seed", "1", "--rule", "bridge_order=french"],
+     ["option bridge_order: value french is not allowed (allowed: natural, skat)"]),
+    (["doko_skat", "--deals", "2", "--seed", "1", "--rule", "all_pass=ramsch"],
+     ["unknown option 'all_pass' for game doko_skat (options: bridge_order, team_cards"]),
     (["--deals", "2"], ["give a GAME"]),
     (["--config", "CONFIG", "--seed", "3"], ["--seed cannot be used with --config"]),
     (["--config", "CONFIG", "--variant", "nope"], ["no variant 'nope' (variants: base, ramsch)"]),
@@ -235,6 +239,10 @@ def test_trace_then_replay(capsys, experiment_file, tmp_path) -> None:  # type: 
     ("{not json", "not valid JSON"),
     ('{"game": "poker", "rules": {}, "policies": [], "seed": 1, "deal": 0, "dealer": 0, '
      '"cards": {}, "actions": [], "result": {}}', "poker"),
+    ('{"game": "doko_skat", "rules": {"bridge_order": "natural", "team_cards": "first_round", '
+     '"first_round_points": true, "zero_sum": false}, "policies": ["random", "random", "random"], '
+     '"seed": 1, "deal": 0, "dealer": 0, "cards": {"skat": []}, "actions": [], "result": {}}',
+     "cards: missing field(s) stock, turned_up, first_round_hands"),
 ])
 def test_replay_bad_lines(capsys, tmp_path, line, fragment) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "bad.jsonl"

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from sim.cards import SKAT_DECK
@@ -260,7 +261,7 @@ BAD = {
     "not json": ("{\"game\": \"skat\",", "not valid JSON"),
     "not an object": ("[1, 2]", "not a JSON object"),
     "unknown game": ((("game",), "schafkopf"),
-                     "unknown game \"schafkopf\" (games: skat, skat_en_deux, doko_duell)"),
+                     "unknown game \"schafkopf\" (games: skat, skat_en_deux, doko_duell, doko_skat)"),
     "unknown option": ((("rules", "kontra"), True), "unknown option 'kontra'"),
     "bad value": ((("rules", "lost_factor"), 3), "option lost_factor: value 3 is not allowed"),
     "missing option": ((("rules", "lost_factor"), KeyError), "rules lack option(s) lost_factor"),
@@ -1269,3 +1270,547 @@ def test_doko_duell_trace_through_the_cli(tmp_path: Path, capsys: pytest.Capture
     assert objs[0]["rules"]["tie_rule"] == "last_trick" and objs[0]["rules"]["b_marker_supply"] == "none"
     assert objs[0]["policies"] == ["random", "heuristic"]
     assert main(["replay", str(out)]) == 0
+
+
+# --- doko_skat -----------------------------------------------------------------------------
+
+DSK = find_game("doko_skat")
+DSK_DECK = DSK.deck
+DSK_RULES = {
+    # name: (policies, rules); together they cover every option value
+    "heuristic": (["heuristic"] * 3, {}),
+    "random": (["random"] * 3, {}),
+    "random_skat_all": (["random"] * 3, {"bridge_order": "skat", "team_cards": "all",
+                                         "first_round_points": False, "zero_sum": True}),
+    "heuristic_skat_all": (["heuristic"] * 3, {"bridge_order": "skat", "team_cards": "all"}),
+    "mixed": (["random", "heuristic", "random"], {"first_round_points": False, "zero_sum": True}),
+}
+DSK_DEALS = 250
+DSK_CARDS = ["stock", "skat", "turned_up", "first_round_hands"]
+DSK_ACTION_FIELDS = {"play": {"card", "from"}, "declare": {"game", "trump"}, "pass": set(),
+                     "discard": {"cards"}}
+DSK_RESULT_FIELDS = ["pair", "lone", "declarer", "declaring_side", "game", "trump", "side_points",
+                     "first_round_tricks", "special_points", "spitzen", "winner_side", "scores"]
+DSK_EXTRA_RESULT = ["first_round_game", "first_round_trump", "nobody_declared", "declarer_turn",
+                    "lone_both", "tie", "value", "points", "tricks", "first_round_points",
+                    "discard_points", "discards"]
+
+
+@pytest.fixture(scope="module")
+def dsk_traces(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("doko_skat")
+    out = {}
+    for name, (policies, rules) in DSK_RULES.items():
+        out[name] = folder / f"{name}.jsonl"
+        assert write_trace(DSK, 2024, 0, DSK_DEALS, rules, policies, out[name]) == DSK_DEALS
+    return out
+
+
+def dsk_lines(traces: dict[str, Path]) -> list[dict[str, Any]]:
+    return [obj for path in traces.values() for obj in read(path)]
+
+
+def redeal_deals(rules: dict[str, Any], count: int) -> list[int]:
+    """The first ``count`` deals under seed 2024 in which no random player declares (about
+    one in a thousand), found through the result columns."""
+    cols = DSK.play(2024, 0, 20_000, DSK.rules(rules), ["random"] * 3).columns
+    deals = [int(d) for d in cols["deal"][cols["nobody_declared"]][:count]]
+    assert len(deals) == count
+    return deals
+
+
+def split_twins(obj: dict[str, Any]) -> bool:
+    """Both copies of a card were first-round cards and the redeal gave them to two seats:
+    the trace does not say which copy each seat got (see the replay tests below)."""
+    first = [c for hand in obj["cards"]["first_round_hands"] for c in hand]
+    twins = {c for c in first if first.count(c) == 2}
+    return any(sum(c in extra for extra in obj["cards"]["extra"]) == 2 for c in twins)
+
+
+@pytest.fixture(scope="module")
+def dsk_redeals() -> list[dict[str, Any]]:
+    """Trace lines of deals where nobody declares, under two rule sets."""
+    out = []
+    for rules in ({}, DSK_RULES["random_skat_all"][1]):
+        out += [obj for d in redeal_deals(rules, 12)
+                for obj in trace_lines(DSK, 2024, d, 1, rules, ["random"] * 3)]
+    return out
+
+
+# The game written out from RULES.md, independent of sim.games.doko_skat.
+DSK_JACKS = ["CJ", "SJ", "HJ", "DJ"]
+DSK_PLAIN = "ATKQ9"
+DSK_BRIDGE = {"natural": "AKQJT9", "skat": "ATKQJ9"}
+DSK_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
+
+
+def dsk_game_of(card: str) -> tuple[str, str | None]:
+    """The game a turned-up card sets: K, T, 9 a suit game, A a bridge, Q or J grand."""
+    if card[1] in "KT9":
+        return "suit", card[0]
+    return ("bridge", card[0]) if card[1] == "A" else ("grand", None)
+
+
+def dsk_orders(game: str, trump: str | None, bridge_order: str) -> tuple[list[str], str]:
+    """Trumps from the highest down, and the order of the plain suits."""
+    if game == "grand":
+        return DSK_JACKS, DSK_PLAIN
+    if game == "suit":
+        return DSK_JACKS + [f"{trump}{r}" for r in DSK_PLAIN], DSK_PLAIN
+    order = DSK_BRIDGE[bridge_order]
+    return [f"{trump}{r}" for r in order], order
+
+
+def dsk_points(cards: list[str]) -> int:
+    return sum(DSK_POINTS[c[1]] for c in cards)
+
+
+def dsk_tricks(plays: list[dict[str, Any]], leader: int, hands: list[list[str]],
+               orders: tuple[list[str], str]) -> tuple[list[int], list[int]]:
+    """Play tricks by hand: each card from its seat's hand, in turn, following the led
+    card's effective suit when it can; card points and tricks per seat."""
+    trumps, plain = orders
+
+    def suit(c: str) -> str:
+        return "trump" if c in trumps else c[0]
+
+    def strength(c: str, led: str) -> int:
+        if c in trumps:
+            return 100 - trumps.index(c)
+        return 50 - plain.index(c[1]) if c[0] == led else -1
+
+    points, tricks = [0, 0, 0], [0, 0, 0]
+    assert len(plays) % 3 == 0
+    for t in range(0, len(plays), 3):
+        trick = plays[t:t + 3]
+        assert [a["seat"] for a in trick] == [(leader + k) % 3 for k in range(3)]
+        led = suit(trick[0]["card"])
+        for n, a in enumerate(trick):
+            hand = hands[a["seat"]]
+            assert a["type"] == "play" and a["from"] == "hand" and a["card"] in hand
+            if n and suit(a["card"]) != led:
+                assert all(suit(c) != led for c in hand)
+            hand.remove(a["card"])
+        cards = [a["card"] for a in trick]
+        best = max(range(3), key=lambda k: (strength(cards[k], led), -k))  # the first of equals
+        leader = trick[best]["seat"]
+        points[leader] += dsk_points(cards)
+        tricks[leader] += 1
+    assert hands == [[], [], []]
+    return points, tricks
+
+
+def dsk_spitzen(cards: list[str], trumps: list[str]) -> int:
+    """Consecutive top trumps held, each copy one, until a trump of which a copy is missing."""
+    n = 0
+    for t in trumps:
+        n += cards.count(t)
+        if cards.count(t) < 2:
+            break
+    return n
+
+
+def dsk_band(loser: int) -> int:
+    return 8 if loser == 0 else 6 if loser < 30 else 4 if loser < 60 else 3 if loser < 90 else 2
+
+
+def dsk_by_hand(obj: dict[str, Any]) -> dict[str, Any]:
+    """Play a doko_skat trace line by hand (RULES.md) and return the result it comes to."""
+    rules, cards, acts = obj["rules"], obj["cards"], obj["actions"]
+    forehand = (obj["dealer"] + 1) % 3
+    turned = cards["turned_up"]
+    first = [list(h) for h in cards["first_round_hands"]]
+    assert turned in [c for h in first for c in h]
+    fr_game, fr_trump = dsk_game_of(turned)
+    fr_points, fr_tricks = dsk_tricks(acts[:9], forehand, [list(h) for h in first],
+                                      dsk_orders(fr_game, fr_trump, rules["bridge_order"]))
+    looked = [first[s] + (cards["stock"][s] if rules["team_cards"] == "all" else []) for s in range(3)]
+    holders = [s for s in range(3) if turned in looked[s]]
+    lone = holders[0] if len(holders) == 1 else 3 - sum(holders)
+    pair = sorted({0, 1, 2} - {lone})
+    lone_both = looked[lone].count(turned) == 2
+    a, b = sorted(pair, key=lambda s: (-fr_tricks[s], (s - forehand) % 3))
+    order = [a, lone, b] if fr_tricks[a] + fr_tricks[b] >= 2 else [lone, a, b]
+    k = 9
+    declarer = game = trump = None
+    for seat in order:
+        act = acts[k]
+        k += 1
+        assert act["seat"] == seat and act["type"] in ("pass", "declare")
+        if act["type"] == "declare":
+            declarer, game, trump = seat, act["game"], act["trump"]
+            break
+    hands = [list(cards["stock"][s]) + (list(cards["skat"]) if s == lone else []) for s in range(3)]
+    if declarer is None:
+        game, trump = dsk_game_of(cards["second_turned_up"])
+        extra = cards["extra"]
+        assert [len(e) for e in extra] == [1 if s == lone else 4 for s in range(3)]
+        assert sorted(c for e in extra for c in e) == sorted(c for h in first for c in h)
+        assert cards["second_turned_up"] in [c for e in extra for c in e]
+        hands = [hands[s] + extra[s] for s in range(3)]
+        discarders = [(forehand + r) % 3 for r in range(3)]
+    else:
+        assert "extra" not in cards and "second_turned_up" not in cards
+        discarders = [lone]
+    discards: list[list[str]] = [[], [], []]
+    for seat in discarders:
+        act = acts[k]
+        k += 1
+        assert act["type"] == "discard" and act["seat"] == seat
+        assert len(act["cards"]) == (3 if declarer is not None else 4)
+        for c in act["cards"]:
+            hands[seat].remove(c)
+        discards[seat] = act["cards"]
+    assert [len(h) for h in hands] == [12, 12, 12]
+    orders = dsk_orders(game, trump, rules["bridge_order"])
+    points, tricks = dsk_tricks(acts[k:], forehand, [list(h) for h in hands], orders)
+    assert len(acts) == k + 36
+    side_of = ["lone" if s == lone else "pair" for s in range(3)]
+    side_points = {"pair": 0, "lone": 0}
+    discard_points = {"pair": 0, "lone": 0}
+    for s in range(3):
+        discard_points[side_of[s]] += dsk_points(discards[s])
+        side_points[side_of[s]] += points[s] + dsk_points(discards[s])
+        if declarer is not None and rules["first_round_points"]:
+            side_points[side_of[s]] += fr_points[s]
+    special = {"pair": int(fr_tricks[a] + fr_tricks[b] == 3),
+               "lone": int(lone_both) + int(fr_tricks[lone] == 3)}
+    if declarer is None:
+        special = {"pair": 0, "lone": 0}
+    declaring = side_of[declarer] if declarer is not None else None
+    spitzen = 0
+    if declaring is not None:
+        held = [c for s in range(3) if side_of[s] == declaring
+                for c in cards["stock"][s] + (cards["skat"] if s == lone else [])]
+        spitzen = dsk_spitzen(held, orders[0])
+    return {"pair": pair, "lone": lone, "declarer": declarer, "declaring_side": declaring,
+            "game": game, "trump": trump, "side_points": side_points,
+            "first_round_tricks": fr_tricks, "special_points": special, "spitzen": spitzen,
+            "first_round_game": fr_game, "first_round_trump": fr_trump,
+            "nobody_declared": declarer is None, "lone_both": lone_both, "points": points,
+            "tricks": tricks, "first_round_points": fr_points, "discard_points": discard_points,
+            "discards": discards}
+
+
+def dsk_settle(r: dict[str, Any], zero_sum: bool) -> dict[str, Any]:
+    """Winner, tie, value and scores from a result's counts, as RULES.md settles them."""
+    p, lone = r["side_points"], r["lone"]
+    declaring = r["declaring_side"]
+    if p["pair"] == p["lone"]:
+        winner, scoring, value = None, ({"pair": "lone", "lone": "pair"}.get(declaring)), 1
+    else:
+        winner = scoring = "pair" if p["pair"] > p["lone"] else "lone"
+        value = dsk_band(p["lone" if winner == "pair" else "pair"]) + r["special_points"][winner]
+        if declaring == winner:
+            value += r["spitzen"] * (2 if r["game"] == "grand" else 1)
+    if scoring is None:
+        value = 0
+    scores = []
+    for s in range(3):
+        mine = "lone" if s == lone else "pair"
+        share = 2 if s == lone else 1
+        won = value * (share if zero_sum else 1) if mine == scoring else 0
+        lost = value * share if zero_sum and scoring is not None and mine != scoring else 0
+        scores.append(won - lost)
+    return {"winner_side": winner, "tie": winner is None, "value": value, "scores": scores}
+
+
+def test_doko_skat_every_trace_md_field(dsk_traces: dict[str, Path]) -> None:
+    seen_types, seen_games, seen_sides = set(), set(), set()
+    for obj in dsk_lines(dsk_traces):
+        assert list(obj) == list(FIELDS)
+        assert obj["game"] == "doko_skat" and obj["seed"] == 2024
+        assert obj["rules"] == DSK.rules(obj["rules"]) and set(obj["rules"]) == set(DSK.rules())
+        assert len(obj["policies"]) == 3 and obj["dealer"] == obj["deal"] % 3
+        cards = obj["cards"]
+        assert list(cards) == DSK_CARDS  # nobody declares in none of these deals
+        assert [len(h) for h in cards["stock"]] == [12, 12, 12] and len(cards["skat"]) == 3
+        assert [len(h) for h in cards["first_round_hands"]] == [3, 3, 3]
+        everything = [c for part in cards["stock"] + [cards["skat"]] + cards["first_round_hands"]
+                      for c in part]
+        assert sorted(everything) == sorted(DSK_DECK.names)  # 48 cards: each card twice
+        for h in cards["stock"] + cards["first_round_hands"] + [cards["skat"]]:
+            assert h == sorted(h, key=DSK_DECK.names.index)
+        for action in obj["actions"]:
+            assert set(action) == {"type", "seat"} | DSK_ACTION_FIELDS[action["type"]]
+            assert action["seat"] in (0, 1, 2)
+            seen_types.add(action["type"])
+            if action["type"] == "declare":
+                assert action["game"] in ("suit", "grand", "bridge")
+                assert (action["trump"] is None) == (action["game"] == "grand")
+                seen_games.add((action["game"], action["trump"]))
+        r = obj["result"]
+        assert list(r) == DSK_RESULT_FIELDS + DSK_EXTRA_RESULT
+        assert sorted(r["pair"] + [r["lone"]]) == [0, 1, 2] and r["pair"] == sorted(r["pair"])
+        assert r["declaring_side"] == ("lone" if r["declarer"] == r["lone"] else "pair")
+        assert list(r["side_points"]) == ["pair", "lone"] == list(r["special_points"])
+        assert sum(r["first_round_tricks"]) == 3 and sum(r["tricks"]) == 12
+        fr_total = sum(r["first_round_points"])
+        counted = 240 if obj["rules"]["first_round_points"] else 240 - fr_total
+        assert sum(r["side_points"].values()) == counted
+        assert len(r["scores"]) == 3 and r["winner_side"] in ("pair", "lone", None)
+        seen_sides.add((r["declaring_side"], r["winner_side"]))
+    assert seen_types == set(DSK_ACTION_FIELDS)
+    assert seen_games == {(g, t) for g in ("suit", "bridge") for t in "CSHD"} | {("grand", None)}
+    assert {("pair", "pair"), ("pair", "lone"), ("lone", "lone"), ("lone", "pair")} <= seen_sides
+
+
+def test_doko_skat_fields_match_the_columns(dsk_traces: dict[str, Path]) -> None:
+    """Every card and result field is the deal's result column (played again without
+    recording), named as TRACE.md names it."""
+    sides, games = ("pair", "lone"), ("suit", "grand", "bridge")
+
+    def names(mask: Any) -> list[str]:
+        return sorted(DSK_DECK.name_list(int(mask)))
+
+    for name, (policies, rules) in DSK_RULES.items():
+        cols = DSK.play(2024, 0, DSK_DEALS, DSK.rules(rules), policies).columns
+        for i, obj in enumerate(read(dsk_traces[name])):
+            c, r = obj["cards"], obj["result"]
+            for s in range(3):
+                assert sorted(c["stock"][s]) == names(cols[f"stock_{s}"][i])
+                assert sorted(c["first_round_hands"][s]) == names(cols[f"first_round_{s}"][i])
+                assert sorted(r["discards"][s]) == names(cols[f"discard_{s}"][i])
+            assert sorted(c["skat"]) == names(cols["skat"][i])
+            assert c["turned_up"] == DSK_DECK.names[cols["turned_up"][i]]
+            col = {k: int(v[i]) for k, v in cols.items()}
+            assert r["pair"] == [col["pair_0"], col["pair_1"]] and r["lone"] == col["lone"]
+            assert r["declarer"] == (col["declarer"] if col["declarer"] >= 0 else None)
+            assert r["declaring_side"] == sides[col["declaring_side"]]
+            assert r["game"] == games[col["game"]] and r["first_round_game"] == games[col["fr_game"]]
+            assert r["trump"] == ("CSHD"[col["trump"]] if col["trump"] >= 0 else None)
+            assert r["side_points"] == {"pair": col["points_pair"], "lone": col["points_lone"]}
+            assert r["special_points"] == {"pair": col["special_pair"], "lone": col["special_lone"]}
+            assert r["winner_side"] == (sides[col["winner_side"]] if col["winner_side"] >= 0 else None)
+            for key, column in (("spitzen", "spitzen"), ("value", "value"), ("tie", "tie"),
+                                ("nobody_declared", "nobody_declared"), ("lone_both", "lone_both")):
+                assert r[key] == col[column] and type(r[key]) is (bool if cols[column].dtype == bool
+                                                                  else int)
+            for key, column in (("scores", "score"), ("first_round_tricks", "fr_tricks"),
+                                ("first_round_points", "fr_points"), ("points", "points"),
+                                ("tricks", "tricks")):
+                assert r[key] == [col[f"{column}_{s}"] for s in range(3)], key
+
+
+def test_doko_skat_played_by_hand(dsk_traces: dict[str, Path]) -> None:
+    """Every card from its seat's cards, in turn, following suit; the teams, the declaration
+    order, discards, card points, special points, Spitzen and the settlement are those
+    RULES.md gives, recounted from the trace alone."""
+    ties = 0
+    for obj in dsk_lines(dsk_traces):
+        r = obj["result"]
+        for key, value in dsk_by_hand(obj).items():
+            assert r[key] == value, (obj["deal"], key)
+        for key, value in dsk_settle(r, obj["rules"]["zero_sum"]).items():
+            assert r[key] == value, (obj["deal"], key)
+        ties += r["tie"]
+    assert ties
+
+
+def test_doko_skat_redeal_carries_its_cards(dsk_redeals: list[dict[str, Any]]) -> None:
+    """Where nobody declares, the trace holds the second turned-up card and the cards each
+    seat was given; each seat discards 4; nothing counts as declared."""
+    for obj in dsk_redeals:
+        cards, r = obj["cards"], obj["result"]
+        assert list(cards) == DSK_CARDS + ["second_turned_up", "extra"]
+        kinds = [a["type"] for a in obj["actions"]]
+        assert kinds[9:15] == ["pass"] * 3 + ["discard"] * 3 and "declare" not in kinds
+        assert r["nobody_declared"] and r["declarer"] is None and r["declaring_side"] is None
+        assert r["special_points"] == {"pair": 0, "lone": 0} and r["spitzen"] == 0
+        assert (r["game"], r["trump"]) == dsk_game_of(cards["second_turned_up"])
+        assert sum(r["side_points"].values()) == 240
+        assert sum(len(d) for d in r["discards"]) == 12
+        for key, value in dsk_by_hand(obj).items():
+            assert r[key] == value, (obj["deal"], key)
+        for key, value in dsk_settle(r, obj["rules"]["zero_sum"]).items():
+            assert r[key] == value, (obj["deal"], key)
+
+
+def test_doko_skat_redeal_replays(dsk_redeals: list[dict[str, Any]], tmp_path: Path) -> None:
+    clean = [obj for obj in dsk_redeals if not split_twins(obj)]
+    assert len(clean) > 5
+    assert replay_file(write(tmp_path / "t.jsonl", clean)) == []
+
+
+@pytest.mark.xfail(strict=True, reason="the replay cannot tell which copy of a twin the redeal "
+                   "gave to which seat; needs the kernel to take either copy of a replayed card")
+def test_doko_skat_redeal_with_split_twins_replays(dsk_redeals: list[dict[str, Any]],
+                                                    tmp_path: Path) -> None:
+    split = [obj for obj in dsk_redeals if split_twins(obj)]
+    assert split
+    assert replay_file(write(tmp_path / "t.jsonl", split)) == []
+
+
+def test_doko_skat_replay_of_fresh_traces_finds_nothing(dsk_traces: dict[str, Path]) -> None:
+    for name, path in dsk_traces.items():
+        assert replay_file(path) == [], name
+
+
+def test_doko_skat_round_trip(dsk_traces: dict[str, Path]) -> None:
+    """A written line reads back as the object written, and every action object turns into
+    a row and back into the same object."""
+    codec = trace_codec(DSK)
+    policies, rules = DSK_RULES["mixed"]
+    objs = read(dsk_traces["mixed"])
+    assert objs == json.loads(json.dumps(list(trace_lines(DSK, 2024, 0, DSK_DEALS, rules, policies))))
+    for obj in objs:
+        rows = np.array([codec.action_row(a) for a in obj["actions"]], np.int64)
+        assert codec.actions_json(rows) == obj["actions"]
+        assert codec.parse_cards(obj["cards"])["stock"] == obj["cards"]["stock"]
+    for code in range(9):
+        fields = codec.declare_fields(code)
+        assert codec.declaration(fields) == code
+    assert [codec.declare_fields(c)["game"] for c in (0, 4, 5)] == ["suit", "grand", "bridge"]
+
+
+def test_doko_skat_tampered_cards_are_reported(dsk_traces: dict[str, Path], tmp_path: Path) -> None:
+    objs = read(dsk_traces["heuristic"])[:6]
+    stock = objs[1]["cards"]["stock"]
+    swap = next(c for c in stock[1] if c not in stock[0])
+    stock[0][0], stock[1][stock[1].index(swap)] = swap, stock[0][0]
+    objs[2]["cards"]["turned_up"] = next(c for c in DSK_DECK.names if c != objs[2]["cards"]["turned_up"])
+    first = objs[3]["cards"]["first_round_hands"]
+    swap = next(c for c in first[2] if c not in first[0])
+    first[0][0], first[2][first[2].index(swap)] = swap, first[0][0]
+    objs[4]["cards"]["skat"][0] = next(c for c in objs[4]["cards"]["stock"][0]
+                                       if c not in objs[4]["cards"]["skat"])
+    objs[5]["cards"]["extra"] = [["CA"], ["CA"], []]
+    msgs = replay_file(write(tmp_path / "t.jsonl", objs))
+    by_deal = {int(msg.split()[1]): msg for msg in msgs}
+    assert set(by_deal) == {1, 2, 3, 4, 5}
+    assert "cards.stock recorded" in by_deal[1]
+    assert "cards.turned_up recorded" in by_deal[2]
+    assert "cards.first_round_hands recorded" in by_deal[3]
+    assert "cards.skat recorded" in by_deal[4]
+    assert "cards.extra recorded [CA] [CA] [], dealt none" in by_deal[5]
+
+
+def test_doko_skat_tampered_actions_are_reported(dsk_traces: dict[str, Path], tmp_path: Path) -> None:
+    objs = read(dsk_traces["random"])[:6]
+    acts = [o["actions"] for o in objs]
+    # a card the seat does not hold (in the first round and in the main game)
+    opening = objs[0]["cards"]["first_round_hands"][acts[0][0]["seat"]]
+    foreign = next(c for c in objs[0]["cards"]["stock"][1] if c not in opening)
+    acts[0][0]["card"] = foreign
+    k = 20
+    seat = acts[1][k]["seat"]
+    mine = set(objs[1]["cards"]["stock"][seat]) | set(objs[1]["cards"]["skat"])
+    acts[1][k]["card"] = next(c for c in DSK_DECK.names if c not in mine)
+    # another game declared, a declaration turned into a pass, a discard of a card not held
+    d = next(j for j, a in enumerate(acts[2]) if a["type"] == "declare")
+    acts[2][d].update({"game": "grand", "trump": None} if acts[2][d]["game"] != "grand"
+                      else {"game": "suit", "trump": "C"})
+    m = next(j for j, a in enumerate(acts[3]) if a["type"] == "declare")
+    acts[3][m] = {"type": "pass", "seat": acts[3][m]["seat"]}
+    n = next(j for j, a in enumerate(acts[4]) if a["type"] == "discard")
+    lone = objs[4]["result"]["lone"]
+    held = set(objs[4]["cards"]["stock"][lone]) | set(objs[4]["cards"]["skat"])
+    acts[4][n]["cards"][0] = next(c for c in DSK_DECK.names if c not in held)
+    del acts[5][-1]
+    msgs = replay_file(write(tmp_path / "t.jsonl", objs))
+    by_deal = {int(msg.split()[1]): msg for msg in msgs}
+    assert set(by_deal) == {0, 1, 2, 3, 4, 5}
+    assert "action 0 " in by_deal[0] and "illegal" in by_deal[0] and foreign in by_deal[0]
+    assert f"action {k} " in by_deal[1] and "illegal" in by_deal[1]
+    assert by_deal[2].startswith("deal 2 (line 3): action ")
+    assert f"action {m + 1} " in by_deal[3] and "not the decision due here" in by_deal[3]
+    assert f"action {n} " in by_deal[4] and "illegal" in by_deal[4]
+    assert "actions end after" in by_deal[5]
+
+
+def dsk_tampered(key: str, value: Any) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if value is None:
+        return 0
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str):
+        return {"suit": "grand", "grand": "bridge", "bridge": "suit", "pair": "lone",
+                "lone": "pair"}.get(value, "C" if value != "C" else "S")
+    if isinstance(value, dict):
+        return {k: v + 1 for k, v in value.items()}
+    return value[:-1] if key == "discards" else [v + 1 for v in value]
+
+
+def test_doko_skat_every_result_field_is_compared(dsk_traces: dict[str, Path], tmp_path: Path) -> None:
+    objs = read(dsk_traces["random_skat_all"])
+    i = first_line(objs, lambda o: o["result"]["winner_side"] is not None)
+    for key, value in objs[i]["result"].items():
+        tampered = json.loads(json.dumps(objs[:i + 1]))
+        tampered[i]["result"][key] = dsk_tampered(key, value)
+        msgs = replay_file(write(tmp_path / "t.jsonl", tampered))
+        assert len(msgs) == 1 and f"result.{key} recorded" in msgs[0], key
+    before = list(objs[i]["result"]["scores"])
+    objs[i]["result"]["scores"][0] -= 3
+    msg = replay_one(tmp_path, objs[:i + 1])
+    assert f"result.scores recorded {json.dumps(objs[i]['result']['scores'])}, " \
+           f"replayed {json.dumps(before)}" in msg
+
+
+DSK_BAD = {
+    "no stock": (("cards", "stock"), KeyError, "cards: missing field(s) stock"),
+    "two stocks": (("cards", "stock"), [[], []], "cards.stock must be 3 lists of card names"),
+    "turned up list": (("cards", "turned_up"), ["CA"], "cards.turned_up must be a card name"),
+    "unknown turned up": (("cards", "turned_up"), "C8", "cards.turned_up: unknown card 'C8'"),
+    "three copies": (("cards", "skat"), ["HT", "HT", "HT"], "card 'HT' appears more than 2 time(s)"),
+    "seven": (("actions", 0, "card"), "C7", "play: unknown card 'C7'"),
+    "blind": (("actions", 0, "from"), "blind", "play: unknown from 'blind' (allowed: hand)"),
+    "seat 3": (("actions", 0, "seat"), 3, "play: seat must be 0..2, got 3"),
+    "bid": (("actions", 0, "type"), "bid", "unknown action type 'bid' (types: play, declare, pass, discard)"),
+    "null game": (("actions", 9, "game"), "null",
+                  "declare: unknown game 'null' (games: suit, grand, bridge)"),
+    "grand with trump": (("actions", 9), {"type": "declare", "seat": 0, "game": "grand", "trump": "C"},
+                         "declare: a grand has no trump suit (null), got 'C'"),
+    "bridge without trump": (("actions", 9), {"type": "declare", "seat": 0, "game": "bridge",
+                                              "trump": None},
+                             "declare: trump must be one of C, S, H, D in a bridge game, got null"),
+    "no trump": (("actions", 9), {"type": "declare", "seat": 0, "game": "suit"},
+                 "declare: missing field(s) trump"),
+    "discard names": (("actions", 9), {"type": "discard", "seat": 0, "cards": "CA CT"},
+                      "discard.cards must be a list of card names"),
+    "missing spitzen": (("result", "spitzen"), KeyError, "result: missing field(s) spitzen"),
+    "bad option": (("rules", "bridge_order"), "french", "option bridge_order: value french is not allowed"),
+    "missing option": (("rules", "zero_sum"), KeyError, "rules lack option(s) zero_sum"),
+}
+
+
+@pytest.mark.parametrize("case", list(DSK_BAD))
+def test_doko_skat_bad_lines(case: str, dsk_traces: dict[str, Path], tmp_path: Path) -> None:
+    good = read(dsk_traces["heuristic"])[0]
+    where, value, expected = DSK_BAD[case]
+    with pytest.raises(TraceError) as info:
+        replay_file(bad_file(tmp_path, good, json.dumps(edited(good, where, value))))
+    message = str(info.value)
+    assert message.startswith("line 2: ") and "\n" not in message
+    assert expected in message
+
+
+def test_doko_skat_window(tmp_path: Path) -> None:
+    whole, part, chunked = tmp_path / "whole.jsonl", tmp_path / "part.jsonl", tmp_path / "c.jsonl"
+    rules = {"team_cards": "all"}
+    write_trace(DSK, 5, 0, 12, rules, ["random", "heuristic", "random"], whole)
+    write_trace(DSK, 5, 7, 5, rules, ["random", "heuristic", "random"], part)
+    write_trace(DSK, 5, 0, 12, rules, ["random", "heuristic", "random"], chunked, chunk=5)
+    assert part.read_text() == "".join(whole.read_text().splitlines(keepends=True)[7:])
+    assert chunked.read_text() == whole.read_text()
+    assert traced_games() == ["skat", "skat_en_deux", "doko_duell", "doko_skat"]
+    assert trace_codec(DSK).n_players == 3
+
+
+def test_doko_skat_trace_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from sim.cli import main
+
+    out = tmp_path / "t.jsonl"
+    assert main(["trace", "doko_skat", "--deals", "3", "--seed", "1", "--out", str(out)]) == 0
+    objs = read(out)
+    assert [o["deal"] for o in objs] == [0, 1, 2]
+    assert all(o["game"] == "doko_skat" and o["policies"] == ["heuristic"] * 3 for o in objs)
+    assert objs == list(trace_lines(DSK, 1, 0, 3, {}, ["heuristic"] * 3))
+    assert main(["replay", str(out)]) == 0
+    assert "3 deals replayed, 0 differ" in capsys.readouterr().out
+    objs[1]["result"]["spitzen"] += 1
+    write(out, objs)
+    assert main(["replay", str(out)]) == 1
+    text = capsys.readouterr().out
+    assert "deal 1 (line 2): result.spitzen recorded" in text and "3 deals replayed, 1 differ" in text

@@ -39,6 +39,13 @@ GOLDEN: dict[str, dict[str, Any]] = {
                                            "b_marker_mode": "v2", "tie_rule": "last_trick",
                                            "a_marker_on_setup": False},
                                     policies=["random"] * 2),
+    "doko_skat_heuristic.jsonl": dict(game="doko_skat", seed=7, first=0, deals=15, rules={},
+                                      policies=["heuristic"] * 3),
+    # deals 1279 and 1288 under seed 7: nobody declares (random players rarely all pass)
+    "doko_skat_random.jsonl": dict(game="doko_skat", seed=7, first=1275, deals=15,
+                                   rules={"bridge_order": "skat", "team_cards": "all",
+                                          "first_round_points": False, "zero_sum": True},
+                                   policies=["random"] * 3),
 }
 """Each golden file and how it is made."""
 
