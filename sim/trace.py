@@ -351,7 +351,7 @@ def _replay_run(run: list[_Line]) -> list[tuple[int, str]]:
             diffs.append(f"dealer recorded {ln.dealer}, replayed {int(cols['dealer'][i])}")
         error = int(cols["replay_error"][i])
         if error:
-            diffs.append(_replay_failure(ln, rows, log, error))
+            diffs.append(_replay_failure(ln, log, error))
         else:
             diffs += codec.actions_diff(ln.actions, codec.actions_json(log))
             diffs += codec.result_diff(ln.result, codec.result_json(cols, i, log))
@@ -360,13 +360,11 @@ def _replay_run(run: list[_Line]) -> list[tuple[int, str]]:
     return out
 
 
-def _replay_failure(line: _Line, rows: np.ndarray, log: np.ndarray, error: int) -> str:
-    """Which recorded action the kernel could not replay, and why (``rows``: the script
-    the kernel was given; the kernel's ``marker`` rows are no actions and are skipped)."""
-    log = log[log[:, 0] != A.MARKER] if len(log) else log
-    k = 0
-    while k < min(len(log), len(rows)) and np.array_equal(log[k], rows[k]):
-        k += 1
+def _replay_failure(line: _Line, log: np.ndarray, error: int) -> str:
+    """Which recorded action the kernel could not replay, and why: the kernel logs every
+    action it replayed, so the first one not in its log (``marker`` rows are no actions;
+    the logged card of a Doppelkopf deck may be the other copy of the one recorded)."""
+    k = int(np.count_nonzero(log[:, 0] != A.MARKER)) if len(log) else 0
     why = "is illegal here" if error == 2 else "is not the decision due here"
     if k >= len(line.actions):
         return f"the actions end after {len(line.actions)} while the deal goes on"

@@ -1632,8 +1632,6 @@ def test_doko_skat_redeal_replays(dsk_redeals: list[dict[str, Any]], tmp_path: P
     assert replay_file(write(tmp_path / "t.jsonl", clean)) == []
 
 
-@pytest.mark.xfail(strict=True, reason="the replay cannot tell which copy of a twin the redeal "
-                   "gave to which seat; needs the kernel to take either copy of a replayed card")
 def test_doko_skat_redeal_with_split_twins_replays(dsk_redeals: list[dict[str, Any]],
                                                     tmp_path: Path) -> None:
     split = [obj for obj in dsk_redeals if split_twins(obj)]

@@ -45,6 +45,8 @@ from sim.games.doko_skat_values import (
     SUIT_MASKS,
     declaration_order,
     game_of_card,
+    held_copies,
+    held_copy,
     settle,
     settle_all,
     spitzen,
@@ -214,6 +216,7 @@ def _play_trick(leader, hands, table, main, obs, pols, states, discards, skat, l
             card = scripted(script, cur, A.PLAY, seat, err)
             if err[0]:
                 return -1, 0
+            card = held_copy(card, hands[seat])
             if card < 0 or card >= N_CARDS or not (legal >> np.uint64(card)) & np.uint64(1):
                 err[0] = E_ILLEGAL
                 return -1, 0
@@ -260,7 +263,7 @@ def _ask_discard(seat, n, hands, discards, skat, lone, obs, pol, state, script, 
                  nlog):  # type: ignore[no-untyped-def]
     """Seat ``seat`` puts ``n`` of its cards away."""
     if pol == SCRIPTED:
-        cards = np.uint64(scripted(script, cur, A.DISCARD, seat, err))
+        cards = held_copies(np.uint64(scripted(script, cur, A.DISCARD, seat, err)), hands[seat])
         if err[0]:
             return
         if popcount(cards) != n or cards & ~hands[seat]:
@@ -365,7 +368,7 @@ def play_deal(seed, deal, params, pols, row, obs, states, stocks, first_round, h
         hands[s] = first_round[s]
     obs[:] = 0
     obs[O.FOREHAND] = forehand
-    obs[O.TURNED_UP] = turned
+    obs[O.TURNED_UP] = turned % N_KINDS  # both copies look the same
     obs[O.FR_GAME] = fr_game
     obs[O.FR_TABLE] = fr_table
     obs[O.GAME] = -1
@@ -404,8 +407,8 @@ def play_deal(seed, deal, params, pols, row, obs, states, stocks, first_round, h
         row[C_FR_TRICKS + s] = obs[O.FR_TRICKS + s]
         row[C_FR_POINTS + s] = obs[O.FR_POINTS + s]
     pair_fr_tricks = obs[O.FR_TRICKS + pair_a] + obs[O.FR_TRICKS + pair_b]
-    row[C_SP_LONE] = lone_both + (obs[O.FR_TRICKS + lone] == FIRST_ROUND_TRICKS)
-    row[C_SP_PAIR] = pair_fr_tricks == FIRST_ROUND_TRICKS
+    row[C_SP_LONE] = int(lone_both) + int(obs[O.FR_TRICKS + lone] == FIRST_ROUND_TRICKS)
+    row[C_SP_PAIR] = int(pair_fr_tricks == FIRST_ROUND_TRICKS)
     obs[O.LONE] = lone
     for s in range(3):
         hands[s] = stocks[s] | (skat if s == lone else np.uint64(0))
@@ -457,7 +460,7 @@ def play_deal(seed, deal, params, pols, row, obs, states, stocks, first_round, h
         table = table_of(game, bridge_skat)
         row[C_SECOND] = second % N_KINDS
         obs[O.REDEAL] = 1
-        obs[O.SECOND_TURNED_UP] = second
+        obs[O.SECOND_TURNED_UP] = second % N_KINDS
         obs[O.GAME] = game
         obs[O.TABLE] = table
         for s in range(3):

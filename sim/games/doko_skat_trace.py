@@ -20,14 +20,8 @@ its ``CODEC``:
   ``discards`` (per seat, the cards each put away). All of it comes from the result columns.
 
 Both copies of a Doppelkopf card print the same, so a trace does not say which copy a
-seat played or put away; ``script_rows`` names the copy from the dealt cards when a
-trace is replayed: the copy in the seat's first-round cards (first round), else in its
-stock (and the skat for the lone player). The cards given in a redeal are the nine
-first-round cards, so a seat playing one of them takes a copy among those not taken
-yet. Known limit: where both copies of a card were first-round cards and the redeal gave
-them to two seats, neither the trace nor the dealt cards say which seat got which copy;
-the copy guessed may be the other seat's, and the replay then reports that action as
-illegal (a kernel that took either copy of a replayed card would lift the limit).
+seat played or put away; a card name parses to its first copy and the kernel, replaying,
+takes whichever copy the seat holds (``doko_skat_values.held_copy``).
 
 >>> CODEC.declaration({"type": "declare", "seat": 0, "game": "bridge", "trump": "H"})
 7
@@ -69,7 +63,6 @@ DEAL_CARDS = ("stock", "skat", "turned_up", "first_round_hands")
 REDEAL_CARDS = ("second_turned_up", "extra")
 """``cards`` fields of every line, and those only a redeal has."""
 
-FIRST_ROUND_PLAYS = G.FIRST_ROUND_TRICKS * G.N_PLAYERS
 
 
 class DokoSkatTrace:
@@ -205,57 +198,6 @@ class DokoSkatTrace:
         elif kind == "discard":
             a = parse_names(obj["cards"], "discard.cards", self.deck)
         return [A.CODES[kind], seat, a, 0]
-
-    def script_rows(self, rows: np.ndarray, columns: Mapping[str, np.ndarray], i: int) -> np.ndarray:
-        """The kernel's script for a deal's parsed rows, given the cards deal ``i`` of
-        ``columns`` dealt: each card played or put away becomes a copy the seat holds
-        (module docstring). A card the seat does not hold keeps its first copy, which the
-        kernel then finds illegal: the replay reports that action."""
-        rows = np.array(rows, np.int64).reshape(-1, A.ROW)
-        first_round = [int(columns[f"first_round_{s}"][i]) for s in range(self.n_players)]
-        hands = list(first_round)
-        redeal_pool = 0
-        plays = passes = 0
-        for row in rows:
-            kind, seat = int(row[0]), int(row[1])
-            if not 0 <= seat < self.n_players:
-                continue
-            if kind == A.PLAY:
-                row[2], redeal_pool = self._take(hands, seat, int(row[2]), redeal_pool)
-                plays += 1
-                if plays == FIRST_ROUND_PLAYS:
-                    hands = self._main_hands(columns, i)
-            elif kind == A.PASS:
-                passes += 1
-                if passes == self.n_players:  # the redeal hands out the first-round cards
-                    redeal_pool = first_round[0] | first_round[1] | first_round[2]
-            elif kind == A.DISCARD:
-                mask = 0
-                for card in self.deck.cards(int(row[2])):
-                    copy, redeal_pool = self._take(hands, seat, card, redeal_pool)
-                    mask |= 1 << copy
-                row[2] = mask
-        return rows
-
-    def _main_hands(self, columns: Mapping[str, np.ndarray], i: int) -> list[int]:
-        """Each seat's cards after the first round: its stock, the lone player's with the skat."""
-        lone = int(columns["lone"][i])
-        return [int(columns[f"stock_{s}"][i]) | (int(columns["skat"][i]) if s == lone else 0)
-                for s in range(self.n_players)]
-
-    def _take(self, hands: list[int], seat: int, card: int, pool: int) -> tuple[int, int]:
-        """A copy of ``card`` from ``hands[seat]``, else from ``pool`` (taken out of either);
-        ``(copy, pool)``. Neither holding one: ``card`` as it is."""
-        kind = card % self.deck.n_kinds
-        copies = [kind + k * self.deck.n_kinds for k in range(self.deck.copies)]
-        for copy in copies:
-            if hands[seat] >> copy & 1:
-                hands[seat] &= ~(1 << copy)
-                return copy, pool
-        for copy in copies:
-            if pool >> copy & 1:
-                return copy, pool & ~(1 << copy)
-        return card, pool
 
     def actions_diff(self, recorded: Sequence[Mapping[str, Any]],
                      replayed: Sequence[Mapping[str, Any]]) -> list[str]:

@@ -24,11 +24,12 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from sim.cards import DOKO_DECK_48, SUITS, bit, popcount
+from sim.cards import DOKO_DECK_48, SUITS, bit, lsb, popcount
 from sim.tricks import TRUMP, build_table, stack_tables
 
 DECK = DOKO_DECK_48
 N_KINDS = DECK.n_kinds
+N_CARDS = DECK.n_cards
 """24 different cards, each twice: card ``i`` and ``i + N_KINDS`` are the two copies."""
 POINTS = DECK.points.astype(np.int64)
 RANK_A, RANK_T, RANK_K, RANK_Q, RANK_J, RANK_9 = range(6)
@@ -113,6 +114,29 @@ def copies(card):  # type: ignore[no-untyped-def]
     """Mask of both copies of ``card``."""
     kind = card % N_KINDS
     return bit(kind) | bit(kind + N_KINDS)
+
+
+@numba.njit(cache=True, inline="always")
+def held_copy(card, hand):  # type: ignore[no-untyped-def]
+    """``card``, or its other copy when ``hand`` holds only that one: the two copies look
+    the same, so a replayed action naming a card means whichever copy the player holds."""
+    if card < 0 or card >= N_CARDS or (hand >> np.uint64(card)) & np.uint64(1):
+        return card
+    other = (card + N_KINDS) % N_CARDS
+    return other if (hand >> np.uint64(other)) & np.uint64(1) else card
+
+
+@numba.njit(cache=True)
+def held_copies(cards, hand):  # type: ignore[no-untyped-def]
+    """``cards`` (a mask) with each card replaced by a copy ``hand`` holds (``held_copy``),
+    no copy used twice."""
+    out = np.uint64(0)
+    m = np.uint64(cards)
+    while m:
+        c = lsb(m)
+        m &= m - np.uint64(1)
+        out |= bit(held_copy(c, hand & ~out))
+    return out
 
 
 @numba.njit(cache=True)
