@@ -24,8 +24,10 @@ game type so that a decision costs a few mask operations:
   lone player's 12 best of 15 cards; the margin over a fair share of the cards still in
   play picks the game. It names that game when an opponent would speak next (passing
   hands him the choice), and otherwise only with a margin of at least ``MIN_MARGIN``.
-* **Discards.** Full cards of short plain suits (banked points, voids to trump in),
-  never a trump unless it holds nothing else, never a top plain card it can win with.
+* **Discards.** One card at a time, the best-scoring first: a plain card scores its
+  points (banked for its side), plus 4 less its suit's length, plus 5 for a suit's last
+  card (a void to trump in), less 14 for a suit's top card (it wins a trick of its own)
+  or 3 for the second-ranked one; a trump goes only when nothing else is left.
 """
 
 from __future__ import annotations
