@@ -1,6 +1,6 @@
-"""Hidden information stays hidden: every observation a Skat, Skat-en-deux or Doppelkopf-duel
-policy receives holds only cards its seat (in Skat-en-deux: the player deciding) may know at
-that moment.
+"""Hidden information stays hidden: every observation a Skat, Skat-en-deux, Doppelkopf-duel or
+Doko-Skat policy receives holds only cards its seat (in Skat-en-deux: the player deciding) may
+know at that moment.
 
 The kernels are compiled, so the test runs them as plain Python (``NUMBA_DISABLE_JIT``)
 in a subprocess, wraps every ``decide_*`` entry point to record the observation it is
@@ -20,7 +20,9 @@ from pathlib import Path
 import numpy as np
 
 from sim import actions as A
+from sim.cards import DOKO_DECK_48
 from sim.games import doko_obs as DO
+from sim.games import doko_skat_obs as KO
 from sim.games import skat_obs as O
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SPY = textwrap.dedent("""
     import json, sys
     import numpy as np
-    from sim.games import doko_duell, find_game, skat, skat_en_deux, skat_family
+    from sim.games import doko_duell, doko_skat, find_game, skat, skat_en_deux, skat_family
 
     seen = []
     def spy(module, name):
@@ -40,7 +42,7 @@ SPY = textwrap.dedent("""
             seen.append([name, observed, int(result)])
             return result
         setattr(module, name, wrapper)
-    for module in (skat, skat_en_deux, skat_family, doko_duell):
+    for module in (skat, skat_en_deux, skat_family, doko_duell, doko_skat):
         for name in ("decide_bid", "decide_yes", "decide_discard", "decide_declaration",
                      "decide_card", "decide_offer"):
             if hasattr(module, name):
@@ -514,3 +516,192 @@ def test_doko_duell_policies_see_only_their_hand_face_up_cards_and_played_cards(
                     counts["shown_after_turning"] += 1
     assert counts["decisions"] == 40 * sum(len(r[3]) for r in DOKO_RUNS)
     assert min(counts.values()) > 20, counts
+
+
+# --- doko_skat -------------------------------------------------------------------------------------
+#
+# A seat sees its three first-round cards and the turned-up card, every card as it is played,
+# and once the first round is over its stock, the teams (LONE) and, the lone player, the skat;
+# its own discards; in a redeal the second turned-up card and its own extra cards. Never
+# another seat's first-round cards, stock, extra cards or discards, never the skat unless it
+# took it, and never its own stock before the first round is over.
+
+DSK_RUNS = [({}, ["heuristic"] * 3, 3000), ({"team_cards": "all"}, ["random"] * 3, 30000),
+            ({"team_cards": "all", "bridge_order": "skat", "first_round_points": False},
+             ["heuristic", "random", "heuristic"], 3000),
+            ({"zero_sum": True}, ["random"] * 3, 30000)]
+"""(rules, policies, deals searched): the random runs are long enough to hold redeals."""
+DSK_CARD_FIELDS = [KO.HAND, KO.LEGAL, KO.OUT, KO.DISCARDED, KO.SKAT] \
+    + [KO.FR_PLAYED + s for s in range(3)] + [KO.PLAYED + s for s in range(3)]
+KINDS_48 = DOKO_DECK_48.n_kinds
+"""Different cards of the 48-card deck: card ``k`` and ``k + 24`` are the two copies."""
+
+
+def _dsk_kind(c: dict, i: int) -> tuple:
+    return (int(c["declaring_side"][i]), int(c["declarer_turn"][i]), int(c["game"][i]),
+            int(c["special_lone"][i]), int(c["dealer"][i]))
+
+
+@functools.cache
+def _dsk_selection() -> tuple[str, dict]:
+    """Deals of every kind (declaring side and turn, game type, the lone player's special
+    points, dealer, the redeal), chosen from compiled runs; their compiled result columns."""
+    from sim.games import find_game
+
+    game = find_game("doko_skat")
+    runs, expected = [], {}
+    for n, (rules, policies, searched) in enumerate(DSK_RUNS):
+        c = game.play(5, 0, searched, game.rules(rules), policies).columns
+        taken: dict[tuple, int] = {}
+        deals = [int(i) for i in np.flatnonzero(c["nobody_declared"])[:6]]
+        for i in range(searched):
+            key = _dsk_kind(c, i)
+            if len(deals) < 45 and key not in taken:
+                taken[key] = i
+                deals.append(i)
+        for i in deals:
+            expected[(n, i)] = {k: int(v[i]) for k, v in c.items()}
+        runs.append(("doko_skat", rules, policies, deals))
+    return json.dumps(runs), expected
+
+
+def dsk_spied() -> list[dict]:
+    runs_json, expected = _dsk_selection()
+    deals = _spy(runs_json)
+    keys = [(n, d) for n, run in enumerate(json.loads(runs_json)) for d in run[3]]
+    assert len(deals) == len(keys)
+    differ = [key for key, deal in zip(keys, deals) if deal["columns"] != expected[key]]
+    assert not differ, (f"{len(differ)} of {len(keys)} doko_skat deals play differently "
+                        f"with NUMBA_DISABLE_JIT (run, deal): {differ[:5]}")
+    return deals
+
+
+def test_doko_skat_plain_python_runs_play_the_compiled_game() -> None:
+    deals = dsk_spied()
+    assert sum(d["columns"]["nobody_declared"] for d in deals) >= 12
+    assert sum(d["columns"]["special_lone"] == 2 for d in deals) >= 2  # two ints, not two bools
+
+
+def dsk_walk(deal: dict) -> list[dict]:
+    """Each decision with the true state of the deal at that moment: every seat's cards in
+    hand, the cards played in each round, the discards, whether the first round is over and
+    whether the deal was redealt."""
+    cols = deal["columns"]
+    rows = deal["actions"]
+    assert len(rows) == len(deal["observations"]), "one decision per recorded action"
+    lone = cols["lone"]
+    skat = cols["skat"]
+    hands = [cols[f"first_round_{s}"] for s in range(3)]
+    fr_played, played, discarded = [0, 0, 0], [0, 0, 0], [0, 0, 0]
+    plays = passes = 0
+    trick: list[int] = []
+    out = []
+    for (kind, seat, a, _), (name, obs, result) in zip(rows, deal["observations"]):
+        after = plays >= 9
+        out.append({"name": name, "obs": obs, "seat": seat, "hands": list(hands), "after": after,
+                    "fr_played": list(fr_played), "played": list(played), "discarded": list(discarded),
+                    "redeal": passes == 3, "trick": list(trick), "kind": kind})
+        if kind == A.PLAY:
+            assert result == a and name == "decide_card"
+            hands[seat] &= ~(1 << a)
+            (played if after else fr_played)[seat] |= 1 << a
+            plays += 1
+            trick = [] if len(trick) == 2 else trick + [a]
+            if plays == 9:  # the lone player takes the skat; everyone takes up his stock
+                hands = [cols[f"stock_{s}"] | (skat if s == lone else 0) for s in range(3)]
+        elif kind in (A.PASS, A.DECLARE):
+            assert name == "decide_declaration" and result == (a if kind == A.DECLARE else -1)
+            passes += kind == A.PASS
+            if passes == 3:
+                hands = [hands[s] | cols[f"extra_{s}"] for s in range(3)]
+        else:
+            assert kind == A.DISCARD and name == "decide_discard" and result == a
+            hands[seat] &= ~a
+            discarded[seat] = a
+    assert plays == 45 and hands == [0, 0, 0]
+    return out
+
+
+def test_doko_skat_policies_see_only_what_their_seat_may_know() -> None:
+    counts = dict.fromkeys(("first_round", "own_stock_hidden", "declare", "lone_discard",
+                            "redeal_discard", "play", "skat_hidden", "skat_shown", "others_discards"), 0)
+    for deal in dsk_spied():
+        cols = deal["columns"]
+        lone, skat = cols["lone"], cols["skat"]
+        stocks = [cols[f"stock_{s}"] for s in range(3)]
+        for d in dsk_walk(deal):
+            obs, seat = d["obs"], d["seat"]
+            public = functools.reduce(int.__or__, d["fr_played"] + d["played"])
+            takes_skat = d["after"] and seat == lone
+            allowed = d["hands"][seat] | d["discarded"][seat] | public | (skat if takes_skat else 0)
+            others = [s for s in range(3) if s != seat]
+            hidden = functools.reduce(int.__or__, [d["hands"][s] | d["discarded"][s] | stocks[s]
+                                                   for s in others])
+            if not takes_skat:
+                hidden |= skat
+            if not d["after"]:
+                hidden |= stocks[seat]
+            hidden &= ~public
+            assert not allowed & hidden
+            assert obs[KO.SEAT] == seat
+            # exactly its own cards, the cards played by each seat, its own discards
+            assert obs[KO.HAND] == d["hands"][seat], (cols["deal"], d["name"])
+            if d["kind"] == A.PLAY:
+                assert obs[KO.LEGAL] and obs[KO.LEGAL] & ~obs[KO.HAND] == 0
+            for s in range(3):
+                assert obs[KO.FR_PLAYED + s] == d["fr_played"][s]
+                assert obs[KO.PLAYED + s] == d["played"][s]
+            assert obs[KO.DISCARDED] == d["discarded"][seat]
+            assert obs[KO.SKAT] == (skat if takes_skat else 0)
+            assert obs[KO.LONE] == (lone if d["after"] else -1)
+            assert obs[KO.TURNED_UP] % KINDS_48 == cols["turned_up"]
+            if d["redeal"]:
+                assert obs[KO.SECOND_TURNED_UP] % KINDS_48 == cols["second_turned_up"]
+            else:
+                assert obs[KO.SECOND_TURNED_UP] == -1
+            if d["kind"] == A.PLAY:
+                n = obs[KO.TRICK_N]
+                assert n == len(d["trick"])
+                assert [obs[KO.TRICK_CARD + k] for k in range(3)] == d["trick"] + [-1] * (3 - n)
+            seen = functools.reduce(int.__or__, (obs[f] for f in DSK_CARD_FIELDS))
+            seen |= functools.reduce(int.__or__, (1 << obs[KO.TRICK_CARD + k] for k in range(3)
+                                                  if obs[KO.TRICK_CARD + k] >= 0), 0)
+            assert seen & ~allowed == 0 and not seen & hidden, (cols["deal"], d["name"], hex(seen & hidden))
+            counts["first_round"] += not d["after"]
+            counts["own_stock_hidden"] += not d["after"] and bool(stocks[seat] & ~public)
+            counts["declare"] += d["name"] == "decide_declaration"
+            counts["lone_discard"] += d["name"] == "decide_discard" and not d["redeal"]
+            counts["redeal_discard"] += d["name"] == "decide_discard" and d["redeal"]
+            counts["play"] += d["after"] and d["kind"] == A.PLAY
+            counts["skat_hidden"] += d["after"] and seat != lone and bool(skat & ~public)
+            counts["skat_shown"] += takes_skat
+            counts["others_discards"] += any(d["discarded"][s] & ~public for s in others)
+    assert min(counts.values()) > 20, counts
+
+
+def test_doko_skat_the_redeal_shows_each_seat_only_its_own_extra_cards() -> None:
+    checked = 0
+    for deal in dsk_spied():
+        cols = deal["columns"]
+        if not cols["nobody_declared"]:
+            continue
+        extra = [cols[f"extra_{s}"] for s in range(3)]
+        for d in dsk_walk(deal):
+            obs, seat = d["obs"], d["seat"]
+            if d["redeal"] and d["name"] == "decide_discard":
+                assert obs[KO.REDEAL] == 1 and obs[KO.N_DISCARD] == 4
+                assert obs[KO.HAND] & extra[seat] == extra[seat]
+                assert not obs[KO.HAND] & (extra[(seat + 1) % 3] | extra[(seat + 2) % 3])
+                checked += 1
+    assert checked >= 18
+
+
+def test_doko_skat_the_turned_up_card_is_shown_without_its_copy() -> None:
+    """Both copies of a card look the same: the observation of the turned-up card must not
+    depend on which of them was turned up (a seat holding the other copy could otherwise tell
+    that the turned one lies in another first-round hand)."""
+    shown: dict[int, set[int]] = {}
+    for deal in dsk_spied():
+        for _, obs, _ in deal["observations"]:
+            shown.setdefault(deal["columns"]["turned_up"], set()).add(obs[KO.TURNED_UP])
+    assert all(len(values) == 1 for values in shown.values()), shown

@@ -6,15 +6,17 @@ without one, so a new game cannot join the registry unchecked.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 import numpy as np
 import pytest
 
 from sim import actions as A
-from sim.cards import DOKO_DECK_40, SKAT_DECK
+from sim.cards import DOKO_DECK_40, DOKO_DECK_48, SKAT_DECK
 from sim.games import GAMES, Batch
 from sim.games import doko_duell as dd
+from sim.games import doko_skat_values as dv
 from sim.games.skat_values import EFF, NULL, POINTS, RAMSCH, STRENGTH, SUIT_MASKS
 from sim.tricks import legal_mask, trick_winner
 
@@ -306,9 +308,144 @@ def doko_duell_invariants(batch: Batch, rules: dict) -> None:
     assert counts["decided"] > 0.9 * len(batch.actions)
 
 
+def _doko_skat_tricks(plays: list[list[int]], holding: list[int], table: int, leader: int
+                      ) -> tuple[list[int], list[int], int]:
+    """Play out ``plays`` (3 per trick) from ``leader``: each card held and legal, the winner
+    leads next. Returns the card points and tricks per seat and the last trick's winner."""
+    points, tricks = [0, 0, 0], [0, 0, 0]
+    eff, strength, masks = dv.EFF[table], dv.STRENGTH[table], dv.SUIT_MASKS[table]
+    for k in range(0, len(plays), 3):
+        trick = []
+        for n, (_, s, card, _) in enumerate(plays[k:k + 3]):
+            assert s == (leader + n) % 3, "the winner leads, the others follow clockwise"
+            assert holding[s] >> card & 1, "a card played that its player did not hold"
+            legal = legal_mask(np.uint64(holding[s]), trick[0] if n else -1, eff, masks)
+            assert int(legal) >> card & 1, "a card its player may not play there"
+            holding[s] &= ~(1 << card)
+            trick.append(card)
+        leader = (leader + trick_winner(np.array(trick, np.int64), 3, eff, strength)) % 3
+        points[leader] += int(dv.POINTS[trick].sum())
+        tricks[leader] += 1
+    return points, tricks, leader
+
+
+def doko_skat_invariants(batch: Batch, rules: dict) -> None:
+    """48 distinct cards among the stocks (12 each), the skat (3) and the first-round hands (3
+    each), the turned-up card among the nine; 3 first-round and 12 main tricks from forehand,
+    every card held and legal, the winner leads; 240 card points among the first-round tricks,
+    the main tricks and the discards; the teams are the turned-up card's holders; the seats
+    speak one by one and the first to name a game declares for his side; the lone player
+    discards 3 of his stock and the skat (in a redeal, after 4 extra cards to each pair member
+    and 1 to him, everyone 4); side totals and scores as ``settle`` has them."""
+    c = batch.columns
+    full = DOKO_DECK_48.full
+    team_all = rules["team_cards"] == "all"
+    bridge_skat = rules["bridge_order"] == "skat"
+    counts: Counter = Counter()
+    for i, actions in enumerate(batch.actions):
+        deal = int(c["deal"][i])
+        forehand = (deal + 1) % 3
+        assert int(c["dealer"][i]) == deal % 3
+        stocks = [int(c[f"stock_{s}"][i]) for s in range(3)]
+        first = [int(c[f"first_round_{s}"][i]) for s in range(3)]
+        extra = [int(c[f"extra_{s}"][i]) for s in range(3)]
+        discards = [int(c[f"discard_{s}"][i]) for s in range(3)]
+        skat = int(c["skat"][i])
+        parts = stocks + [skat] + first
+        assert [bin(p).count("1") for p in parts] == [12, 12, 12, 3, 3, 3, 3]
+        assert stocks[0] | stocks[1] | stocks[2] | skat | first[0] | first[1] | first[2] == full
+        nine = first[0] | first[1] | first[2]
+        turned = int(c["turned_up"][i])
+        both = 1 << turned | 1 << (turned + dv.N_KINDS)
+        assert nine & both, "the turned-up card goes back among the nine first-round cards"
+        fr_code = dv.game_of_card(turned)
+        assert (c["fr_game"][i], c["fr_trump"][i]) == (dv.GAME_TYPE[fr_code], dv.GAME_TRUMP[fr_code])
+        rows = [[int(x) for x in r] for r in actions]
+        plays = [r for r in rows if r[0] == A.PLAY]
+        assert len(plays) == 45 and [r[0] for r in rows[:9]] == [A.PLAY] * 9
+        fr_points, fr_tricks, _ = _doko_skat_tricks(plays[:9], list(first), dv.table_of(fr_code, bridge_skat),
+                                                    forehand)
+        assert [int(c[f"fr_points_{s}"][i]) for s in range(3)] == fr_points
+        assert [int(c[f"fr_tricks_{s}"][i]) for s in range(3)] == fr_tricks
+        # the teams: the holders of the turned-up card (among the cards team_cards looks at)
+        looked = [first[s] | (stocks[s] if team_all else 0) for s in range(3)]
+        holders = [s for s in range(3) if looked[s] & both]
+        lone = int(c["lone"][i])
+        pair = sorted({0, 1, 2} - {lone})
+        assert [int(c["pair_0"][i]), int(c["pair_1"][i])] == pair
+        assert holders == ([lone] if len(holders) == 1 else pair)
+        assert bool(c["lone_both"][i]) == (looked[lone] & both == both)
+        # the declaration: passes until someone names a game
+        spoken = [r for r in rows[9:] if r[0] in (A.PASS, A.DECLARE)]
+        assert rows[9:9 + len(spoken)] == spoken and len({r[1] for r in spoken}) == len(spoken)
+        # the side with two first-round tricks or more speaks first; a pair puts the lone
+        # player between its members
+        pair_first = fr_tricks[pair[0]] + fr_tricks[pair[1]] >= 2
+        assert (spoken[0][1] != lone) == pair_first
+        assert len(spoken) < 2 or (spoken[1][1] == lone) == pair_first
+        declarer = int(c["declarer"][i])
+        side = int(c["declaring_side"][i])
+        held = [stocks[s] | (skat if s == lone else 0) for s in range(3)]
+        if c["nobody_declared"][i]:
+            assert [r[0] for r in spoken] == [A.PASS] * 3 and (declarer, side) == (-1, -1)
+            assert [bin(e).count("1") for e in extra] == [1 if s == lone else 4 for s in range(3)]
+            assert extra[0] | extra[1] | extra[2] == nine
+            second = int(c["second_turned_up"][i])
+            assert (1 << second | 1 << (second + dv.N_KINDS)) & nine
+            code = dv.game_of_card(second)
+            held = [held[s] | extra[s] for s in range(3)]
+            n_discard = [4, 4, 4]
+            assert c["spitzen"][i] == c["special_pair"][i] == c["special_lone"][i] == 0
+            counts["redeal"] += 1
+        else:
+            assert [r[0] for r in spoken] == [A.PASS] * (len(spoken) - 1) + [A.DECLARE]
+            assert spoken[-1][1] == declarer and int(c["declarer_turn"][i]) == len(spoken) - 1
+            assert side == (dv.LONE if declarer == lone else dv.PAIR)
+            assert extra == [0, 0, 0] and int(c["second_turned_up"][i]) == -1
+            code = spoken[-1][2]
+            n_discard = [3 if s == lone else 0 for s in range(3)]
+            counts[side] += 1
+        assert (c["game"][i], c["trump"][i]) == (dv.GAME_TYPE[code], dv.GAME_TRUMP[code])
+        discard_rows = [r for r in rows if r[0] == A.DISCARD]
+        assert sorted(r[1] for r in discard_rows) == [s for s in range(3) if n_discard[s]]
+        for _, s, cards, _ in discard_rows:
+            assert cards == discards[s] and cards & ~held[s] == 0
+        assert [bin(d).count("1") for d in discards] == n_discard
+        # the main game from forehand; 240 card points in all
+        hands = [held[s] & ~discards[s] for s in range(3)]
+        points, tricks, _ = _doko_skat_tricks(plays[9:], hands, dv.table_of(code, bridge_skat), forehand)
+        assert hands == [0, 0, 0] and sum(tricks) == 12
+        assert [int(c[f"points_{s}"][i]) for s in range(3)] == points
+        assert [int(c[f"tricks_{s}"][i]) for s in range(3)] == tricks
+        sides = [dv.LONE if s == lone else dv.PAIR for s in range(3)]
+        discard_points = [int(dv.POINTS[DOKO_DECK_48.cards(d)].sum()) for d in discards]
+        assert sum(points) + sum(discard_points) + (sum(fr_points) if declarer >= 0 else 0) == 240
+        count_fr = declarer >= 0 and rules["first_round_points"]
+        totals = [0, 0]
+        for s in range(3):
+            totals[sides[s]] += points[s] + discard_points[s] + (fr_points[s] if count_fr else 0)
+        assert [int(c["points_pair"][i]), int(c["points_lone"][i])] == totals
+        assert int(c["discard_points_lone"][i]) == discard_points[lone]
+        # the result is settle's
+        result = dv.settle(totals[0], totals[1], side, dv.GAME_TYPE[code] == dv.GRAND, int(c["spitzen"][i]),
+                           int(c["special_pair"][i]), int(c["special_lone"][i]), rules["zero_sum"])
+        winner, tie, value, pair_score, lone_score = result
+        assert (int(c["winner_side"][i]), bool(c["tie"][i]), int(c["value"][i])) == (winner, tie, value)
+        assert [int(c[f"score_{s}"][i]) for s in range(3)] == [lone_score if s == lone else pair_score
+                                                                for s in range(3)]
+        assert tie == (totals[0] == totals[1])
+        if rules["zero_sum"]:
+            assert lone_score == -2 * pair_score
+        else:
+            assert min(lone_score, pair_score) == 0
+        counts["lone_both"] += bool(c["lone_both"][i])
+        counts["tie"] += tie
+    assert counts[dv.PAIR] > 100 and counts[dv.LONE] > 100 and counts["lone_both"] > 10, counts
+
+
 CHECKERS: dict[str, Callable[[Batch, dict], None]] = {
     "skat": skat_invariants, "skat_en_deux": skat_en_deux_invariants,
-    "doko_duell": doko_duell_invariants}
+    "doko_duell": doko_duell_invariants, "doko_skat": doko_skat_invariants}
 
 RULE_SETS = {"skat": [{}, {"all_pass": "ramsch", "announcements": True, "lost_factor": 1}],
              "skat_en_deux": [{}, {"contra_re": True, "open_hand": True, "lost_factor": 1},
@@ -317,7 +454,9 @@ RULE_SETS = {"skat": [{}, {"all_pass": "ramsch", "announcements": True, "lost_fa
              "doko_duell": [{}, {"equal_cards": "second_wins", "b_marker_supply": "none",
                              "b_one_per_trick": True, "a_marker_on_setup": False,
                              "b_marker_mode": "v2", "tie_rule": "last_trick"},
-                            {"equal_cards": "second_heart_ten", "tie_rule": "b_markers"}]}
+                            {"equal_cards": "second_heart_ten", "tie_rule": "b_markers"}],
+             "doko_skat": [{}, {"bridge_order": "skat", "team_cards": "all", "first_round_points": False,
+                            "zero_sum": True}]}
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

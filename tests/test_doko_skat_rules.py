@@ -1,0 +1,1166 @@
+"""Golden cases for Doko-Skat (``doko_skat``), worked out by hand from RULES.md (section
+``doko_skat``, seed 004).
+
+Four levels:
+
+* the rule pieces with hand-made inputs: the game a turned-up card sets, every game type's
+  trick order and follow duty (every pair of cards), the teams, the declaration order, the
+  Spitzen, the scoring bands and the settlement;
+* a referee written here from RULES.md alone (its own trump orders, teams, declaration order,
+  redeal, Spitzen and settlement) that replays recorded deals decision by decision and must
+  agree with every result column;
+* scripted deals the referee plays (every seat passing, so the redeal and the whole
+  declaration order; a declarer in each turn; a lone declarer putting his top trumps away)
+  that the engine must accept and score as the referee does;
+* searches through dealt and played deals for the situations the rules single out (each way
+  the turned-up card's copies can lie, ties, sweeps of the first round), each then checked.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+import pytest
+
+from sim import actions as A
+from sim.cards import DOKO_DECK_48, SUITS
+from sim.games import find_game
+from sim.games.doko_skat_values import (
+    EFF,
+    GAME_LABELS,
+    STRENGTH,
+    SUIT_MASKS,
+    band,
+    declaration_order,
+    game_of_card,
+    settle,
+    spitzen,
+    table_of,
+    teams,
+)
+from sim.games.kernel import E_ILLEGAL, E_MISMATCH
+from sim.tricks import legal_mask, trick_winner
+
+D = DOKO_DECK_48
+NAMES = D.names
+KINDS = D.n_kinds
+FULL = D.full
+GAME = find_game("doko_skat")
+RANDOM = ["random"] * 3
+
+# --- the rules, written out from RULES.md -------------------------------------------------------
+
+CARD_POINTS = [{"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}[n[1]] for n in NAMES]
+JACKS = ("CJ", "SJ", "HJ", "DJ")
+PLAIN = "ATKQ9"
+"""Every plain suit in a suit game and in grand, highest first."""
+BRIDGE = {"natural": "AKQJT9", "skat": "ATKQJ9"}
+"""Every suit's order in a bridge (``bridge_order``), highest first."""
+PAIR, LONE = 0, 1
+"""Side codes of the ``declaring_side`` and ``winner_side`` columns (``SIDES``)."""
+GAME_TYPES = ("suit", "grand", "bridge")
+"""Type codes of the ``game`` and ``fr_game`` columns."""
+
+
+def bits(mask: int) -> list[int]:
+    """The cards of a mask, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def count(mask: int) -> int:
+    return int(mask).bit_count()
+
+
+def points(mask: int) -> int:
+    return sum(CARD_POINTS[c] for c in bits(mask))
+
+
+def parse(text: str) -> int:
+    return D.parse(text)
+
+
+def copies(kind: int) -> int:
+    """Both copies of a card."""
+    return 1 << kind % KINDS | 1 << (kind % KINDS + KINDS)
+
+
+def kinds(mask: int) -> set[int]:
+    return {c % KINDS for c in bits(mask)}
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A game type by RULES.md: its trumps from the highest down, its plain order."""
+
+    kind: str
+    suit: str = ""
+    bridge_order: str = "natural"
+
+    @functools.cached_property
+    def trumps(self) -> tuple[str, ...]:
+        if self.kind == "grand":
+            return JACKS
+        if self.kind == "suit":
+            return JACKS + tuple(self.suit + r for r in PLAIN)
+        return tuple(self.suit + r for r in BRIDGE[self.bridge_order])
+
+    @functools.cached_property
+    def plain(self) -> str:
+        return BRIDGE[self.bridge_order] if self.kind == "bridge" else PLAIN
+
+    @functools.cached_property
+    def suit_of(self) -> tuple[str, ...]:
+        """Each card's effective suit: ``"trump"`` or its suit letter."""
+        return tuple("trump" if n in self.trumps else n[0] for n in NAMES)
+
+    @functools.cached_property
+    def height(self) -> tuple[int, ...]:
+        """Each card's height in its effective suit (higher beats lower)."""
+        return tuple(100 - self.trumps.index(n) if n in self.trumps else 10 - self.plain.index(n[1])
+                     for n in NAMES)
+
+    @functools.cached_property
+    def follow(self) -> dict[str, int]:
+        """Mask of each effective suit."""
+        out: dict[str, int] = {}
+        for c, s in enumerate(self.suit_of):
+            out[s] = out.get(s, 0) | 1 << c
+        return out
+
+    def legal(self, hand: int, led: int | None) -> int:
+        """Cards of ``hand`` that may be played to ``led`` (None: leading)."""
+        if led is None:
+            return hand
+        return hand & self.follow[self.suit_of[led]] or hand
+
+    def winner(self, trick: list[int]) -> int:
+        """Position of the winning card: the highest trump, else the highest card of the led
+        suit; of two identical cards the one played first (only a higher card beats)."""
+        best = 0
+        for k in range(1, len(trick)):
+            c, b = trick[k], trick[best]
+            if self.suit_of[c] in ("trump", self.suit_of[b]) and (
+                    self.suit_of[b] != self.suit_of[c] or self.height[c] > self.height[b]):
+                best = k
+        return best
+
+
+CODES = [("suit", s) for s in SUITS] + [("grand", "")] + [("bridge", s) for s in SUITS]
+"""A declaration's game code (``DECLARE`` rows) -> (type, trump suit)."""
+
+
+def rule(code: int, bridge_order: str = "natural") -> Rule:
+    return Rule(*CODES[code], bridge_order)
+
+
+def turned_game(card: int) -> int:
+    """The game a turned-up card sets: K, T or 9 a suit game, A a bridge in its suit, Q or J
+    grand."""
+    suit, rank = NAMES[card % KINDS]
+    if rank in "QJ":
+        return CODES.index(("grand", ""))
+    return CODES.index(("bridge" if rank == "A" else "suit", suit))
+
+
+def ref_teams(first_round: list[int], stocks: list[int], turned: int,
+              all_cards: bool) -> tuple[int, bool]:
+    """``(lone, lone_both)``: the holders of the turned-up card (a copy among the first-round
+    cards, or with ``team_cards = all`` anywhere in a player's cards); two holders play
+    against the third, a single holder alone."""
+    looked = [first_round[s] | (stocks[s] if all_cards else 0) for s in range(3)]
+    holders = [s for s in range(3) if looked[s] & copies(turned)]
+    lone = holders[0] if len(holders) == 1 else next(s for s in range(3) if s not in holders)
+    return lone, count(looked[lone] & copies(turned)) == 2
+
+
+def ref_order(tricks: list[int], lone: int, forehand: int) -> list[int]:
+    """Who names a game first: the pair members by first-round tricks (tie: nearer forehand);
+    the pair first when it took two tricks or more (then the lone player between them)."""
+    members = sorted((s for s in range(3) if s != lone), key=lambda s: (-tricks[s], (s - forehand) % 3))
+    if tricks[members[0]] + tricks[members[1]] >= 2:
+        return [members[0], lone, members[1]]
+    return [lone, *members]
+
+
+def ref_spitzen(cards: int, game: Rule) -> int:
+    """Consecutive top trumps held, each copy one, stopping at the first trump not held twice."""
+    n = 0
+    for name in game.trumps:
+        held = count(cards & copies(NAMES.index(name)))
+        n += held
+        if held < 2:
+            break
+    return n
+
+
+def ref_band(loser_points: int) -> int:
+    """2; 3 under 90; 4 under 60; 6 under 30; 8 with no card points."""
+    if loser_points == 0:
+        return 8
+    return 6 if loser_points < 30 else 4 if loser_points < 60 else 3 if loser_points < 90 else 2
+
+
+def ref_settle(points_pair: int, points_lone: int, declaring: int, grand: bool, n_spitzen: int,
+               special_pair: int, special_lone: int, zero_sum: bool) -> dict[str, int]:
+    """The result by RULES.md: winner side, tie, each winner's value, the scores of a pair
+    member and of the lone player."""
+    if points_pair == points_lone:
+        if declaring < 0:
+            return {"winner_side": -1, "tie": 1, "value": 0, "pair": 0, "lone": 0}
+        winner, scoring, value = -1, 1 - declaring, 1
+    else:
+        winner = scoring = PAIR if points_pair > points_lone else LONE
+        value = ref_band(points_lone if winner == PAIR else points_pair)
+        if declaring == winner:
+            value += n_spitzen * (2 if grand else 1)
+        value += special_pair if winner == PAIR else special_lone
+    sign = 1 if scoring == PAIR else -1
+    pair = sign * value if zero_sum else (value if scoring == PAIR else 0)
+    lone = -2 * sign * value if zero_sum else (value if scoring == LONE else 0)
+    return {"winner_side": winner, "tie": int(winner < 0), "value": value, "pair": pair, "lone": lone}
+
+
+# --- the rule pieces -------------------------------------------------------------------------------
+
+def test_game_codes_are_as_labelled() -> None:
+    assert [f"{k} {s}".strip() for k, s in CODES] == list(GAME_LABELS)
+
+
+@pytest.mark.parametrize(("name", "game"), [
+    ("CK", "suit C"), ("ST", "suit S"), ("H9", "suit H"), ("DK", "suit D"), ("D9", "suit D"),
+    ("CA", "bridge C"), ("HA", "bridge H"), ("DA", "bridge D"),
+    ("CQ", "grand"), ("SQ", "grand"), ("HJ", "grand"), ("DJ", "grand")])
+def test_a_turned_up_card_sets_the_game(name: str, game: str) -> None:
+    for card in (D.index(name), D.index(name) + KINDS):
+        assert GAME_LABELS[game_of_card(card)] == game, (name, card)
+
+
+def test_every_card_sets_the_game_its_rank_says() -> None:
+    for card in range(D.n_cards):
+        assert game_of_card(card) == turned_game(card), NAMES[card]
+
+
+def engine_order(code: int, bridge_skat: bool, suit: str) -> str:
+    """The engine's strength order of one effective suit (``"trump"`` or a suit letter),
+    highest first, both copies written."""
+    table = table_of(code, bridge_skat)
+    eff = 4 if suit == "trump" else SUITS.index(suit)
+    cards = [c for c in range(D.n_cards) if EFF[table, c] == eff]
+    return " ".join(NAMES[c] for c in sorted(cards, key=lambda c: (-STRENGTH[table, c], c)))
+
+
+@pytest.mark.parametrize(("game", "bridge_order", "suit", "order"), [
+    ("suit H", "natural", "trump", "CJ CJ SJ SJ HJ HJ DJ DJ HA HA HT HT HK HK HQ HQ H9 H9"),
+    ("suit H", "natural", "C", "CA CA CT CT CK CK CQ CQ C9 C9"),
+    ("suit C", "natural", "trump", "CJ CJ SJ SJ HJ HJ DJ DJ CA CA CT CT CK CK CQ CQ C9 C9"),
+    ("suit D", "natural", "S", "SA SA ST ST SK SK SQ SQ S9 S9"),
+    ("grand", "natural", "trump", "CJ CJ SJ SJ HJ HJ DJ DJ"),
+    ("grand", "natural", "D", "DA DA DT DT DK DK DQ DQ D9 D9"),
+    ("bridge H", "natural", "trump", "HA HA HK HK HQ HQ HJ HJ HT HT H9 H9"),
+    ("bridge H", "natural", "C", "CA CA CK CK CQ CQ CJ CJ CT CT C9 C9"),
+    ("bridge H", "skat", "trump", "HA HA HT HT HK HK HQ HQ HJ HJ H9 H9"),
+    ("bridge H", "skat", "S", "SA SA ST ST SK SK SQ SQ SJ SJ S9 S9"),
+    ("bridge C", "skat", "D", "DA DA DT DT DK DK DQ DQ DJ DJ D9 D9"),
+])
+def test_trick_orders_as_written_in_the_rules(game: str, bridge_order: str, suit: str, order: str) -> None:
+    code = GAME_LABELS.index(game)
+    assert engine_order(code, bridge_order == "skat", suit) == order
+
+
+@pytest.mark.parametrize("bridge_order", ["natural", "skat"])
+@pytest.mark.parametrize("code", range(len(CODES)))
+def test_every_two_cards_and_every_follow_duty(code: int, bridge_order: str) -> None:
+    """Every led card against every other card (both copies, both orders of play): the engine's
+    winner and the cards that must follow are the rules'."""
+    game = rule(code, bridge_order)
+    table = table_of(code, bridge_order == "skat")
+    eff, strength, masks = EFF[table], STRENGTH[table], SUIT_MASKS[table]
+    for led in range(D.n_cards):
+        follow = game.follow[game.suit_of[led]]
+        assert int(masks[eff[led]]) == follow, (game, NAMES[led])
+        assert int(legal_mask(np.uint64(FULL & ~follow), led, eff, masks)) == FULL & ~follow
+        for other in range(D.n_cards):
+            if other != led:
+                trick = np.array([led, other], np.int64)
+                assert trick_winner(trick, 2, eff, strength) == game.winner([led, other]), \
+                    (game, NAMES[led], NAMES[other])
+
+
+@pytest.mark.parametrize(("game", "bridge_order", "trick", "winner"), [
+    ("suit H", "natural", "HA CJ HT", 1),   # the jacks are the highest trumps
+    ("suit H", "natural", "HJ HJ CJ", 2),
+    ("suit H", "natural", "SA ST H9", 2),   # the lowest trump beats a plain ace
+    ("suit H", "natural", "DT CA D9", 0),   # a card of another plain suit never wins
+    ("suit H", "natural", "CJ CJ SJ", 0),   # of two identical cards the first played wins
+    ("suit S", "natural", "SK SQ ST", 2),   # trump suit A T K Q 9
+    ("grand", "natural", "HA H9 DJ", 2),    # grand: only the jacks are trumps
+    ("grand", "natural", "HQ HK H9", 1),    # plain A T K Q 9
+    ("grand", "natural", "DJ DJ CA", 0),
+    ("bridge H", "natural", "HT HJ H9", 1),  # natural: A K Q J T 9
+    ("bridge H", "skat", "HT HJ H9", 0),     # skat: A T K Q J 9
+    ("bridge H", "natural", "CJ CT CA", 2),  # the jacks belong to their suits
+    ("bridge H", "natural", "CJ CT C9", 0),
+    ("bridge H", "skat", "CJ CT C9", 1),
+    ("bridge H", "natural", "SK SA H9", 2),  # only the named suit is trump
+    ("bridge D", "skat", "DA DA DT", 0),
+    ("bridge C", "natural", "HA HA HK", 0),
+])
+def test_golden_tricks(game: str, bridge_order: str, trick: str, winner: int) -> None:
+    code = GAME_LABELS.index(game)
+    table = table_of(code, bridge_order == "skat")
+    cards = []
+    for name in trick.split():
+        cards.append(D.index(name, sum(1 << c for c in cards)))
+    assert trick_winner(np.array(cards, np.int64), 3, EFF[table], STRENGTH[table]) == winner
+    assert rule(code, bridge_order).winner(cards) == winner
+
+
+@pytest.mark.parametrize(("game", "led", "hand", "legal"), [
+    ("suit H", "CA", "CJ HA D9", "CJ HA D9"),  # CJ is a trump, not a club: no club to follow
+    ("suit H", "HA", "CJ SA D9", "CJ"),        # a trump led asks for trump; the jacks are trumps
+    ("grand", "HA", "HJ H9 DA", "H9"),         # HJ is a trump in grand
+    ("bridge H", "CA", "CJ HA", "CJ"),         # in a bridge CJ is a club
+    ("bridge H", "HA", "CJ DJ", "CJ DJ"),      # ... and no trump
+    ("bridge S", "SJ", "SA C9", "SA"),
+])
+def test_golden_follow_duty(game: str, led: str, hand: str, legal: str) -> None:
+    table = table_of(GAME_LABELS.index(game), 0)
+    got = legal_mask(np.uint64(parse(hand)), D.index(led, parse(hand)), EFF[table], SUIT_MASKS[table])
+    assert D.format(int(got)) == D.format(parse(legal))
+
+
+# --- teams -----------------------------------------------------------------------------------------
+
+def masks(*groups: str) -> list[int]:
+    """Hand-made card sets, each card a physical copy not used by an earlier set."""
+    taken = 0
+    out = []
+    for text in groups:
+        m = 0
+        for name in text.split():
+            m |= 1 << D.index(name, taken | m)
+        taken |= m
+        out.append(m)
+    return out
+
+
+@pytest.mark.parametrize(("first_round", "stocks", "by_first_round", "by_all"), [
+    # two different holders play together against the third
+    (["CK HA S9", "DT DT D9", "CK SA SQ"], ["", "", ""], (1, False), (1, False)),
+    # one holder with one copy, the other in the skat: he plays alone
+    (["HA S9 D9", "DT DT DQ", "CK SA SQ"], ["", "", ""], (2, False), (2, False)),
+    # ... the other copy in another player's stock: alone by the first-round cards only
+    (["HA S9 D9", "DT DT DQ", "CK SA SQ"], ["CK", "", ""], (2, False), (1, False)),
+    (["HA S9 D9", "DT DT DQ", "CK SA SQ"], ["", "CK", ""], (2, False), (0, False)),
+    # ... in his own stock: alone either way, and with both copies under team_cards = all
+    (["HA S9 D9", "DT DT DQ", "CK SA SQ"], ["", "", "CK"], (2, False), (2, True)),
+    # one holder with both copies: alone, with the special point
+    (["HA S9 D9", "CK CK DQ", "DT SA SQ"], ["", "", ""], (1, True), (1, True)),
+    (["CK CK DQ", "HA S9 D9", "DT SA SQ"], ["", "", ""], (0, True), (0, True)),
+])
+def test_golden_teams(first_round: list[str], stocks: list[str], by_first_round: tuple[int, bool],
+                      by_all: tuple[int, bool]) -> None:
+    cards = masks(*first_round, *stocks)
+    fr, st = cards[:3], cards[3:]
+    turned = next(c for c in bits(fr[0] | fr[1] | fr[2]) if NAMES[c] == "CK")
+    for all_cards, expected in ((False, by_first_round), (True, by_all)):
+        lone, both = teams(np.array(fr, np.uint64), np.array(st, np.uint64), turned, all_cards)
+        assert (int(lone), bool(both)) == expected, all_cards
+        assert ref_teams(fr, st, turned, all_cards) == expected
+
+
+@dataclass
+class Dealt:
+    """A deal's cards as the result columns give them (``extra`` and ``second``: the redeal,
+    None while unknown)."""
+
+    deal: int
+    stocks: list[int]
+    skat: int
+    first_round: list[int]
+    turned: int
+    second: int = -1
+    extra: list[int] | None = None
+
+    @property
+    def forehand(self) -> int:
+        return (self.deal + 1) % 3
+
+    @staticmethod
+    def of(columns: dict[str, np.ndarray], i: int) -> Dealt:
+        c = {k: int(v[i]) for k, v in columns.items()}
+        redealt = bool(c["nobody_declared"])
+        return Dealt(c["deal"], [c[f"stock_{s}"] for s in range(3)], c["skat"],
+                     [c[f"first_round_{s}"] for s in range(3)], c["turned_up"],
+                     c["second_turned_up"], [c[f"extra_{s}"] for s in range(3)] if redealt else None)
+
+
+@functools.cache
+def dealt_cards(seed: int, first: int, n: int) -> tuple[Dealt, ...]:
+    """The cards of deals ``first .. first + n - 1`` (the same whatever is decided)."""
+    columns = GAME.play(seed, first, n, GAME.rules(), RANDOM).columns
+    return tuple(dataclasses.replace(Dealt.of(columns, i), second=-1, extra=None) for i in range(n))
+
+
+def place(d: Dealt, card: int) -> tuple[str, int]:
+    """Where a card was dealt: ``("first_round" | "stock", seat)`` or ``("skat", -1)``."""
+    for s in range(3):
+        if d.first_round[s] >> card & 1:
+            return "first_round", s
+        if d.stocks[s] >> card & 1:
+            return "stock", s
+    return "skat", -1
+
+
+def team_case(d: Dealt) -> tuple[str, int, int]:
+    """How the turned-up card's copies lie: the case, the first-round holder (both copies'
+    one if they differ) and the other copy's seat."""
+    (where_a, a), (where_b, b) = sorted((place(d, c) for c in bits(copies(d.turned))),
+                                        key=lambda p: p[0] != "first_round")
+    if where_b == "first_round":
+        return ("first_round_both" if a == b else "two_first_round_holders"), a, b
+    if where_b == "skat":
+        return "other_in_skat", a, b
+    return ("other_in_own_stock" if a == b else "other_in_other_stock"), a, b
+
+
+EXPECTED_TEAMS = {
+    # case: (under team_cards = first_round, under all): "holder" alone or "pair" of a and b,
+    # and whether the lone player has both copies
+    "two_first_round_holders": (("pair", False), ("pair", False)),
+    "first_round_both": (("holder", True), ("holder", True)),
+    "other_in_skat": (("holder", False), ("holder", False)),
+    "other_in_own_stock": (("holder", False), ("holder", True)),
+    "other_in_other_stock": (("holder", False), ("pair", False)),
+}
+
+
+@pytest.mark.parametrize("team_cards", ["first_round", "all"])
+def test_teams_in_every_case_the_deal_can_make(team_cards: str) -> None:
+    """The turned-up card is among the nine first-round cards; its other copy lies anywhere:
+    each case the deal makes, with every seat as the holder, forms the teams it must."""
+    n = 3000
+    rules = GAME.rules({"team_cards": team_cards})
+    c = GAME.play(3, 0, n, rules, RANDOM).columns
+    seen: Counter = Counter()
+    for i, d in enumerate(dealt_cards(3, 0, n)):
+        assert any(d.first_round[s] & copies(d.turned) for s in range(3)), "turned card not in the nine"
+        case, a, b = team_case(d)
+        who, both = EXPECTED_TEAMS[case][team_cards == "all"]
+        lone = a if who == "holder" else 3 - a - b
+        assert (int(c["lone"][i]), bool(c["lone_both"][i])) == (lone, both), (i, case)
+        assert sorted((int(c["pair_0"][i]), int(c["pair_1"][i]))) == sorted({0, 1, 2} - {lone})
+        seen[case, a] += 1
+    assert all(seen[case, s] >= 5 for case in EXPECTED_TEAMS for s in range(3)), seen
+
+
+# --- declaration order -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("tricks", "lone", "forehand", "order"), [
+    ([0, 2, 1], 0, 1, [1, 0, 2]),  # pair first, the member with more tricks leads off
+    ([0, 1, 2], 0, 1, [2, 0, 1]),
+    ([1, 1, 1], 0, 1, [1, 0, 2]),  # pair 1:1, seat 1 is forehand
+    ([1, 1, 1], 0, 2, [2, 0, 1]),  # seat 2 is forehand
+    ([1, 1, 1], 0, 0, [1, 0, 2]),  # the lone player is forehand: seat 1 sits before seat 2
+    ([0, 3, 0], 0, 2, [1, 0, 2]),
+    ([0, 2, 0], 1, 0, [1, 0, 2]),  # lone first (two tricks), the members 0:0, seat 0 forehand
+    ([0, 2, 0], 1, 2, [1, 2, 0]),
+    ([2, 0, 1], 0, 1, [0, 2, 1]),  # lone first, then the member with more tricks
+    ([3, 0, 0], 0, 2, [0, 2, 1]),  # lone first, tie: nearer forehand
+    ([3, 0, 0], 0, 1, [0, 1, 2]),
+    ([0, 1, 2], 2, 0, [2, 1, 0]),
+    ([1, 0, 2], 2, 1, [2, 0, 1]),
+])
+def test_golden_declaration_order(tricks: list[int], lone: int, forehand: int, order: list[int]) -> None:
+    got = np.zeros(3, np.int64)
+    declaration_order(np.array(tricks, np.int64), lone, forehand, got)
+    assert got.tolist() == order
+    assert ref_order(tricks, lone, forehand) == order
+
+
+def test_declaration_order_in_every_case() -> None:
+    splits = [(a, b, 3 - a - b) for a in range(4) for b in range(4 - a)]
+    got = np.zeros(3, np.int64)
+    for tricks in splits:
+        for lone in range(3):
+            for forehand in range(3):
+                declaration_order(np.array(tricks, np.int64), lone, forehand, got)
+                assert got.tolist() == ref_order(list(tricks), lone, forehand), (tricks, lone, forehand)
+
+
+# --- scoring ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("loser_points", "value"), [
+    (120, 2), (91, 2), (90, 2), (89, 3), (60, 3), (59, 4), (30, 4), (29, 6), (1, 6), (0, 8)])
+def test_bands_and_their_boundaries(loser_points: int, value: int) -> None:
+    assert band(loser_points) == value == ref_band(loser_points)
+
+
+@pytest.mark.parametrize(("game", "bridge_order", "cards", "n"), [
+    ("suit H", "natural", "CJ CJ SJ HJ HJ", 3),  # one copy of SJ counts and stops the run
+    ("suit H", "natural", "CJ SJ SJ HJ HJ", 1),  # one copy of the top trump counts 1 and stops
+    ("suit H", "natural", "SJ SJ HJ HJ", 0),
+    ("suit H", "natural", "CJ CJ SJ SJ HJ HJ DJ DJ HA HA HT HT HK HK HQ HQ H9 H9", 18),
+    ("suit C", "natural", "CJ CJ SJ SJ HJ HJ DJ DJ CA CT CT", 9),
+    ("grand", "natural", "CJ CJ SJ SJ HJ HJ DJ DJ", 8),
+    ("grand", "natural", "CJ CJ SJ HA HA", 3),
+    ("bridge H", "natural", "HA HA HT HT HK", 3),  # A K Q J T 9: HK after the aces
+    ("bridge H", "skat", "HA HA HT HT HK", 5),     # A T K Q J 9
+    ("bridge D", "natural", "DA DA DK DK DQ DQ DJ DJ DT DT D9", 11),
+])
+def test_golden_spitzen(game: str, bridge_order: str, cards: str, n: int) -> None:
+    code = GAME_LABELS.index(game)
+    assert spitzen(np.uint64(parse(cards)), table_of(code, bridge_order == "skat")) == n
+    assert ref_spitzen(parse(cards), rule(code, bridge_order)) == n
+
+
+@pytest.mark.parametrize(("args", "result"), [
+    # (points pair, points lone, declaring side, grand, Spitzen, special pair, special lone)
+    # -> (winner side, tie, value, pair member's score, lone player's score)
+    ((151, 89, PAIR, False, 2, 1, 0), (PAIR, False, 6, 6, 0)),        # 3 + 2 Spitzen + 1
+    ((150, 90, PAIR, False, 2, 0, 2), (PAIR, False, 4, 4, 0)),        # 90: no "under 90"
+    ((110, 130, LONE, True, 3, 1, 2), (LONE, False, 10, 0, 10)),      # 2 + 2 x 3 + 2
+    ((180, 60, LONE, True, 3, 1, 2), (PAIR, False, 4, 4, 0)),         # no Spitzen for defenders
+    ((181, 59, PAIR, False, 0, 0, 1), (PAIR, False, 4, 4, 0)),
+    ((211, 29, PAIR, True, 1, 0, 0), (PAIR, False, 8, 8, 0)),         # 6 + 2 x 1
+    ((240, 0, LONE, False, 4, 1, 0), (PAIR, False, 9, 9, 0)),         # 8 + special
+    ((0, 240, LONE, False, 4, 0, 0), (LONE, False, 12, 0, 12)),       # 8 + 4
+    ((120, 120, PAIR, True, 5, 1, 1), (-1, True, 1, 0, 1)),           # tie: the lone player 1
+    ((120, 120, LONE, False, 5, 1, 1), (-1, True, 1, 1, 0)),          # tie: each pair member 1
+    ((120, 120, -1, False, 0, 0, 0), (-1, True, 0, 0, 0)),            # no declaring side
+    ((100, 100, PAIR, False, 2, 0, 0), (-1, True, 1, 0, 1)),          # first_round_points false
+    ((130, 110, -1, False, 0, 0, 0), (PAIR, False, 2, 2, 0)),         # redeal: band only
+    ((95, 105, PAIR, False, 2, 1, 1), (LONE, False, 3, 0, 3)),        # totals under 240
+])
+def test_golden_settlement(args: tuple, result: tuple) -> None:
+    assert tuple(settle(*args, False)) == result
+    # zero_sum: the lone player wins or loses twice the value, each pair member once
+    winner, tie, value, pair_score, lone_score = result
+    zero_sum = (pair_score, -2 * pair_score) if pair_score else (-lone_score, 2 * lone_score)
+    assert tuple(settle(*args, True)) == (winner, tie, value, *zero_sum)
+    for zs in (False, True):
+        ref = ref_settle(*args, zs)
+        assert tuple(settle(*args, zs)) == (ref["winner_side"], bool(ref["tie"]), ref["value"],
+                                            ref["pair"], ref["lone"])
+
+
+# --- the referee -----------------------------------------------------------------------------------
+
+class Decisions(Protocol):
+    """Who decides, as the referee asks: a card, a game code or None (pass), discards."""
+
+    def card(self, seat: int, legal: int, hands: list[int]) -> int: ...
+
+    def declaration(self, seat: int, turn: int, hands: list[int]) -> int | None: ...
+
+    def discards(self, seats: list[int], n: int, hands: list[int]) -> list[tuple[int, int]]: ...
+
+
+class NeedRedeal(Exception):
+    """Everyone passed, and the redeal's cards are not known yet (``rows``: the actions so far)."""
+
+    def __init__(self, rows: list[list[int]]) -> None:
+        super().__init__("redeal cards unknown")
+        self.rows = rows
+
+
+class Replay:
+    """A recorded deal's decisions, row by row, each checked for its kind and seat."""
+
+    def __init__(self, actions: np.ndarray) -> None:
+        self.rows = [[int(x) for x in r] for r in actions]
+        self.at = 0
+
+    def _next(self, kinds: tuple[int, ...], seat: int | None = None) -> list[int]:
+        assert self.at < len(self.rows), "the deal ended before the rules do"
+        row = self.rows[self.at]
+        self.at += 1
+        assert row[0] in kinds and seat in (None, row[1]), (row, kinds, seat)
+        return row
+
+    def card(self, seat: int, legal: int, hands: list[int]) -> int:
+        return self._next((A.PLAY,), seat)[2]
+
+    def declaration(self, seat: int, turn: int, hands: list[int]) -> int | None:
+        row = self._next((A.PASS, A.DECLARE), seat)
+        return row[2] if row[0] == A.DECLARE else None
+
+    def discards(self, seats: list[int], n: int, hands: list[int]) -> list[tuple[int, int]]:
+        return [(r[1], r[2]) for r in (self._next((A.DISCARD,)) for _ in seats)]
+
+
+@dataclass
+class Plan:
+    """Scripted decisions: random legal cards and discards from ``seed``; the seat in turn
+    ``declare_at`` (or the seat ``declarer``) names ``code``, if neither everyone passes;
+    ``discard(seat, n, hand)`` picks a seat's discards when given."""
+
+    seed: int
+    declare_at: int | None = None
+    code: int = 0
+    declarer: int | None = None
+    discard: Callable[[int, int, int], int] | None = None
+    rng: random.Random = dataclasses.field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    def card(self, seat: int, legal: int, hands: list[int]) -> int:
+        return self.rng.choice(bits(legal))
+
+    def declaration(self, seat: int, turn: int, hands: list[int]) -> int | None:
+        return self.code if turn == self.declare_at or seat == self.declarer else None
+
+    def discards(self, seats: list[int], n: int, hands: list[int]) -> list[tuple[int, int]]:
+        if self.discard is not None:
+            return [(s, self.discard(s, n, hands[s])) for s in seats]
+        return [(s, sum(1 << c for c in self.rng.sample(bits(hands[s]), n))) for s in seats]
+
+
+def play_trick(leader: int, hands: list[int], game: Rule, decide: Decisions, rows: list[list[int]],
+               taken: list[int], seen: Counter) -> tuple[int, int]:
+    """One trick from ``leader``, every card legal and held: ``(winner, card points)``."""
+    trick: list[int] = []
+    for n in range(3):
+        seat = (leader + n) % 3
+        legal = game.legal(hands[seat], trick[0] if trick else None)
+        card = decide.card(seat, legal, hands)
+        assert legal >> card & 1, f"{NAMES[card]} by seat {seat} is not legal there"
+        hands[seat] &= ~(1 << card)
+        taken[seat] |= 1 << card
+        trick.append(card)
+        rows.append([A.PLAY, seat, card, 0])
+    best = game.winner(trick)
+    if any(NAMES[c] == NAMES[trick[best]] for c in trick[best + 1:]):
+        seen["identical_best_first_wins"] += 1
+    return (leader + best) % 3, points(sum(1 << c for c in trick))
+
+
+def per_seat(name: str, values: list[int]) -> dict[str, int]:
+    """Columns ``name_0 .. name_2``."""
+    return {f"{name}_{s}": v for s, v in enumerate(values)}
+
+
+def game_columns(code: int) -> tuple[int, int]:
+    """The ``game`` and ``trump`` columns of a game code: its type, its trump suit (-1: grand)."""
+    kind, suit = CODES[code]
+    return GAME_TYPES.index(kind), SUITS.find(suit) if suit else -1
+
+
+def check_deal(d: Dealt) -> int:
+    """12 cards to each stock, 3 to the skat, 3 first-round cards each: 48 distinct cards, the
+    turned-up card among the nine first-round cards. Returns those nine."""
+    parts = [*d.stocks, d.skat, *d.first_round]
+    assert [count(p) for p in parts] == [12, 12, 12, 3, 3, 3, 3]
+    assert functools.reduce(int.__or__, parts) == FULL
+    nine = d.first_round[0] | d.first_round[1] | d.first_round[2]
+    assert d.turned in kinds(nine), "the turned-up card is shuffled back into the nine"
+    return nine
+
+
+def declare(order: list[int], decide: Decisions, hands: list[int], rows: list[list[int]]
+            ) -> tuple[int, int, int]:
+    """Each seat in ``order`` names a game or passes until one names it: ``(declarer, game
+    code, his turn)``, all -1 when everyone passed."""
+    for turn, seat in enumerate(order):
+        named = decide.declaration(seat, turn, hands)
+        if named is None:
+            rows.append([A.PASS, seat, 0, 0])
+            continue
+        assert 0 <= named < len(CODES)
+        rows.append([A.DECLARE, seat, named, 0])
+        return seat, named, turn
+    return -1, -1, -1
+
+
+def put_away(seats: list[int], n: int, decide: Decisions, hands: list[int], rows: list[list[int]]
+             ) -> list[int]:
+    """Each of ``seats`` discards ``n`` of his cards: the discards per seat."""
+    discards = [0, 0, 0]
+    made = decide.discards(seats, n, hands)
+    assert sorted(s for s, _ in made) == sorted(seats), made
+    for seat, cards in made:
+        assert count(cards) == n and not cards & ~hands[seat], (seat, D.format(cards))
+        hands[seat] &= ~cards
+        discards[seat] = cards
+        rows.append([A.DISCARD, seat, cards, 0])
+    return discards
+
+
+def play_round(n: int, leader: int, hands: list[int], game: Rule, decide: Decisions,
+               rows: list[list[int]], seen: Counter) -> tuple[list[int], list[int], list[int]]:
+    """``n`` tricks from ``leader``, the winner leading the next: card points, tricks and the
+    cards played, per seat."""
+    points_won, tricks, taken = [0, 0, 0], [0, 0, 0], [0, 0, 0]
+    for _ in range(n):
+        leader, won = play_trick(leader, hands, game, decide, rows, taken, seen)
+        points_won[leader] += won
+        tricks[leader] += 1
+    return points_won, tricks, taken
+
+
+def referee(d: Dealt, rules: dict, decide: Decisions, seen: Counter | None = None
+            ) -> tuple[dict[str, int], list[list[int]]]:
+    """Play deal ``d`` by RULES.md with the decisions of ``decide``: the result columns it
+    must have and its action rows. Every card, declaration and discard is checked as made."""
+    seen = Counter() if seen is None else seen
+    order, fh = rules["bridge_order"], d.forehand
+    rows: list[list[int]] = []
+    nine = check_deal(d)
+    fr_code = turned_game(d.turned)
+    exp = {"deal": d.deal, "dealer": d.deal % 3, "turned_up": d.turned, "replay_error": 0}
+    exp["fr_game"], exp["fr_trump"] = game_columns(fr_code)
+
+    # the first round: 3 tricks with the 3 cards, forehand leads; then the teams
+    fr_points, fr_tricks, _ = play_round(3, fh, list(d.first_round), rule(fr_code, order), decide, rows, seen)
+    lone, both = ref_teams(d.first_round, d.stocks, d.turned, rules["team_cards"] == "all")
+    pair = [s for s in range(3) if s != lone]
+    special = [int(fr_tricks[pair[0]] + fr_tricks[pair[1]] == 3), int(both) + int(fr_tricks[lone] == 3)]
+    exp |= {"pair_0": pair[0], "pair_1": pair[1], "lone": lone, "lone_both": int(both)}
+    exp |= per_seat("fr_tricks", fr_tricks) | per_seat("fr_points", fr_points)
+
+    # the lone player takes the skat; the declaration in the order of the first-round tricks
+    hands = [d.stocks[s] | (d.skat if s == lone else 0) for s in range(3)]
+    declarer, code, turn = declare(ref_order(fr_tricks, lone, fh), decide, hands, rows)
+    side = -1 if declarer < 0 else LONE if declarer == lone else PAIR
+    extra = [0, 0, 0]
+    if declarer >= 0:  # the lone player discards 3
+        discards = put_away([lone], 3, decide, hands, rows)
+    else:
+        # the redeal: the nine shuffled, the top one turned up sets the game; 2 to each pair
+        # member, 1 to the lone player, 2 to each pair member; everyone discards 4
+        if d.extra is None:
+            raise NeedRedeal(rows)
+        extra = d.extra
+        assert [count(extra[s]) for s in range(3)] == [1 if s == lone else 4 for s in range(3)]
+        assert extra[0] | extra[1] | extra[2] == nine and d.second in kinds(nine)
+        code = turned_game(d.second)
+        hands = [hands[s] | extra[s] for s in range(3)]
+        discards = put_away([(fh + r) % 3 for r in range(3)], 4, decide, hands, rows)
+        special = [0, 0]
+    assert [count(h) for h in hands] == [12, 12, 12]
+    game = rule(code, order)
+    exp |= {"declarer": declarer, "declaring_side": side, "declarer_turn": turn,
+            "nobody_declared": int(declarer < 0), "second_turned_up": d.second if declarer < 0 else -1}
+    exp["game"], exp["trump"] = game_columns(code)
+    exp |= per_seat("extra", extra) | per_seat("discard", discards)
+
+    # the main game: 12 tricks, forehand leads
+    main_points, main_tricks, taken = play_round(12, fh, hands, game, decide, rows, seen)
+    assert hands == [0, 0, 0]
+    exp |= per_seat("points", main_points) | per_seat("tricks", main_tricks)
+
+    # the sides' card points: main-game tricks, discards, first-round tricks when they count
+    count_fr = declarer >= 0 and bool(rules["first_round_points"])
+    side_of = [LONE if s == lone else PAIR for s in range(3)]
+    by_side, discard_points = [0, 0], [0, 0]
+    for s in range(3):
+        discard_points[side_of[s]] += points(discards[s])
+        by_side[side_of[s]] += main_points[s] + points(discards[s]) + (fr_points[s] if count_fr else 0)
+    assert sum(main_points) + sum(discard_points) + (sum(fr_points) if declarer >= 0 else 0) == 240
+    n_spitzen = 0
+    if declarer >= 0:  # the declaring side's main-game cards and discards
+        n_spitzen = ref_spitzen(sum(taken[s] | discards[s] for s in range(3) if side_of[s] == side), game)
+    result = ref_settle(by_side[PAIR], by_side[LONE], side, game.kind == "grand", n_spitzen,
+                        special[PAIR], special[LONE], bool(rules["zero_sum"]))
+    exp |= {"discard_points_pair": discard_points[PAIR], "discard_points_lone": discard_points[LONE],
+            "points_pair": by_side[PAIR], "points_lone": by_side[LONE], "special_pair": special[PAIR],
+            "special_lone": special[LONE], "spitzen": n_spitzen}
+    exp |= {k: result[k] for k in ("winner_side", "tie", "value")}
+    exp |= per_seat("score", [result["lone" if s == lone else "pair"] for s in range(3)])
+    seen["deals"] += 1
+    seen["redeal" if declarer < 0 else f"turn_{turn}"] += 1
+    seen["tie"] += result["tie"]
+    seen["fr_sweep"] += 3 in fr_tricks
+    seen["lone_both"] += both
+    return exp, rows
+
+
+def row_of(columns: dict[str, np.ndarray], i: int) -> dict[str, int]:
+    return {k: int(v[i]) for k, v in columns.items()}
+
+
+def assert_agrees(columns: dict[str, np.ndarray], i: int, expected: dict[str, int]) -> None:
+    got = row_of(columns, i)
+    differ = {k: (got[k], v) for k, v in expected.items() if got[k] != v}
+    assert not differ, f"deal {got['deal']}: (engine, rules) {differ}"
+
+
+def referee_recorded(batch_columns: dict[str, np.ndarray], actions: list[np.ndarray], rules: dict,
+                     seen: Counter) -> None:
+    """Replay every recorded deal by the rules; it must agree with every result column."""
+    for i, recorded in enumerate(actions):
+        replay = Replay(recorded)
+        expected, rows = referee(Dealt.of(batch_columns, i), rules, replay, seen)
+        assert replay.at == len(replay.rows), "recorded actions the rules do not ask for"
+        assert rows == replay.rows
+        assert_agrees(batch_columns, i, expected)
+
+
+RULE_SETS = [{}, {"bridge_order": "skat", "team_cards": "all", "first_round_points": False,
+                  "zero_sum": True}, {"team_cards": "all", "zero_sum": True}]
+
+
+@pytest.mark.parametrize("given", RULE_SETS, ids=["default", "skat_all_nofr_zero", "all_zero"])
+@pytest.mark.parametrize("policies", [RANDOM, ["heuristic"] * 3, ["heuristic", "random", "random"]],
+                         ids=["random", "heuristic", "mixed"])
+def test_played_deals_agree_with_the_rules(policies: list[str], given: dict) -> None:
+    rules = GAME.rules(given)
+    batch = GAME.play(11, 0, 1000, rules, policies, record=True)
+    seen: Counter = Counter()
+    referee_recorded(batch.columns, batch.actions, rules, seen)
+    assert seen["deals"] == 1000 and seen["identical_best_first_wins"] > 100, seen
+    assert seen["turn_0"] > 500 and seen["fr_sweep"] > 50 and seen["lone_both"] > 20, seen
+
+
+def test_deals_where_random_players_all_pass_agree_with_the_rules() -> None:
+    """Random players pass with 9 chances in 10 each: about one deal in 1000 is redealt."""
+    rules = GAME.rules()
+    c = GAME.play(4, 0, 30000, rules, RANDOM).columns
+    redealt = np.flatnonzero(c["nobody_declared"])
+    assert len(redealt) >= 15
+    seen: Counter = Counter()
+    for i in redealt[:25]:
+        batch = GAME.play(4, int(i), 1, rules, RANDOM, record=True)
+        referee_recorded(batch.columns, batch.actions, rules, seen)
+    assert seen["redeal"] == min(len(redealt), 25)
+
+
+# --- scripted deals --------------------------------------------------------------------------------
+
+def script_deals(seed: int, first: int, n: int, rules: dict, plan: Callable[[int], Decisions]
+                 ) -> tuple[list[dict[str, int]], list[np.ndarray], Counter]:
+    """The referee plays deals ``first ..`` with ``plan(deal)``'s decisions: the columns each
+    must have and its script. A redeal's cards come from the engine: a script that stops
+    after the passes (a mismatch at the first discard) shows them in the result columns."""
+    dealt = list(dealt_cards(seed, first, n))
+    walks: list[tuple[dict[str, int], list[list[int]]] | None] = []
+    probes: list[list[list[int]]] = []
+    for d in dealt:
+        try:
+            walks.append(referee(d, rules, plan(d.deal)))
+            probes.append(walks[-1][1])
+        except NeedRedeal as stop:
+            walks.append(None)
+            probes.append(stop.rows)
+    if any(w is None for w in walks):
+        stops = [np.array(p, np.int64) for p in probes]
+        shown = GAME.play(seed, first, n, rules, RANDOM, script=stops).columns
+        for i, w in enumerate(walks):
+            if w is None:
+                assert shown["nobody_declared"][i] and shown["replay_error"][i] == E_MISMATCH
+                dealt[i] = dataclasses.replace(dealt[i], second=int(shown["second_turned_up"][i]),
+                                               extra=[int(shown[f"extra_{s}"][i]) for s in range(3)])
+    seen: Counter = Counter()
+    walks = [referee(d, rules, plan(d.deal), seen) for d in dealt]
+    return [w[0] for w in walks], [np.array(w[1], np.int64) for w in walks], seen
+
+
+def play_scripted(seed: int, first: int, n: int, rules: dict, plan: Callable[[int], Decisions]
+                  ) -> tuple[dict[str, np.ndarray], list[dict[str, int]], Counter]:
+    """Script deals with ``plan``, play them, check every column against the referee."""
+    expected, scripts, seen = script_deals(seed, first, n, rules, plan)
+    columns = GAME.play(seed, first, n, rules, RANDOM, script=scripts).columns
+    for i, e in enumerate(expected):
+        assert_agrees(columns, i, e)
+    return columns, expected, seen
+
+
+def order_case(c: dict[str, np.ndarray], i: int) -> str:
+    """Which of the rules' declaration orders deal ``i`` asks for."""
+    tricks = [int(c[f"fr_tricks_{s}"][i]) for s in range(3)]
+    lone = int(c["lone"][i])
+    a, b = (tricks[s] for s in range(3) if s != lone)
+    first = "pair" if a + b >= 2 else "lone"
+    return f"{first} first, members {'tied' if a == b else 'apart'}"
+
+
+@pytest.mark.parametrize("team_cards", ["first_round", "all"])
+def test_scripted_declarations_in_every_turn_and_the_redeal(team_cards: str) -> None:
+    """Each seat of the declaration order declares in turn 0, 1 or 2, or everyone passes:
+    the engine asks the seats in the rules' order (a script in another order is refused) for
+    every forehand and every way the first round can go."""
+    rules = GAME.rules({"team_cards": team_cards, "bridge_order": "skat"})
+    columns, expected, seen = play_scripted(
+        21, 0, 1200, rules, lambda deal: Plan(deal, declare_at=(None, 0, 1, 2)[deal // 3 % 4], code=deal % 9))
+    assert min(seen[k] for k in ("turn_0", "turn_1", "turn_2", "redeal")) >= 250, seen
+    cases = Counter((order_case(columns, i), int(columns["dealer"][i]), int(columns["nobody_declared"][i]))
+                    for i in range(1200))
+    for first in ("pair", "lone"):
+        for members in ("tied", "apart"):
+            for dealer in range(3):
+                assert cases[f"{first} first, members {members}", dealer, 1] >= 3, cases
+
+
+def test_the_redeal_end_to_end() -> None:
+    """Nobody declares: the nine first-round cards are dealt again (4 to each pair member, 1 to
+    the lone player), the second turned-up card sets the game, everyone discards 4 for his
+    side, the first-round tricks count for nobody; no special points, no Spitzen, no
+    declaring side; a tie scores nobody."""
+    for fr_points in (True, False):
+        rules = GAME.rules({"first_round_points": fr_points})
+        c, expected, seen = play_scripted(31, 0, 1500, rules, lambda deal: Plan(deal))
+        assert seen["redeal"] == 1500
+        assert (c["nobody_declared"] == 1).all() and (c["declarer"] == -1).all()
+        assert (c["declaring_side"] == -1).all() and (c["declarer_turn"] == -1).all()
+        assert (c["special_pair"] == 0).all() and (c["special_lone"] == 0).all() and (c["spitzen"] == 0).all()
+        assert (c["points_pair"].astype(int) + c["points_lone"] == 240).all()
+        for i in range(1500):
+            lone = int(c["lone"][i])
+            nine = functools.reduce(int.__or__, (int(c[f"first_round_{s}"][i]) for s in range(3)))
+            extra = [int(c[f"extra_{s}"][i]) for s in range(3)]
+            assert [count(e) for e in extra] == [1 if s == lone else 4 for s in range(3)]
+            assert functools.reduce(int.__or__, extra) == nine
+            assert [count(int(c[f"discard_{s}"][i])) for s in range(3)] == [4, 4, 4]
+            second = int(c["second_turned_up"][i])
+            assert second in kinds(nine)
+            assert (int(c["game"][i]), int(c["trump"][i])) == (expected[i]["game"], expected[i]["trump"])
+            held = [int(c[f"stock_{s}"][i]) | extra[s] | (int(c["skat"][i]) if s == lone else 0)
+                    for s in range(3)]
+            assert all(int(c[f"discard_{s}"][i]) & ~held[s] == 0 for s in range(3))
+            assert sum(int(c[f"points_{s}"][i]) for s in range(3)) \
+                + int(c["discard_points_pair"][i]) + int(c["discard_points_lone"][i]) == 240
+        ties = np.flatnonzero(c["tie"])
+        assert len(ties) >= 3 and seen["tie"] == len(ties)
+        for s in range(3):
+            assert (c[f"score_{s}"][ties] == 0).all()
+        # the second card's game differs from the first round's in most deals
+        assert (c["game"] != c["fr_game"]).sum() > 300
+
+
+def lone_of(d: Dealt) -> int:
+    """The lone player under ``team_cards = first_round``."""
+    return ref_teams(d.first_round, d.stocks, d.turned, False)[0]
+
+
+def test_a_lone_declarer_s_discarded_top_trumps_are_his_spitzen() -> None:
+    """The lone player names grand and puts away his three highest jacks: they still count,
+    as his side's cards (its main-game cards plus its discards)."""
+    grand = GAME_LABELS.index("grand")
+    dealt = dealt_cards(41, 0, 600)
+    both_cj = [d.deal for d in dealt if count((d.stocks[lone_of(d)] | d.skat) & copies(D.index("CJ"))) == 2]
+    assert len(both_cj) > 20
+
+    def top_jacks(seat: int, n: int, hand: int) -> int:
+        jacks = sorted(bits(hand & D.rank_mask("J")), key=lambda c: JACKS.index(NAMES[c]))
+        return sum(1 << c for c in (jacks + bits(hand & ~D.rank_mask("J")))[:n])
+
+    columns, _, _ = play_scripted(41, 0, 600, GAME.rules(), lambda deal: Plan(
+        deal, declarer=lone_of(dealt[deal]), code=grand, discard=top_jacks))
+    assert (columns["declaring_side"] == LONE).all() and (columns["game"] == GAME_TYPES.index("grand")).all()
+    for i in both_cj:
+        discarded = int(columns[f"discard_{lone_of(dealt[i])}"][i])
+        assert discarded & copies(D.index("CJ")) == copies(D.index("CJ")), i
+        assert columns["spitzen"][i] >= 2, i  # none of them was played in the main game
+
+
+# --- searches through played deals -----------------------------------------------------------------
+
+@functools.cache
+def played(seed: int, n: int, policies: tuple[str, ...], given: tuple = ()) -> dict[str, np.ndarray]:
+    """Result columns of ``n`` deals (compiled, cached per test session)."""
+    return GAME.play(seed, 0, n, GAME.rules(dict(given)), list(policies)).columns
+
+
+def side_cards(c: dict[str, np.ndarray], i: int) -> tuple[int, int]:
+    """The declaring side's cards of deal ``i``: (its main-game cards and discards, its
+    first-round cards)."""
+    lone = int(c["lone"][i])
+    members = [lone] if c["declaring_side"][i] == LONE else [s for s in range(3) if s != lone]
+    main = sum(int(c[f"stock_{s}"][i]) for s in members) | (int(c["skat"][i]) if lone in members else 0)
+    return main, sum(int(c[f"first_round_{s}"][i]) for s in members)
+
+
+def main_rule(c: dict[str, np.ndarray], i: int, bridge_order: str = "natural") -> Rule:
+    kind = GAME_TYPES[int(c["game"][i])]
+    return Rule(kind, SUITS[int(c["trump"][i])] if kind != "grand" else "", bridge_order)
+
+
+def test_spitzen_count_the_main_game_cards_not_the_first_round() -> None:
+    """The declaring side's Spitzen come from its stocks (and the lone player's skat, his
+    discards included), never from its first-round cards; one copy of a trump counts 1 and
+    ends the run."""
+    c = played(5, 4000, ("random",) * 3)
+    seen = Counter()
+    for i in np.flatnonzero(c["declarer"] >= 0):
+        main, first = side_cards(c, i)
+        game = main_rule(c, i)
+        assert c["spitzen"][i] == ref_spitzen(main, game)
+        seen["first_round_would_change_it"] += ref_spitzen(main | first, game) != ref_spitzen(main, game)
+        top = copies(NAMES.index(game.trumps[0]))
+        seen["one_top_copy"] += count(main & top) == 1 and c["spitzen"][i] == 1
+        seen["none"] += c["spitzen"][i] == 0
+    assert min(seen.values()) >= 30, seen
+
+
+def value_parts(c: dict[str, np.ndarray], i: int) -> tuple[int, int, int]:
+    """(band, Spitzen as scored if the declaring side won, the winner's special points)."""
+    winner = int(c["winner_side"][i])
+    loser_points = int(c["points_lone"][i] if winner == PAIR else c["points_pair"][i])
+    doubled = 2 if GAME_TYPES[int(c["game"][i])] == "grand" else 1
+    spitzen_part = int(c["spitzen"][i]) * doubled if c["declaring_side"][i] == winner else 0
+    special = int(c["special_pair" if winner == PAIR else "special_lone"][i])
+    return ref_band(loser_points), spitzen_part, special
+
+
+def test_spitzen_and_special_points_count_only_for_the_side_that_won() -> None:
+    c = played(5, 4000, ("random",) * 3)
+    seen = Counter()
+    for i in np.flatnonzero(~c["tie"]):
+        winner = int(c["winner_side"][i])
+        earned = {PAIR: int(c["special_pair"][i]), LONE: int(c["special_lone"][i])}
+        assert c["value"][i] == sum(value_parts(c, i))
+        seen["special_won"] += earned[winner] > 0
+        seen["special_lost"] += earned[1 - winner] > 0
+        seen["two_special"] += earned[winner] == 2
+        declared = int(c["declaring_side"][i])
+        seen["spitzen_won"] += declared == winner and c["spitzen"][i] > 0
+        seen["spitzen_lost"] += declared == 1 - winner and c["spitzen"][i] > 0
+    assert min(seen.values()) >= 5, seen
+
+
+@pytest.mark.parametrize("zero_sum", [False, True])
+def test_ties_score_the_non_declaring_side_one(zero_sum: bool) -> None:
+    """120 : 120 is a tie: the side that did not declare scores 1 each (zero_sum: the lone
+    player 2, each pair member 1, the other side the opposite), without Spitzen or special
+    points."""
+    c = played(6, 8000, ("heuristic",) * 3, (("zero_sum", zero_sum),))
+    seen = Counter()
+    for i in np.flatnonzero(c["tie"]):
+        assert c["points_pair"][i] == c["points_lone"][i] == 120 and c["winner_side"][i] == -1
+        lone = int(c["lone"][i])
+        scores = [int(c[f"score_{s}"][i]) for s in range(3)]
+        pair_scores = c["declaring_side"][i] == LONE
+        if zero_sum:
+            pair_score, lone_score = (1, -2) if pair_scores else (-1, 2)
+        else:
+            pair_score, lone_score = (1, 0) if pair_scores else (0, 1)
+        assert scores == [lone_score if s == lone else pair_score for s in range(3)]
+        assert c["value"][i] == 1
+        seen[int(c["declaring_side"][i])] += 1
+    assert seen[PAIR] >= 5 and seen[LONE] >= 5, seen
+
+
+def test_first_round_points_decide_only_the_count() -> None:
+    """The same deals and random decisions under ``first_round_points`` true and false: each
+    side's total differs by its first-round card points (in a redeal by nothing); with false
+    the totals fall below 240 and equal totals are a tie."""
+    counted = played(7, 6000, ("random",) * 3)
+    not_counted = played(7, 6000, ("random",) * 3, (("first_round_points", False),))
+    for key in ("declarer", "game", "lone", "spitzen", "discard_0", "points_0", "tricks_2"):
+        assert np.array_equal(counted[key], not_counted[key]), key
+    fr = np.array([[int(counted[f"fr_points_{s}"][i]) for s in range(3)] for i in range(6000)])
+    lone = counted["lone"].astype(int)
+    declared = counted["declarer"] >= 0
+    lone_fr = fr[np.arange(6000), lone] * declared
+    pair_fr = (fr.sum(axis=1) - fr[np.arange(6000), lone]) * declared
+    assert np.array_equal(counted["points_lone"] - not_counted["points_lone"], lone_fr)
+    assert np.array_equal(counted["points_pair"] - not_counted["points_pair"], pair_fr)
+    total = not_counted["points_pair"].astype(int) + not_counted["points_lone"]
+    assert (total[declared] < 240).mean() > 0.95
+    low_ties = np.flatnonzero(not_counted["tie"] & (not_counted["points_pair"] < 120))
+    assert len(low_ties) >= 5
+    for i in low_ties:
+        assert not_counted["points_pair"][i] == not_counted["points_lone"][i]
+        assert not_counted["value"][i] == 1 and not_counted["winner_side"][i] == -1
+
+
+@pytest.mark.parametrize("played_zero_sum", [False, True])
+def test_rescoring_zero_sum_equals_playing_it(played_zero_sum: bool) -> None:
+    """``zero_sum`` only scores: deals played under one value and re-scored under the other
+    have the columns of the deals played under the other (here with other play rules too)."""
+    base = {"team_cards": "all", "first_round_points": False, "bridge_order": "skat"}
+    for policies in (("random",) * 3, ("heuristic",) * 3):
+        columns = {z: played(8, 3000, policies, tuple((base | {"zero_sum": z}).items()))
+                   for z in (False, True)}
+        other = GAME.rules(base | {"zero_sum": not played_zero_sum})
+        rescored = GAME.rescore(columns[played_zero_sum], other)
+        for key, column in columns[not played_zero_sum].items():
+            assert np.array_equal(column, rescored[key]), key
+    zs = columns[True]
+    scores = np.stack([zs[f"score_{s}"].astype(int) for s in range(3)])
+    assert (scores.sum(axis=0) == 0).all()
+    lone_score = scores[zs["lone"].astype(int), np.arange(3000)]
+    assert np.array_equal(np.abs(lone_score), 2 * zs["value"].astype(int) * (zs["declarer"] >= 0))
+
+
+# --- scripts the engine refuses --------------------------------------------------------------------
+
+@functools.cache
+def recorded(seed: int, n: int) -> tuple[dict[str, np.ndarray], list[np.ndarray]]:
+    batch = GAME.play(seed, 0, n, GAME.rules(), RANDOM, record=True)
+    return batch.columns, batch.actions
+
+
+def replay_error(seed: int, deal: int, script: np.ndarray) -> int:
+    return int(GAME.play(seed, deal, 1, GAME.rules(), RANDOM, script=[script]).columns["replay_error"][0])
+
+
+def edited(rows: np.ndarray, kind: int, change: Callable[[np.ndarray], None], nth: int = 0) -> np.ndarray:
+    """A copy of ``rows`` with the ``nth`` row of ``kind`` changed in place by ``change``."""
+    out = rows.copy()
+    change(out[np.flatnonzero(out[:, 0] == kind)[nth]])
+    return out
+
+
+def first_seen(pred: Callable[[dict[str, np.ndarray], int, np.ndarray], bool]) -> tuple[int, np.ndarray]:
+    """The first recorded deal that ``pred`` accepts."""
+    c, actions = recorded(9, 300)
+    return next((i, actions[i]) for i in range(300) if pred(c, i, actions[i]))
+
+
+def test_the_recorded_scripts_replay() -> None:
+    _, actions = recorded(9, 300)
+    assert all(replay_error(9, i, actions[i]) == 0 for i in range(0, 300, 37))
+
+
+def test_a_declaration_out_of_turn_is_refused() -> None:
+    i, rows = first_seen(lambda c, i, r: c["declarer_turn"][i] == 1)
+    swapped = rows.copy()
+    at = np.flatnonzero(np.isin(rows[:, 0], (A.PASS, A.DECLARE)))
+    swapped[at[0], 1], swapped[at[1], 1] = rows[at[1], 1], rows[at[0], 1]
+    assert replay_error(9, i, swapped) == E_MISMATCH
+    assert replay_error(9, i, edited(rows, A.DECLARE, lambda r: r.__setitem__(2, len(CODES)))) == E_ILLEGAL
+
+
+def test_discards_must_be_the_lone_player_s_own_three() -> None:
+    i, rows = first_seen(lambda c, i, r: c["declarer"][i] >= 0)
+    c, _ = recorded(9, 300)
+    lone = int(c["lone"][i])
+    hand = int(c[f"stock_{lone}"][i]) | int(c["skat"][i])
+    outside = next(x for x in bits(FULL & ~hand) if not hand & copies(x))  # neither copy held
+    by_partner = edited(rows, A.DISCARD, lambda r: r.__setitem__(1, (lone + 1) % 3))
+    assert replay_error(9, i, by_partner) == E_MISMATCH
+    two = edited(rows, A.DISCARD, lambda r: r.__setitem__(2, r[2] & (r[2] - 1)))
+    assert replay_error(9, i, two) == E_ILLEGAL
+    foreign = edited(rows, A.DISCARD, lambda r: r.__setitem__(2, (r[2] & (r[2] - 1)) | 1 << outside))
+    assert replay_error(9, i, foreign) == E_ILLEGAL
+
+
+def test_a_card_that_does_not_follow_is_refused() -> None:
+    """In the first trick: the second player holds a card of the led suit and another."""
+    def breach(c: dict[str, np.ndarray], i: int, rows: np.ndarray) -> bool:
+        game = rule(turned_game(int(c["turned_up"][i])))
+        seat = int(rows[1, 1])
+        hand = int(c[f"first_round_{seat}"][i])
+        follow = game.follow[game.suit_of[int(rows[0, 2])]]
+        return bool(hand & follow and hand & ~follow)
+
+    i, rows = first_seen(breach)
+    c, _ = recorded(9, 300)
+    game = rule(turned_game(int(c["turned_up"][i])))
+    hand = int(c[f"first_round_{rows[1, 1]}"][i])
+    wrong = bits(hand & ~game.follow[game.suit_of[int(rows[0, 2])]])[0]
+    assert replay_error(9, i, edited(rows, A.PLAY, lambda r: r.__setitem__(2, wrong), nth=1)) == E_ILLEGAL
