@@ -193,8 +193,10 @@ def decide_discard(pol, obs, state):  # type: ignore[no-untyped-def]
 
 @numba.njit(cache=True, inline="always")
 def _private(obs, seat, hand, discards, skat, lone):  # type: ignore[no-untyped-def]
-    """The deciding seat's own fields: its cards, its discards, the skat if it took it."""
+    """The deciding seat's own fields: its cards, its discards, the skat if it took it (and
+    no legal cards until a card is asked for)."""
     obs[O.SEAT] = seat
+    obs[O.LEGAL] = 0
     obs[O.HAND] = np.int64(hand)
     obs[O.DISCARDED] = np.int64(discards[seat])
     obs[O.SKAT] = np.int64(skat) if seat == lone else 0
