@@ -107,12 +107,12 @@ COLUMNS = (
     ("ramsch", "bool"), ("ramsch_points_0", "int16"), ("ramsch_points_1", "int16"),
     ("ramsch_points_2", "int16"), ("durchmarsch", "bool"), ("hand_0", "uint32"),
     ("hand_1", "uint32"), ("hand_2", "uint32"), ("skat", "uint32"), ("discard", "uint32"),
-    ("replay_error", "int16"),
+    ("ramsch_skat_points", "int16"), ("ramsch_last_trick", "int8"), ("replay_error", "int16"),
 )
 (C_DEAL, C_DEALER, C_DECLARER, C_POSITION, C_BID, C_GAME, C_HAND, C_OUVERT, C_SCH_ANN,
  C_SCHW_ANN, C_MATADORS, C_DPOINTS, C_DTRICKS, C_SCHNEIDER, C_SCHWARZ, C_OVERBID, C_WON,
  C_VALUE, C_SCORE, _S1, _S2, C_PASSED_OUT, C_RAMSCH, C_RPOINTS, _R1, _R2, C_DURCHMARSCH,
- C_HANDS, _H1, _H2, C_SKAT, C_DISCARD, C_ERROR) = range(len(COLUMNS))
+ C_HANDS, _H1, _H2, C_SKAT, C_DISCARD, C_RSKAT, C_RLAST, C_ERROR) = range(len(COLUMNS))
 
 
 
@@ -250,6 +250,7 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, w
     row[C_DEAL] = deal
     row[C_DEALER] = dealer
     row[C_DECLARER] = -1
+    row[C_RLAST] = -1
     row[C_POSITION] = -1
     row[C_GAME] = -1
     for s in range(3):
@@ -279,6 +280,8 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, w
                             script, cur, err, log, nlog)
         row[C_ERROR] = err[0]
         points[last] += card_points(skat)
+        row[C_RSKAT] = card_points(skat)
+        row[C_RLAST] = last
         row[C_RAMSCH] = 1
         row[C_GAME] = RAMSCH
         row[C_DISCARD] = np.int64(skat)

@@ -146,13 +146,14 @@ COLUMNS = (
     ("accepted", "bool"), ("contra", "bool"), ("re", "bool"), ("ramsch", "bool"),
     ("ramsch_points_0", "int16"), ("ramsch_points_1", "int16"), ("ramsch_loser", "int8"),
     ("ramsch_tie_last_trick", "bool"), ("hand_0", "uint32"), ("hand_1", "uint32"),
-    ("blind", "uint32"), ("skat", "uint32"), ("discard", "uint32"), ("replay_error", "int16"),
+    ("blind", "uint32"), ("skat", "uint32"), ("discard", "uint32"), ("ramsch_skat_points", "int16"),
+    ("replay_error", "int16"),
 )
 (C_DEAL, C_DEALER, C_DECLARER, C_POSITION, C_BID, C_GAME, C_HAND, C_OUVERT, C_OPEN, C_MATADORS,
  C_DPOINTS, C_DTRICKS, C_SCHNEIDER, C_SCHWARZ, C_OVERBID, C_WON, C_VALUE, C_SCORE, _S1,
  C_PASSED_OUT, C_GIVE_UP, C_OFFER, C_OFFER_TRICK, C_ACCEPTED, C_CONTRA, C_RE, C_RAMSCH,
  C_RPOINTS, _R1, C_RLOSER, C_RTIE, C_HANDS, _H1, C_BLIND, C_SKAT, C_DISCARD,
- C_ERROR) = range(len(COLUMNS))
+ C_RSKAT, C_ERROR) = range(len(COLUMNS))
 
 
 
@@ -251,6 +252,7 @@ def _ramsch(hands, dealer, fhp, obs, pols, states, work, script, cur, err, log, 
                 return
         leader = finish_trick(obs, trick, seats, 2, eff, strength, points, tricks)
     skat_points = card_points(np.uint64(row[C_SKAT]))
+    row[C_RSKAT] = skat_points
     if points[0] != points[1]:
         loser = 0 if points[0] > points[1] else 1
     else:
