@@ -330,9 +330,10 @@ def referee(layout: Layout, rules: dict, choose: Chooser) -> Outcome:
     assert not any(duel.hand) and not any(duel.present)
     w, tie, v0, v1 = ref_settle(pts, won, a, b, layout.starter, leader, rules["b_marker_mode"],
                                 rules["tie_rule"])
+    raw = 0 if w < 0 else base_points(pts[1 - w], won[1 - w]) + a[1 - w] + b[w] - b[1 - w]
     cols = {"deal": layout.deal, "dealer": layout.deal % 2, "starter": layout.starter,
             "supply_exhausted": int(supply == 0), "last_trick_winner": leader, "winner": w,
-            "tie": int(tie), "vp_0": v0, "vp_1": v1, "replay_error": 0}
+            "tie": int(tie), "vp_0": v0, "vp_1": v1, "vp_raw": raw, "replay_error": 0}
     for s in range(2):
         cols |= {f"points_{s}": pts[s], f"tricks_{s}": won[s], f"a_markers_{s}": a[s],
                  f"a_setup_{s}": a_setup[s], f"a_play_{s}": a_play[s], f"b_markers_{s}": b[s],
@@ -559,9 +560,11 @@ def vp(winner_points: int, loser_a: int = 0, winner_b: int = 0, loser_b: int = 0
     b = [winner_b, loser_b]
     if winner == 1:
         pts, tricks, a, b = pts[::-1], tricks[::-1], a[::-1], b[::-1]
-    w, tie, v0, v1 = dd.settle(pts[0], pts[1], tricks[0], tricks[1], a[0], a[1], b[0], b[1], 0,
-                               0, p[dd.P_MODE], p[dd.P_TIE])
+    w, tie, v0, v1, raw = dd.settle(pts[0], pts[1], tricks[0], tricks[1], a[0], a[1], b[0], b[1],
+                                    0, 0, p[dd.P_MODE], p[dd.P_TIE])
     assert (int(w), bool(tie)) == (winner, False)
+    band = base_points(pts[1 - winner], tricks[1 - winner])
+    assert raw == band + loser_a + winner_b - loser_b  # before v1 floors it or v2 turns it
     ref = ref_settle(pts, tricks, a, b, 0, 0, mode, "draw")
     assert (int(w), bool(tie), int(v0), int(v1)) == ref
     return (int(v0), int(v1)) if winner == 0 else (int(v1), int(v0))
@@ -646,7 +649,7 @@ def tie(rule: str, mode: str = "v1", tricks: tuple = (10, 10), a: tuple = (0, 0)
     p = dd.kernel_params(GAME.rules({"tie_rule": rule, "b_marker_mode": mode}))
     got = dd.settle(120, 120, tricks[0], tricks[1], a[0], a[1], b[0], b[1], starter, last,
                     p[dd.P_MODE], p[dd.P_TIE])
-    got = tuple(int(x) if i != 1 else bool(x) for i, x in enumerate(got))
+    got = tuple(int(x) if i != 1 else bool(x) for i, x in enumerate(got))[:4]
     assert got == ref_settle([120, 120], list(tricks), list(a), list(b), starter, last, mode, rule)
     return got
 

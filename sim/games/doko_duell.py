@@ -173,7 +173,9 @@ def base_vp(loser_points, loser_tricks):  # type: ignore[no-untyped-def]
 @numba.njit(cache=True)
 def settle(points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last_winner, mode,
            tie_rule):  # type: ignore[no-untyped-def]
-    """``(winner, tie, vp0, vp1)`` of a finished deal (winner -1: nobody)."""
+    """``(winner, tie, vp0, vp1, total)`` of a finished deal (winner -1: nobody); ``total``
+    is the winner's VP sum before ``b_marker_mode`` floors it (v1) or hands a negative
+    one to the loser (v2); 0 without a winner."""
     tie = points0 == points1
     winner = -1
     if not tie:
@@ -189,34 +191,36 @@ def settle(points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last_win
     elif tie_rule == 5 and b0 != b1:
         winner = 0 if b0 > b1 else 1
     if winner < 0:
-        return -1, tie, 0, 0
+        return -1, tie, 0, 0, 0
     loser_points = points1 if winner == 0 else points0
     loser_tricks = tricks1 if winner == 0 else tricks0
     total = base_vp(loser_points, loser_tricks)
     total += (a1 if winner == 0 else a0) + (b0 - b1 if winner == 0 else b1 - b0)
+    raw = total
     if mode == 1 and total < 1:
         total = 1
     vp_winner = max(total, 0)
     vp_loser = max(-total, 0)
     if winner == 0:
-        return winner, tie, vp_winner, vp_loser
-    return winner, tie, vp_loser, vp_winner
+        return winner, tie, vp_winner, vp_loser, raw
+    return winner, tie, vp_loser, vp_winner, raw
 
 
 @numba.njit(cache=True)
 def settle_all(points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last_winner, mode,
                tie_rule):  # type: ignore[no-untyped-def]
-    """``settle`` for every deal of the arrays: ``(winner, tie, vp0, vp1)`` arrays."""
+    """``settle`` for every deal of the arrays: ``(winner, tie, vp0, vp1, total)`` arrays."""
     n = points0.shape[0]
     winner = np.empty(n, np.int64)
     tie = np.empty(n, np.bool_)
     vp0 = np.empty(n, np.int64)
     vp1 = np.empty(n, np.int64)
+    total = np.empty(n, np.int64)
     for i in range(n):
-        winner[i], tie[i], vp0[i], vp1[i] = settle(
+        winner[i], tie[i], vp0[i], vp1[i], total[i] = settle(
             points0[i], points1[i], tricks0[i], tricks1[i], a0[i], a1[i], b0[i], b1[i],
             starter[i], last_winner[i], mode, tie_rule)
-    return winner, tie, vp0, vp1
+    return winner, tie, vp0, vp1, total
 
 
 # --- results ----------------------------------------------------------------------------------
@@ -233,7 +237,7 @@ COLUMNS = (
     ("supply_exhausted", "bool"), ("last_trick_winner", "int8"), ("winner", "int8"),
     ("tie", "bool"), ("vp_0", "int8"), ("vp_1", "int8"), ("hand_0", "uint64"), ("hand_1", "uint64"),
 ) + tuple((f"pyramid_{s}_{k}", "int8") for s in range(2) for k in range(PYRAMID)) + (
-    ("replay_error", "int16"),)
+    ("vp_raw", "int8"), ("replay_error", "int16"),)
 (C_DEAL, C_DEALER, C_STARTER, C_POINTS, _P1, C_TRICKS, _T1, C_A, _A1, C_A_SETUP, _AS1, C_A_PLAY,
  _AP1, C_B, _B1, C_EVENTS) = range(16)
 """Column indices. ``a_markers`` are the A markers awarded under the rules: ``a_play`` (top
@@ -243,7 +247,9 @@ trumps turned up or played from the hand) plus, with ``a_marker_on_setup``, ``a_
 C_EXHAUSTED = C_EVENTS + 2 * len(B_EVENTS)
 C_LAST_WINNER, C_WINNER, C_TIE, C_VP, _V1, C_HANDS, _H1 = range(C_EXHAUSTED + 1, C_EXHAUSTED + 8)
 C_PYRAMID = C_HANDS + 2
-C_ERROR = C_PYRAMID + 2 * PYRAMID
+C_RAW = C_PYRAMID + 2 * PYRAMID
+"""``vp_raw``: the winner's VP sum before ``b_marker_mode`` acts on it (``settle``)."""
+C_ERROR = C_RAW + 1
 
 
 def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray]:
@@ -256,7 +262,7 @@ def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray
         a.append(columns[f"a_play_{s}"].astype(np.int64)
                  + (columns[f"a_setup_{s}"].astype(np.int64) if p[P_A_SETUP] else 0))
         out[f"a_markers_{s}"] = a[s].astype(np.int8)
-    winner, tie, vp0, vp1 = settle_all(
+    winner, tie, vp0, vp1, raw = settle_all(
         columns["points_0"].astype(np.int64), columns["points_1"].astype(np.int64),
         columns["tricks_0"].astype(np.int64), columns["tricks_1"].astype(np.int64), a[0], a[1],
         columns["b_markers_0"].astype(np.int64), columns["b_markers_1"].astype(np.int64),
@@ -264,6 +270,7 @@ def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray
         p[P_MODE], p[P_TIE])
     out["winner"], out["tie"] = winner.astype(np.int8), tie
     out["vp_0"], out["vp_1"] = vp0.astype(np.int8), vp1.astype(np.int8)
+    out["vp_raw"] = raw.astype(np.int8)
     return out
 
 
@@ -462,13 +469,14 @@ def play_deal(seed, deal, params, pols, row, obs, states, hands, pyramid, perm, 
                         supply = _marker(row, obs, s, K_A, t, supply, log, nlog)
         leader = winner
     row[C_LAST_WINNER] = winner
-    w, tie, v0, v1 = settle(row[C_POINTS], row[C_POINTS + 1], row[C_TRICKS], row[C_TRICKS + 1],
+    w, tie, v0, v1, raw = settle(row[C_POINTS], row[C_POINTS + 1], row[C_TRICKS], row[C_TRICKS + 1],
                             row[C_A], row[C_A + 1], row[C_B], row[C_B + 1], starter, winner,
                             params[P_MODE], params[P_TIE])
     row[C_WINNER] = w
     row[C_TIE] = tie
     row[C_VP] = v0
     row[C_VP + 1] = v1
+    row[C_RAW] = raw
 
 
 @numba.njit(cache=True)
