@@ -1,0 +1,302 @@
+"""The balance questions, one function each, every answer a tidy table with intervals.
+
+Each function takes the lazy frame ``load.scan`` gives (any number of variants) and
+returns a ``polars.DataFrame`` in long form: one row per variant (and group, where the
+question has groups) and ``metric``, with ``value``, ``lo``, ``hi`` (the 95 % interval)
+and ``n`` (the deals behind it). A ``rate`` metric's interval is Wilson's, a mean's is
+Student's t. ``sweep`` compares variants on the same deals (paired differences against
+``base``) and ``fairest`` names the variant whose measure lies closest to its fair value.
+
+>>> import polars as pl
+>>> frame = pl.LazyFrame({"variant": ["base"] * 4, "x": [1.0, 2.0, 3.0, 4.0]})
+>>> summarise(frame, ["variant"], {"mean x": ("mean", pl.col("x"))})["value"][0]
+2.5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from analysis.load import GAMES, POSITIONS, seats
+from analysis.stats import mean_interval, paired_difference, unpaired_difference, wilson
+
+Metric = tuple[str, pl.Expr]
+"""``("rate", boolean expression)`` (nulls left out) or ``("mean", numeric expression)``."""
+
+
+def summarise(frame: pl.LazyFrame, by: list[str], metrics: Mapping[str, Metric]) -> pl.DataFrame:
+    """Aggregate ``metrics`` per group ``by`` into long rows: ``by``, metric, value, lo, hi, n."""
+    aggs = []
+    for k, (name, (kind, expr)) in enumerate(metrics.items()):
+        if kind == "rate":
+            e = expr.cast(pl.Float64)
+            aggs += [e.sum().alias(f"k{k}"), e.count().alias(f"n{k}")]
+        elif kind == "mean":
+            e = expr.cast(pl.Float64)
+            aggs += [e.mean().alias(f"m{k}"), e.std().alias(f"s{k}"), e.count().alias(f"n{k}")]
+        else:
+            raise ValueError(f"metric {name!r}: kind must be rate or mean, got {kind!r}")
+    wide = frame.group_by(by).agg(aggs).sort(by).collect()
+    parts = []
+    for k, (name, (kind, _)) in enumerate(metrics.items()):
+        n = wide[f"n{k}"].to_numpy().astype(float)
+        safe = np.maximum(n, 1)
+        if kind == "rate":
+            hits = wide[f"k{k}"].to_numpy().astype(float)
+            value = np.where(n > 0, hits / safe, np.nan)
+            lo, hi = wilson(hits, safe)
+        else:
+            value = wide[f"m{k}"].fill_null(np.nan).to_numpy().astype(float)
+            std = wide[f"s{k}"].fill_null(0.0).to_numpy().astype(float)
+            lo, hi = mean_interval(value, std, safe)
+        lo, hi = np.where(n > 0, lo, np.nan), np.where(n > 0, hi, np.nan)
+        parts.append(wide.select(by).with_columns(
+            metric=pl.lit(name), value=pl.Series(value), lo=pl.Series(lo), hi=pl.Series(hi),
+            n=pl.Series(n.astype(np.int64))))
+    return pl.concat(parts)
+
+
+def _with_order(table: pl.DataFrame, variants: list[str] | None) -> pl.DataFrame:
+    """Rows in the experiment's variant order (``base`` first) when it is given."""
+    if not variants:
+        return table
+    rank = {v: i for i, v in enumerate(variants)}
+    return (table.with_columns(_rank=pl.col("variant").replace_strict(rank, default=len(rank)))
+            .sort("_rank", maintain_order=True).drop("_rank"))
+
+
+# --- the start player ------------------------------------------------------------------------
+
+def start_player(frame: pl.LazyFrame, game: str, variants: list[str] | None = None) -> pl.DataFrame:
+    """Win rate (deals with a winner) and mean score of each seat position, per variant:
+    ``position`` 0 is the start player (forehand, or the duel's starter)."""
+    names = POSITIONS[GAMES[game].n_players]
+    table = summarise(seats(frame, game), ["variant", "position"], {
+        "win rate": ("rate", pl.col("won")), "score": ("mean", pl.col("score"))})
+    table = table.with_columns(position=pl.col("position").replace_strict(
+        dict(enumerate(names)), return_dtype=pl.String))
+    return _with_order(table, variants)
+
+
+def _start_scores(frame: pl.LazyFrame, game: str) -> pl.LazyFrame:
+    """Per deal: the start player's score less the others' mean (``start_edge``) and his win
+    less the others' mean win, no winner counting 0 for all (``start_win_edge``)."""
+    spec = GAMES[game]
+    n = spec.n_players
+    start = spec.start()
+    score = [pl.col(f"{spec.score}_{s}").cast(pl.Float64) for s in range(n)]
+    won = [spec.won(s).cast(pl.Float64).fill_null(0.0) for s in range(n)]
+
+    def edge(values: list[pl.Expr]) -> pl.Expr:
+        mine = pl.coalesce([pl.when(start == s).then(values[s]) for s in range(n)])
+        return mine - (pl.sum_horizontal(values) - mine) / (n - 1)
+
+    return frame.select("variant", "deal", start_edge=edge(score), start_win_edge=edge(won))
+
+
+def start_edge(frame: pl.LazyFrame, game: str, variants: list[str] | None = None) -> pl.DataFrame:
+    """The start player's edge per variant: his mean score less the others' (per deal) and
+    his win rate less theirs."""
+    table = summarise(_start_scores(frame, game), ["variant"], {
+        "score edge": ("mean", pl.col("start_edge")),
+        "win rate edge": ("mean", pl.col("start_win_edge"))})
+    return _with_order(table, variants)
+
+
+def declarer_positions(frame: pl.LazyFrame, variants: list[str] | None = None) -> pl.DataFrame:
+    """The Skat games' declarers by seat position: share of the declared games, win rate and
+    mean declarer score (``declarer_position`` forehand, middlehand, rearhand)."""
+    declared = frame.filter(pl.col("declarer") >= 0)
+    score = pl.coalesce([pl.when(pl.col("declarer") == s).then(pl.col(f"score_{s}"))
+                         for s in range(3)])
+    rows = []
+    for position in ("forehand", "middlehand", "rearhand"):
+        at = pl.col("declarer_position").cast(pl.String) == position
+        part = summarise(declared, ["variant"], {
+            "share of games": ("rate", at),
+            "win rate": ("rate", pl.when(at).then(pl.col("won"))),
+            "declarer score": ("mean", pl.when(at).then(score))})
+        rows.append(part.with_columns(position=pl.lit(position)))
+    table = pl.concat(rows).select("variant", "position", "metric", "value", "lo", "hi", "n")
+    return _with_order(table, variants)
+
+
+# --- markers (doko_duell) --------------------------------------------------------------------
+
+B_EVENTS = ("fox", "karlchen", "identical", "twenty_two", "pin")
+
+
+def markers(frame: pl.LazyFrame, variants: list[str] | None = None) -> pl.DataFrame:
+    """A and B markers per player and per deal, B events by kind, how often the box of 12
+    runs out, and how often ``b_marker_mode`` acts: v1 raising a winner's total to 1, v2
+    giving the victory points to the loser (a negative total) or to nobody (zero)."""
+    def both(name: str) -> pl.Expr:
+        return pl.col(f"{name}_0").cast(pl.Float64) + pl.col(f"{name}_1")
+
+    won = pl.col("winner") >= 0
+    metrics: dict[str, Metric] = {
+        "A markers per deal": ("mean", both("a_markers")),
+        "A markers per player": ("mean", both("a_markers") / 2),
+        "B markers per deal": ("mean", both("b_markers")),
+        "B markers per player": ("mean", both("b_markers") / 2),
+        **{f"B events: {e}": ("mean", both(e)) for e in B_EVENTS},
+        "box of 12 runs out": ("rate", pl.col("supply_exhausted")),
+        "total below 1 (v1 raises it)": ("rate", pl.when(won).then(pl.col("vp_raw") < 1)),
+        "total negative (v2: loser scores)": ("rate", pl.when(won).then(pl.col("vp_raw") < 0)),
+        "total zero (v2: nobody scores)": ("rate", pl.when(won).then(pl.col("vp_raw") == 0)),
+        "VP per deal": ("mean", both("vp")),
+    }
+    return _with_order(summarise(frame, ["variant"], metrics), variants)
+
+
+def vp_distribution(frame: pl.LazyFrame, variants: list[str] | None = None) -> pl.DataFrame:
+    """Share of deals by the victory points they hand out (``vp_0 + vp_1``), per variant,
+    with Wilson intervals."""
+    counts = (frame.select("variant", vp=pl.col("vp_0").cast(pl.Int16) + pl.col("vp_1"))
+              .group_by("variant", "vp").agg(deals=pl.len())
+              .with_columns(n=pl.col("deals").sum().over("variant")).sort("variant", "vp").collect())
+    lo, hi = wilson(counts["deals"].to_numpy(), counts["n"].to_numpy())
+    table = counts.with_columns(share=pl.col("deals") / pl.col("n"), lo=pl.Series(lo),
+                                hi=pl.Series(hi))
+    return _with_order(table, variants)
+
+
+# --- ramsch (skat_en_deux; skat with all_pass = ramsch) ---------------------------------------
+
+def ramsch(frame: pl.LazyFrame, game: str, variants: list[str] | None = None) -> pl.DataFrame:
+    """How often ramsch is played, the loser's card points, the skat's share of them, ties
+    (decided by the last trick in Skat-en-deux; all tied players lose in Skat), Durchmarsch
+    (Skat) and how often forehand loses."""
+    n = GAMES[game].n_players
+    forehand = GAMES[game].start()
+    points = [pl.col(f"ramsch_points_{s}").cast(pl.Float64) for s in range(n)]
+    skat = pl.col("ramsch_skat_points").cast(pl.Float64)
+    most = pl.max_horizontal(points)
+    forehand_score = pl.coalesce([pl.when(forehand == s).then(pl.col(f"score_{s}")) for s in range(n)])
+    if game == "skat":
+        losers = pl.sum_horizontal([(p == most).cast(pl.Int8) for p in points])
+        loser_took_skat = pl.coalesce([pl.when(pl.col("ramsch_last_trick") == s)
+                                       .then(points[s] == most) for s in range(n)])
+        lost = most  # the skat is in the points of the last trick's taker
+        skat_share = pl.when(loser_took_skat).then(skat / most).otherwise(0.0)
+        extra: dict[str, Metric] = {
+            "tie for most points (all tied lose)": ("rate", losers > 1),
+            "Durchmarsch": ("rate", pl.col("durchmarsch")),
+        }
+    else:
+        loser = pl.col("ramsch_loser")
+        lost = pl.coalesce([pl.when(loser == s).then(points[s]) for s in range(n)]) + skat
+        skat_share = skat / lost
+        extra = {"tie decided by the last trick": ("rate", pl.col("ramsch_tie_last_trick"))}
+    in_ramsch = frame.with_columns(
+        _lost=pl.when(pl.col("ramsch")).then(lost),
+        _share=pl.when(pl.col("ramsch") & (lost > 0)).then(skat_share),
+        _fh_loses=pl.when(pl.col("ramsch") & ~pl.col("durchmarsch") if game == "skat"
+                          else pl.col("ramsch")).then(forehand_score < 0))
+    metrics: dict[str, Metric] = {
+        "ramsch played": ("rate", pl.col("ramsch")),
+        "loser's card points": ("mean", pl.col("_lost")),
+        "skat's share of the loser's points": ("mean", pl.col("_share")),
+        **{k: ("rate", pl.when(pl.col("ramsch")).then(e)) for k, (_, e) in extra.items()},
+        "forehand loses": ("rate", pl.col("_fh_loses")),
+    }
+    return _with_order(summarise(in_ramsch, ["variant"], metrics), variants)
+
+
+# --- the 120 : 120 tie ----------------------------------------------------------------------
+
+def tie(frame: pl.LazyFrame, game: str, variants: list[str] | None = None) -> pl.DataFrame:
+    """The tie's frequency and whom it favours. ``doko_duell``: how often 120 : 120 comes,
+    the start player's edge and the victory points handed out (which ``tie_rule`` moves).
+    ``doko_skat``: how often the sides tie, the ties with a declaring side (the other side
+    scores 1) and which side that is, and the mean score of the lone player and of a pair
+    member in a tie."""
+    if game == "doko_duell":
+        metrics: dict[str, Metric] = {
+            "120 : 120 tie": ("rate", pl.col("tie")),
+            "tie with a winner named": ("rate", pl.when(pl.col("tie")).then(pl.col("winner") >= 0)),
+            "VP per deal": ("mean", pl.col("vp_0").cast(pl.Float64) + pl.col("vp_1")),
+        }
+        table = summarise(frame, ["variant"], metrics)
+        return _with_order(pl.concat([table, start_edge(frame, game)]), variants)
+    if game != "doko_skat":
+        raise ValueError(f"no 120 : 120 tie question for {game}")
+    side = pl.col("declaring_side").cast(pl.String)
+    lone_score = pl.coalesce([pl.when(pl.col("lone") == s).then(pl.col(f"score_{s}")) for s in range(3)])
+    pair_score = pl.coalesce([pl.when(pl.col("lone") != s).then(pl.col(f"score_{s}")) for s in range(3)])
+    in_tie = pl.col("tie")
+    metrics = {
+        "tie": ("rate", in_tie),
+        "tie: a side declared (the other scores 1)": ("rate", pl.when(in_tie).then(side.is_not_null())),
+        "tie: the lone player scores (the pair declared)": ("rate", pl.when(in_tie).then(side == "pair")),
+        "tie: the pair scores (the lone player declared)": ("rate", pl.when(in_tie).then(side == "lone")),
+        "tie: lone player's score": ("mean", pl.when(in_tie).then(lone_score)),
+        "tie: a pair member's score": ("mean", pl.when(in_tie).then(pair_score)),
+        "tie among declared games": ("rate", pl.when(side.is_not_null()).then(in_tie)),
+    }
+    return _with_order(summarise(frame, ["variant"], metrics), variants)
+
+
+# --- any option against any other --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Measure:
+    """A per-deal balance measure a sweep compares, with its fair value."""
+
+    label: str
+    unit: str
+    fair: float
+    per_deal: Callable[[pl.LazyFrame, str], pl.LazyFrame]
+    """``(frame, game) ->`` frame of ``variant``, ``deal``, ``value``."""
+
+
+def _column_of(name: str) -> Callable[[pl.LazyFrame, str], pl.LazyFrame]:
+    def per_deal(frame: pl.LazyFrame, game: str) -> pl.LazyFrame:
+        return _start_scores(frame, game).select("variant", "deal", value=pl.col(name))
+    return per_deal
+
+
+MEASURES = {
+    "start_edge": Measure("start player's score edge", "points per deal", 0.0, _column_of("start_edge")),
+    "start_win_edge": Measure("start player's win-rate edge", "share of deals", 0.0,
+                              _column_of("start_win_edge")),
+}
+"""Measures a sweep may compare, by name (the experiment's ``[report] measure``)."""
+
+
+def sweep(frame: pl.LazyFrame, game: str, measure: str = "start_edge",
+          variants: list[str] | None = None) -> pl.DataFrame:
+    """Every variant's measure with its interval, its paired difference from ``base`` on the
+    same deals, and the unpaired interval the same difference would get from independent
+    deals (for contrast)."""
+    m = MEASURES[measure]
+    values = m.per_deal(frame, game).collect().pivot(on="variant", index="deal", values="value") \
+        .sort("deal")
+    names = variants or [c for c in values.columns if c != "deal"]
+    base = values["base"].to_numpy() if "base" in values.columns else None
+    rows = []
+    for name in names:
+        x = values[name].drop_nulls().to_numpy()
+        lo, hi = mean_interval(x.mean(), x.std(ddof=1), x.size)
+        row = {"variant": name, "value": float(x.mean()), "lo": float(lo), "hi": float(hi),
+               "n": int(x.size), "distance": abs(float(x.mean()) - m.fair)}
+        if base is not None:
+            paired = paired_difference(values[name].to_numpy(), base)
+            unpaired = unpaired_difference(values[name].to_numpy(), base)
+            row |= {"diff": paired.value, "diff_lo": paired.lo, "diff_hi": paired.hi,
+                    "unpaired_lo": unpaired.lo, "unpaired_hi": unpaired.hi}
+        rows.append(row)
+    return pl.DataFrame(rows).with_columns(measure=pl.lit(measure), fair=pl.lit(m.fair))
+
+
+def fairest(table: pl.DataFrame) -> tuple[str, list[str]]:
+    """The variant whose measure lies closest to the fair value, and those tied with it
+    (their intervals overlap its interval)."""
+    best = table.sort("distance").row(0, named=True)
+    tied = [r["variant"] for r in table.iter_rows(named=True)
+            if r["variant"] != best["variant"] and r["lo"] <= best["hi"] and r["hi"] >= best["lo"]]
+    return best["variant"], tied
