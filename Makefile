@@ -1,4 +1,5 @@
-# Two commands: `make run` (set up + default experiment) and `make test` (set up + all tests).
+# Two commands: `make run` (set up, run the balance experiments, write their reports) and
+# `make test` (set up + all tests).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -14,14 +15,17 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+QUESTIONS := start-player-skat start-player-skat-en-deux start-player-doko-duell \
+	start-player-doko-skat markers-doko-duell ramsch-skat ramsch-skat-en-deux tie-doko-duell \
+	tie-doko-skat sweep-doko-duell
+
 run: $(STAMP)
-	$(BIN)/stichsim run experiments/skat-baseline.toml --resume
-	$(BIN)/stichsim run experiments/skat-en-deux-baseline.toml --resume
-	$(BIN)/stichsim run experiments/doko-duell-baseline.toml --resume
-	$(BIN)/stichsim run experiments/doko-skat-baseline.toml --resume
+	@for q in $(QUESTIONS); do $(BIN)/stichsim report experiments/$$q.toml || exit 1; done
+	@echo "Reports (open index.html in a browser; summary.md beside it):"
+	@for q in $(QUESTIONS); do echo "  reports/$$q/index.html"; done
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
 clean:
-	rm -rf $(VENV) results
+	rm -rf $(VENV) results reports

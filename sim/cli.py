@@ -1,4 +1,8 @@
-"""The ``stichsim`` command: ``run``, ``rules``, ``trace``, ``replay``, ``bench``.
+"""The ``stichsim`` command: ``run``, ``report``, ``rules``, ``trace``, ``replay``, ``bench``.
+
+``report`` is the one place that uses both packages: it runs what an experiment still
+lacks with ``sim.runner`` and hands the results folder to ``analysis.report`` (imported
+only then).
 
 Bad input (an unknown game, option, value or policy, a malformed experiment, a
 non-positive count, a results folder in the way, a broken trace) ends with one
@@ -117,6 +121,38 @@ def cmd_run(args: argparse.Namespace) -> int:
     print(f"{exp.name}: {exp.deals:,} deals x {len(variants)} variant"
           f"{'s' if len(variants) > 1 else ''} ({', '.join(v.name for v in variants)}), "
           f"{len(exp.shards())} shards each, in {root} ({time.perf_counter() - start:.1f} s)")
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """Run what an experiment still lacks, then write its balance report."""
+    import dataclasses
+
+    from sim.runner import Experiment, run_experiment
+
+    exp = Experiment.load(args.config, deals=args.deals)
+    if args.deals is not None:  # a quick look lives beside the full run, not over it
+        exp = dataclasses.replace(exp, name=f"{exp.name}-n{args.deals}")
+    from analysis import balance
+    from analysis import report as analysis_report
+
+    applicable = analysis_report.applicable(exp.game)
+    questions = list(exp.report.get("questions") or applicable)
+    wrong = [q for q in questions if q not in applicable]
+    if wrong:
+        raise CliError(f"{exp.source}: [report] question{'s' if len(wrong) > 1 else ''} "
+                       f"{', '.join(map(repr, wrong))} not available for {exp.game} "
+                       f"(questions: {', '.join(applicable)})")
+    measure = exp.report.get("measure", "start_edge")
+    if measure not in balance.MEASURES:
+        raise CliError(f"{exp.source}: [report] unknown measure {measure!r} "
+                       f"(measures: {', '.join(balance.MEASURES)})")
+    with _terminate_as_interrupt():
+        root = run_experiment(exp, out_dir=args.results, jobs=args.jobs or _default_jobs(),
+                              resume=True, progress=not args.no_progress)
+    out = args.out if args.out is not None else Path("reports") / exp.name
+    index = analysis_report.build(root, out, questions=questions, measure=measure)
+    print(f"{exp.name}: report in {index} (summary: {index.parent / 'summary.md'})")
     return 0
 
 
@@ -249,6 +285,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deals", type=_positive, metavar="N", help="override the experiment's deals")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("report", help="run what an experiment lacks and write its balance report",
+                       description="Finish the experiment's results (like 'run --resume') and "
+                                   "build reports/<name>/index.html, summary.md and the figures.")
+    p.add_argument("config", metavar="EXPERIMENT.toml", help="the experiment file")
+    p.add_argument("--deals", type=_positive, metavar="N",
+                   help="a quick look with N deals (results and report under <name>-nN)")
+    p.add_argument("--out", type=Path, metavar="DIR", help="report folder (default: reports/<name>)")
+    p.add_argument("--results", default=Path("results"), type=Path, metavar="DIR",
+                   help="results root (default: results)")
+    p.add_argument("--jobs", type=_positive, metavar="N",
+                   help="worker processes (default: every CPU); the files do not depend on it")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("rules", help="list a game's rule options",
                        description="Print every rule option of GAME: name, default, allowed "

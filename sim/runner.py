@@ -63,8 +63,12 @@ from sim.policies import POLICIES, PolicyError, policy_ids
 BASE = "base"
 """Name of the variant that the experiment's own rules and policies make."""
 
-KEYS = ("name", "game", "deals", "seed", "shard_size", "policies", "rules", "variants")
-"""Keys an experiment file may hold (``rules`` and ``variants`` are optional)."""
+KEYS = ("name", "game", "deals", "seed", "shard_size", "policies", "rules", "variants", "report")
+"""Keys an experiment file may hold (``rules``, ``variants`` and ``report`` are optional)."""
+REPORT_KEYS = ("questions", "measure")
+"""Keys of an experiment's ``[report]`` table: which balance questions ``stichsim report``
+answers (default: every one that applies to the game) and the measure a sweep compares.
+They say how to read the results, not how to play them, so they are not in the config hash."""
 REQUIRED = ("name", "game", "deals", "seed", "shard_size", "policies")
 VARIANT_KEYS = ("name", "rules", "policies")
 
@@ -115,6 +119,7 @@ class Experiment:
     rules: dict[str, Any]
     extra_variants: tuple[Variant, ...] = ()
     source: str = field(default="config", compare=False)
+    report: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     # --- building -------------------------------------------------------------------
 
@@ -149,7 +154,7 @@ class Experiment:
         missing = [k for k in REQUIRED if k not in data]
         if missing:
             raise fail(f"missing key{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
-                       f"(required: {', '.join(REQUIRED)}; optional: rules, variants)")
+                       f"(required: {', '.join(REQUIRED)}; optional: rules, variants, report)")
         name = _name(data["name"], "name", fail)
         if not isinstance(data["game"], str):
             raise fail(f"game must be a string, got {_show(data['game'])}")
@@ -195,7 +200,8 @@ class Experiment:
                          if "policies" in spec else list(policies))
             variants.append(Variant(vname, vrules, vpolicies))
         return cls(name=name, game=game.name, deals=deals, seed=seed, shard_size=shard_size,
-                   policies=policies, rules=rules, extra_variants=tuple(variants), source=source)
+                   policies=policies, rules=rules, extra_variants=tuple(variants), source=source,
+                   report=_report(data.get("report", {}), fail))
 
     # --- what it plays --------------------------------------------------------------
 
@@ -298,6 +304,19 @@ def _policies(value: Any, game: Game, what: str, fail) -> list[str]:  # type: ig
     except PolicyError as e:
         raise fail(f"{what}: {e}") from None
     return list(value)
+
+
+def _report(value: Any, fail) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    if not isinstance(value, Mapping):
+        raise fail(f"report must be a table ([report] with questions, measure), got {_show(value)}")
+    _check_keys(value, REPORT_KEYS, "[report]: ", fail)
+    questions = value.get("questions")
+    if questions is not None and (not isinstance(questions, list) or not questions
+                                  or not all(isinstance(q, str) for q in questions)):
+        raise fail(f"[report]: questions must be a non-empty list of names, got {_show(questions)}")
+    if "measure" in value and not isinstance(value["measure"], str):
+        raise fail(f"[report]: measure must be a name, got {_show(value['measure'])}")
+    return dict(value)
 
 
 def _canonical_json(value: Any) -> str:
