@@ -109,12 +109,14 @@ def start_edge(frame: pl.LazyFrame, game: str, variants: list[str] | None = None
 
 def declarer_positions(frame: pl.LazyFrame, variants: list[str] | None = None) -> pl.DataFrame:
     """The Skat games' declarers by seat position: share of the declared games, win rate and
-    mean declarer score (``declarer_position`` forehand, middlehand, rearhand)."""
+    mean declarer score (``declarer_position`` forehand, middlehand, rearhand; Skat-en-deux,
+    with two ``score_`` columns, has no middlehand)."""
+    n = sum(1 for c in frame.collect_schema().names() if c.startswith("score_"))
     declared = frame.filter(pl.col("declarer") >= 0)
     score = pl.coalesce([pl.when(pl.col("declarer") == s).then(pl.col(f"score_{s}"))
-                         for s in range(3)])
+                         for s in range(n)])
     rows = []
-    for position in ("forehand", "middlehand", "rearhand"):
+    for position in ("forehand", "middlehand", "rearhand") if n == 3 else ("forehand", "rearhand"):
         at = pl.col("declarer_position").cast(pl.String) == position
         part = summarise(declared, ["variant"], {
             "share of games": ("rate", at),
