@@ -194,11 +194,11 @@ def ramsch(frame: pl.LazyFrame, game: str, variants: list[str] | None = None) ->
         lost = pl.coalesce([pl.when(loser == s).then(points[s]) for s in range(n)]) + skat
         skat_share = skat / lost
         extra = {"tie decided by the last trick": ("rate", pl.col("ramsch_tie_last_trick"))}
-    in_ramsch = frame.with_columns(
-        _lost=pl.when(pl.col("ramsch")).then(lost),
-        _share=pl.when(pl.col("ramsch") & (lost > 0)).then(skat_share),
-        _fh_loses=pl.when(pl.col("ramsch") & ~pl.col("durchmarsch") if game == "skat"
-                          else pl.col("ramsch")).then(forehand_score < 0))
+    lost_by_one = pl.col("ramsch") & ~pl.col("durchmarsch") if game == "skat" else pl.col("ramsch")
+    in_ramsch = frame.with_columns(  # a Durchmarsch has no loser
+        _lost=pl.when(lost_by_one).then(lost),
+        _share=pl.when(lost_by_one & (lost > 0)).then(skat_share),
+        _fh_loses=pl.when(lost_by_one).then(forehand_score < 0))
     metrics: dict[str, Metric] = {
         "ramsch played": ("rate", pl.col("ramsch")),
         "loser's card points": ("mean", pl.col("_lost")),

@@ -49,10 +49,11 @@ def _forehand(n: int) -> Callable[[], pl.Expr]:
 
 def _skat_won(seat: int) -> pl.Expr:
     """Declared: the declarer's side by ``won``; ramsch: the best score (not a loser, or the
-    Durchmarsch); thrown in: nobody."""
+    Durchmarsch; nobody when all three tie and lose); thrown in: nobody."""
     declared = pl.col("declarer") >= 0
     best = pl.max_horizontal(pl.col("^score_[0-9]$"))
-    return (pl.when(pl.col("ramsch")).then(pl.col(f"score_{seat}") == best)
+    return (pl.when(pl.col("ramsch") & (best >= 0)).then(pl.col(f"score_{seat}") == best)
+            .when(pl.col("ramsch")).then(None)
             .when(declared).then((pl.col("declarer") == seat) == pl.col("won"))
             .otherwise(None))
 
