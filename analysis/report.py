@@ -1,0 +1,560 @@
+"""Balance reports: the questions an experiment answers, written up as HTML and Markdown.
+
+``QUESTIONS`` lists every balance question once: its title, the games it applies to, the
+``analysis.balance`` tables it computes with the ``analysis.plots`` figure of each, and a
+function writing its headline sentences from those tables' numbers. ``build`` reads one
+results folder and writes ``index.html`` (self-contained: figures as base64 PNG data URIs,
+inline CSS, nothing fetched), ``summary.md`` (headlines and tables) and the PNGs.
+
+>>> applicable("skat_en_deux")
+['start_player', 'ramsch', 'sweep']
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import os
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+from matplotlib.figure import Figure
+
+from analysis import balance, load, plots
+
+DPI = 110
+"""Resolution of the PNGs (the figures are 10 inches wide)."""
+
+OPEN_ROWS = 16
+"""Tables up to this long show open in the HTML; longer ones open on a click."""
+
+Row = dict[str, Any]
+TextTable = tuple[list[str], list[list[str]]]
+"""A table as text: its header and rows."""
+
+
+# --- what a question reads ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Run:
+    """One experiment's results as the questions read them."""
+
+    frame: pl.LazyFrame
+    info: dict[str, Any]
+    """``load.experiment_info``: game, deals, seed, policies, rules, ``variant_list``."""
+    variants: list[str]
+    """The variants with results, in the experiment's order (``base`` first)."""
+    measure: str
+
+    @property
+    def game(self) -> str:
+        return str(self.info["game"])
+
+    @property
+    def unit(self) -> str:
+        """What a score is counted in."""
+        return "VP per deal" if self.game == "doko_duell" else "points per deal"
+
+    @property
+    def sweep_unit(self) -> str:
+        """What the sweep's measure is counted in (a score edge in the game's score unit)."""
+        unit = balance.MEASURES[self.measure].unit
+        return unit if unit == "share of deals" else self.unit
+
+    def config(self, name: str) -> Row:
+        return next(v for v in self.info["variant_list"] if v["name"] == name)
+
+    def rules_changed(self, name: str) -> dict[str, Any]:
+        """A variant's rules that differ from ``base``'s; for ``base``, its values of the
+        rules some variant changes."""
+        base = self.config("base")["rules"]
+        if name == "base":
+            changed = {k for v in self.info["variant_list"] for k, x in v["rules"].items()
+                       if base.get(k) != x}
+            return {k: base[k] for k in sorted(changed)}
+        return {k: x for k, x in self.config(name)["rules"].items() if base.get(k) != x}
+
+    def settings(self, name: str) -> list[str]:
+        """``option = value`` for what a variant changes: its rules, and its policies where
+        they differ from ``base``'s."""
+        found = [f"{k} = {_toml(x)}" for k, x in self.rules_changed(name).items()]
+        policies = self.config(name)["policies"]
+        if policies != self.config("base")["policies"]:
+            found.append(f"policies = {', '.join(policies)}")
+        return found
+
+    def describe(self, name: str) -> str:
+        """``name (`option = value`, ...)``, for sentences."""
+        settings = ", ".join(f"`{s}`" for s in self.settings(name))
+        return f"{name} ({settings})" if settings else name
+
+
+def _toml(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+# --- numbers as words ----------------------------------------------------------------------------
+
+def _decimals(lo: float, hi: float) -> int:
+    """Decimals that show the interval's half width to one significant digit, two when it
+    starts with 1 or 2 (at least 1, at most 4)."""
+    half = (hi - lo) / 2
+    if not half > 0:
+        return 1
+    exponent = int(np.floor(np.log10(half)))
+    return int(np.clip(-exponent + (half / 10.0**exponent < 3), 1, 4))
+
+
+def estimate(row: Row, unit: str = "", scale: float = 1.0, sign: bool = False,
+             cols: tuple[str, str, str] = ("value", "lo", "hi")) -> str:
+    """``52.99 % [52.89, 53.09]``: a table row's estimate with its 95 % interval."""
+    value, lo, hi = (row[c] * scale for c in cols)
+    d = _decimals(lo, hi)
+    return f"{value:{'+' if sign else ''}.{d}f}{unit} [{lo:.{d}f}, {hi:.{d}f}]"
+
+
+def pct(row: Row) -> str:
+    return estimate(row, " %", 100)
+
+
+def _has(row: Row) -> bool:
+    return row["n"] > 0 and not np.isnan(row["value"])
+
+
+def _pick(table: pl.DataFrame, **where: object) -> Row:
+    """The table's row with these values (the tables have one per variant, group and metric)."""
+    rows = table.filter(*(pl.col(k) == v for k, v in where.items()))
+    if not rows.height:
+        raise ValueError(f"no row with {where} in the table")
+    return rows.row(0, named=True)
+
+
+def _moves(base: Row, other: Row, text: str) -> str:
+    """``is`` for base itself; ``rises to`` / ``falls to`` when the intervals part, else
+    ``is ... (the intervals overlap)``."""
+    if other is base:
+        return f"is {text}"
+    if other["lo"] > base["hi"]:
+        return f"rises to {text}"
+    if other["hi"] < base["lo"]:
+        return f"falls to {text}"
+    return f"is {text} (the intervals overlap)"
+
+
+def _others(run: Run) -> list[str]:
+    return [v for v in run.variants if v != "base"]
+
+
+def _display_long(table: pl.DataFrame, run: Run) -> TextTable:
+    """A long table as text: its keys, each estimate with its interval (shares in %), n."""
+    value = "value" if "value" in table.columns else "share"
+    keys = [c for c in table.columns if c not in (value, "lo", "hi", "n", "deals")]
+    rows = []
+    for r in table.iter_rows(named=True):
+        share = value == "share" or plots.is_share(r["metric"])
+        shown = (estimate(r, " %" if share else "", 100 if share else 1, cols=(value, "lo", "hi"))
+                 if r["n"] > 0 and not np.isnan(r[value]) else "–")
+        rows.append([str(r[k]) for k in keys] + [shown, f"{r['n']:,}"])
+    return keys + ["estimate [95 % interval]", "n"], rows
+
+
+def _display_sweep(table: pl.DataFrame, run: Run) -> TextTable:
+    """The sweep as text: each setting's measure, its paired and its unpaired difference from base."""
+    scale, unit = plots.scale_of(run.sweep_unit)
+    rows = [[r["variant"], ", ".join(run.settings(r["variant"])), estimate(r, scale=scale, sign=True),
+             estimate(r, scale=scale, sign=True, cols=("diff", "diff_lo", "diff_hi")),
+             estimate(r, scale=scale, sign=True, cols=("diff", "unpaired_lo", "unpaired_hi")), f"{r['n']:,}"]
+            for r in table.iter_rows(named=True)]
+    return ["variant", "setting", f"measure in {unit} [95 %]", "difference from base, paired [95 %]",
+            "the same, unpaired (as if independent deals)", "n"], rows
+
+
+# --- questions -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Table:
+    """One table of a question: how ``balance`` computes it and how ``plots`` draws it."""
+
+    name: str
+    title: str
+    compute: Callable[[Run], pl.DataFrame]
+    draw: Callable[[pl.DataFrame, Run], Figure]
+    display: Callable[[pl.DataFrame, Run], TextTable] = _display_long
+    """The table as text for the HTML and Markdown."""
+    games: tuple[str, ...] | None = None
+    """The games it applies to (None: every game of its question)."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """A balance question: its tables and the sentences written from them."""
+
+    title: str
+    games: tuple[str, ...]
+    tables: tuple[Table, ...]
+    headline: Callable[[dict[str, pl.DataFrame], Run], list[str]]
+
+
+# --- headlines, one function per question ---------------------------------------------------------
+
+def _start_headline(tables: dict[str, pl.DataFrame], run: Run) -> list[str]:
+    """The start player's win rate, score and edge in base, then per variant; the declarers."""
+    players, edges = tables["start_player"], tables["start_edge"]
+    names = load.POSITIONS[load.GAMES[run.game].n_players]
+    who = "The start player" if names[0] == "start player" else f"{names[0].capitalize()} (the start player)"
+    win = _pick(players, variant="base", position=names[0], metric="win rate")
+    score = _pick(players, variant="base", position=names[0], metric="score")
+    edge = _pick(edges, variant="base", metric="score edge")
+    against = " and ".join(f"{estimate(_pick(players, variant='base', position=p, metric='score'))} for "
+                           f"{'the other' if p == 'other' else p}" for p in names[1:])
+    lines = [f"{who} wins {pct(win)} of the deals with a winner and scores "
+             f"{estimate(score, ' ' + run.unit)} against {against}: an edge of "
+             f"{estimate(edge, ' ' + run.unit, sign=True)} over the others (0 is fair)."]
+    for name in _others(run):
+        w = _pick(players, variant=name, position=names[0], metric="win rate")
+        e = _pick(edges, variant=name, metric="score edge")
+        lines.append(f"With {run.describe(name)} his win rate {_moves(win, w, pct(w))} and his edge "
+                     f"{_moves(edge, e, estimate(e, ' ' + run.unit, sign=True))}.")
+    if "declarer_positions" in tables:
+        lines.append(_declarer_sentence(tables["declarer_positions"]))
+    return lines
+
+
+def _declarer_sentence(table: pl.DataFrame) -> str:
+    parts = []
+    for position in table["position"].unique(maintain_order=True):
+        share = _pick(table, variant="base", position=position, metric="share of games")
+        won = _pick(table, variant="base", position=position, metric="win rate")
+        parts.append(f"{position} declares {pct(share)} of the games and wins {pct(won)} of them")
+    return f"Declarers in base: {'; '.join(parts)}."
+
+
+def _markers_headline(tables: dict[str, pl.DataFrame], run: Run) -> list[str]:
+    """Markers per player, the commonest B event, the box, what v1 and v2 do, VP per deal."""
+    t = tables["markers"]
+
+    def base(metric: str) -> Row:
+        return _pick(t, variant="base", metric=metric)
+
+    events = t.filter(pl.col("variant") == "base", pl.col("metric").str.starts_with("B events: "))
+    top = events.sort("value", descending=True).row(0, named=True)
+    vp = base("VP per deal")
+    lines = [
+        f"In base each player earns {estimate(base('A markers per player'))} A markers and "
+        f"{estimate(base('B markers per player'))} B markers per deal; the commonest B event is "
+        f"{top['metric'].removeprefix('B events: ')}, {estimate(top)} per deal.",
+        f"The box of 12 runs out in {pct(base('box of 12 runs out'))} of deals.",
+        f"In {pct(base('total below 1 (v1 raises it)'))} of the deals with a winner the winner's total is "
+        f"below 1: v1 raises it to 1, v2 hands the VP to the loser in "
+        f"{pct(base('total negative (v2: loser scores)'))} and to nobody in "
+        f"{pct(base('total zero (v2: nobody scores)'))} of them.",
+        f"A deal hands out {estimate(vp, ' VP')} in base"
+        + "".join(f"; with {run.describe(n)} that {_moves(vp, r, estimate(r, ' VP'))}"
+                  for n in _others(run) for r in [_pick(t, variant=n, metric="VP per deal")]) + "."]
+    dist = tables["vp_distribution"].filter(pl.col("variant") == "base").sort("share", descending=True)
+    if dist.height:
+        mode = dist.row(0, named=True)
+        lines.append(f"The commonest total in base is {mode['vp']} VP, in "
+                     f"{estimate(mode, ' %', 100, cols=('share', 'lo', 'hi'))} of deals.")
+    return lines
+
+
+def _ramsch_headline(tables: dict[str, pl.DataFrame], run: Run) -> list[str]:
+    """Per variant: how often ramsch comes, the loser's points, the skat's share, the rest."""
+    t = tables["ramsch"]
+    main = ("ramsch played", "loser's card points", "skat's share of the loser's points")
+    lines = []
+    for name in run.variants:
+        played = _pick(t, variant=name, metric="ramsch played")
+        if not _has(played) or played["value"] == 0:
+            lines.append(f"In {run.describe(name)} ramsch is never played.")
+            continue
+        lost = _pick(t, variant=name, metric="loser's card points")
+        skat = _pick(t, variant=name, metric="skat's share of the loser's points")
+        rest = [f"{r['metric']} {pct(r)}" for r in t.filter(pl.col("variant") == name).iter_rows(named=True)
+                if r["metric"] not in main and _has(r)]
+        lines.append(f"In {run.describe(name)} ramsch is played in {pct(played)} of deals; the loser takes "
+                     f"{estimate(lost, ' card points')}, {pct(skat)} of them from the skat. Of the ramsch "
+                     f"games: {', '.join(rest)}.")
+    return lines
+
+
+def _tie_headline(tables: dict[str, pl.DataFrame], run: Run) -> list[str]:
+    return _duel_tie(tables["tie"], run) if run.game == "doko_duell" else _doko_skat_tie(tables["tie"], run)
+
+
+def _duel_tie(t: pl.DataFrame, run: Run) -> list[str]:
+    """How often 120 : 120 comes, and what each tie rule does to the edge and the VP."""
+    tie = _pick(t, variant="base", metric="120 : 120 tie")
+    lines = [f"120 : 120 comes in {pct(tie)} of duels in base."]
+    base = {m: _pick(t, variant="base", metric=m) for m in ("score edge", "win rate edge", "VP per deal")}
+    for name in run.variants:
+        r = {m: r if name == "base" else _pick(t, variant=name, metric=m) for m, r in base.items()}
+        score = estimate(r["score edge"], " " + run.unit, sign=True)
+        win = estimate(r["win rate edge"], " percentage points", 100, sign=True)
+        vp = estimate(r["VP per deal"], " VP")
+        lines.append(f"With {run.describe(name)} the start player's score edge "
+                     f"{_moves(base['score edge'], r['score edge'], score)}, his win-rate edge "
+                     f"{_moves(base['win rate edge'], r['win rate edge'], win)}, and the VP a deal hands "
+                     f"out {_moves(base['VP per deal'], r['VP per deal'], vp)}.")
+    return lines
+
+
+def _doko_skat_tie(t: pl.DataFrame, run: Run) -> list[str]:
+    """How often the sides tie, and who scores in a tie, per variant."""
+    lines = []
+    for name in run.variants:
+        tie = _pick(t, variant=name, metric="tie")
+        declared = _pick(t, variant=name, metric="tie: a side declared (the other scores 1)")
+        lone = _pick(t, variant=name, metric="tie: the lone player scores (the pair declared)")
+        pair = _pick(t, variant=name, metric="tie: the pair scores (the lone player declared)")
+        if not _has(declared):
+            lines.append(f"In {run.describe(name)} the sides tie at 120 : 120 in {pct(tie)} of deals.")
+            continue
+        lines.append(f"In {run.describe(name)} the sides tie at 120 : 120 in {pct(tie)} of deals; in "
+                     f"{pct(declared)} of ties a side had declared, so the other scores 1: the lone "
+                     f"player in {pct(lone)} of ties, the pair in {pct(pair)}.")
+    return lines
+
+
+def _sweep_headline(tables: dict[str, pl.DataFrame], run: Run) -> list[str]:
+    """The fairest setting and those tied with it; which differences from base are clear;
+    how much narrower the paired intervals are."""
+    t = tables["sweep"]
+    measure = balance.MEASURES[run.measure]
+    scale, unit = plots.scale_of(run.sweep_unit)
+    unit = " " + unit
+    best, tied = balance.fairest(t)
+    row = _pick(t, variant=best)
+    lines = [f"The fairest setting by the {measure.label} (fair value {measure.fair:g}) is "
+             f"{run.describe(best)}: {estimate(row, unit, scale, sign=True)}; tied with it (overlapping "
+             f"intervals): {', '.join(tied) if tied else 'none'}."]
+    others = t.filter(pl.col("variant") != "base")
+    if "diff" in t.columns and others.height:
+        clear = [f"{r['variant']} {estimate(r, unit, scale, sign=True, cols=('diff', 'diff_lo', 'diff_hi'))}"
+                 for r in others.iter_rows(named=True) if r["diff_lo"] > 0 or r["diff_hi"] < 0]
+        lines.append("Against base on the same deals, the paired interval excludes 0 for: "
+                     + (", ".join(clear) if clear else "no variant") + ".")
+        moved = others.filter(pl.col("diff_hi") > pl.col("diff_lo"))  # a variant equal to base has width 0
+        if moved.height:
+            ratio = moved.select((pl.col("unpaired_hi") - pl.col("unpaired_lo"))
+                                 / (pl.col("diff_hi") - pl.col("diff_lo"))).to_series().median()
+            lines.append(f"Paired intervals are {ratio:.1f} times narrower (median) than the same "
+                         "comparison on independent deals would give.")
+    return lines
+
+
+# --- the registry ------------------------------------------------------------------------------
+
+ALL_GAMES = tuple(load.GAMES)
+START_PLAYER = Table("start_player", "Win rate and mean score by seat position",
+                     lambda r: balance.start_player(r.frame, r.game, r.variants),
+                     lambda t, r: plots.start_player(t, r.unit))
+START_EDGE = Table("start_edge", "The start player's edge",
+                   lambda r: balance.start_edge(r.frame, r.game, r.variants),
+                   lambda t, r: plots.start_edge(t, r.unit))
+DECLARERS = Table("declarer_positions", "Declarers by seat position",
+                  lambda r: balance.declarer_positions(r.frame, r.variants),
+                  lambda t, r: plots.declarer_positions(t), games=("skat", "skat_en_deux"))
+MARKERS = Table("markers", "Markers per deal and player, B events, the box, v1 and v2",
+                lambda r: balance.markers(r.frame, r.variants), lambda t, r: plots.markers(t))
+VP = Table("vp_distribution", "Victory points per deal",
+           lambda r: balance.vp_distribution(r.frame, r.variants), lambda t, r: plots.vp_distribution(t))
+RAMSCH = Table("ramsch", "Ramsch outcomes", lambda r: balance.ramsch(r.frame, r.game, r.variants),
+               lambda t, r: plots.ramsch(t))
+TIE = Table("tie", "The 120 : 120 tie", lambda r: balance.tie(r.frame, r.game, r.variants),
+            lambda t, r: plots.tie(t, r.unit))
+SWEEP = Table("sweep", "Rule variants on the same deals",
+              lambda r: balance.sweep(r.frame, r.game, r.measure, r.variants),
+              lambda t, r: plots.sweep(t, r.sweep_unit), display=_display_sweep)
+
+QUESTIONS: dict[str, Question] = {
+    "start_player": Question("Start-player advantage", ALL_GAMES, (START_PLAYER, START_EDGE, DECLARERS),
+                             _start_headline),
+    "markers": Question("Marker frequency", ("doko_duell",), (MARKERS, VP), _markers_headline),
+    "ramsch": Question("Ramsch outcomes", ("skat", "skat_en_deux"), (RAMSCH,), _ramsch_headline),
+    "tie": Question("The 120 : 120 tie", ("doko_duell", "doko_skat"), (TIE,), _tie_headline),
+    "sweep": Question("Rule options compared", ALL_GAMES, (SWEEP,), _sweep_headline),
+}
+"""Every balance question by name, in report order."""
+
+
+def applicable(game: str) -> list[str]:
+    """The questions a report on ``game`` can answer, in report order."""
+    return [name for name, q in QUESTIONS.items() if game in q.games]
+
+
+def _check(game: str, questions: list[str] | None, measure: str) -> list[str]:
+    """The questions to answer; ValueError for an unknown one, one ``game`` lacks, or an
+    unknown measure."""
+    names = list(questions) if questions is not None else applicable(game)
+    for name in names:
+        if name not in QUESTIONS:
+            raise ValueError(f"unknown question {name!r} (questions: {', '.join(QUESTIONS)})")
+        if game not in QUESTIONS[name].games:
+            raise ValueError(f"question {name!r} not available for {game} "
+                             f"(questions: {', '.join(applicable(game))})")
+    if measure not in balance.MEASURES:
+        raise ValueError(f"unknown measure {measure!r} (measures: {', '.join(balance.MEASURES)})")
+    return names
+
+
+# --- sections: tables, figures and headlines in memory ---------------------------------------------
+
+@dataclass(frozen=True)
+class Part:
+    """A computed table of a section, its figure as PNG bytes and its display rows."""
+
+    table: Table
+    png: bytes
+    header: list[str]
+    rows: list[list[str]]
+
+    @property
+    def file(self) -> str:
+        return f"{self.table.name}.png"
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str
+    title: str
+    headlines: list[str]
+    parts: list[Part]
+
+
+def _png(fig: Figure) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
+    return buf.getvalue()
+
+
+def _section(name: str, run: Run) -> Section:
+    question = QUESTIONS[name]
+    tables = [t for t in question.tables if t.games is None or run.game in t.games]
+    computed = {t.name: t.compute(run) for t in tables}
+    parts = [Part(t, _png(t.draw(computed[t.name], run)), *t.display(computed[t.name], run)) for t in tables]
+    return Section(name, question.title, question.headline(computed, run), parts)
+
+
+# --- writing -----------------------------------------------------------------------------------
+
+CSS = """
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 70rem;
+       padding: 0 1rem; color: #222; line-height: 1.45; }
+h1 { font-size: 1.6rem; } h2 { border-bottom: 2px solid #ddd; padding-bottom: .2rem; margin-top: 2.5rem; }
+ul.headline li { margin: .35rem 0; } code { background: #f2f2f2; padding: 0 .25rem; border-radius: 3px; }
+figure { margin: 1rem 0; } img { max-width: 100%; height: auto; border: 1px solid #eee; }
+.scroll { overflow-x: auto; } table { border-collapse: collapse; font-size: .85rem; margin: .5rem 0 1.5rem; }
+th, td { border: 1px solid #ddd; padding: .2rem .5rem; text-align: left; white-space: nowrap; }
+td:last-child { white-space: normal; } details summary { cursor: pointer; color: #555; margin: .3rem 0; }
+th { background: #f6f6f6; } tr:nth-child(even) td { background: #fbfbfb; }
+"""
+
+
+def _runs_table(run: Run) -> TextTable:
+    """What was run, per variant: its policies, and its rules (``base``: all of them)."""
+    rows = []
+    for name in run.variants:
+        v = run.config(name)
+        rules = ([f"{k} = {_toml(x)}" for k, x in v["rules"].items()] if name == "base"
+                 else [f"{k} = {_toml(x)}" for k, x in run.rules_changed(name).items()] or ["as base"])
+        rows.append([name, ", ".join(v["policies"]), ", ".join(rules)])
+    return ["variant", "policies", "rules (variants: what differs from base)"], rows
+
+
+def _intro(run: Run) -> str:
+    i = run.info
+    return (f"Game `{run.game}`, {i['deals']:,} deals per variant (seed {i['seed']}, shards of "
+            f"{i['shard_size']:,}); every variant plays the same deals, so their differences are paired. "
+            f"Intervals are 95 % (Wilson for shares, Student's t for means).")
+
+
+def _md_table(header: list[str], rows: list[list[str]]) -> str:
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+    return "\n".join([line(header), line(["---"] * len(header)), *map(line, rows)])
+
+
+def _markdown(run: Run, sections: list[Section]) -> str:
+    out = [f"# Balance report: {run.info['name']}", "", "## What was run", "", _intro(run), "",
+           _md_table(*_runs_table(run))]
+    for s in sections:
+        out += ["", f"## {s.title}", "", *(f"- {h}" for h in s.headlines)]
+        for p in s.parts:
+            out += ["", f"### {p.table.title}", "", f"![{p.table.title}]({p.file})", "",
+                    _md_table(p.header, p.rows)]
+    return "\n".join(out) + "\n"
+
+
+def _inline(text: str) -> str:
+    """Escaped text with `code` spans."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+
+
+def _html_table(header: list[str], rows: list[list[str]]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows)
+    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def _html(run: Run, sections: list[Section]) -> str:
+    title = html.escape(f"Balance report: {run.info['name']}")
+    out = [f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title>"
+           f"<style>{CSS}</style></head><body><h1>{title}</h1>",
+           f"<section><h2>What was run</h2><p>{_inline(_intro(run))}</p>"
+           f"{_html_table(*_runs_table(run))}</section>"]
+    for s in sections:
+        items = "".join(f"<li>{_inline(h)}</li>" for h in s.headlines)
+        out.append(f'<section id="{s.name}"><h2>{html.escape(s.title)}</h2><ul class="headline">{items}</ul>')
+        for p in s.parts:
+            data = base64.b64encode(p.png).decode("ascii")
+            alt = html.escape(p.table.title)
+            out.append(f"<h3>{alt}</h3><figure><img src=\"data:image/png;base64,{data}\" alt=\"{alt}\">"
+                       f"</figure><details{' open' * (len(p.rows) <= OPEN_ROWS)}><summary>the table "
+                       f"({len(p.rows)} rows)</summary>{_html_table(p.header, p.rows)}</details>")
+        out.append("</section>")
+    return "".join(out) + "</body></html>\n"
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Write ``path`` whole or not at all: a temporary name, then an atomic rename."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _files(run: Run, sections: list[Section]) -> Iterator[tuple[str, bytes]]:
+    """The report's files, ``index.html`` last (it names a report complete)."""
+    for s in sections:
+        for p in s.parts:
+            yield p.file, p.png
+    yield "summary.md", _markdown(run, sections).encode()
+    yield "index.html", _html(run, sections).encode()
+
+
+def build(root: str | Path, out: str | Path, questions: list[str] | None = None,
+          measure: str = "start_edge") -> Path:
+    """Write the balance report on the results in ``root`` to ``out``: the ``questions``
+    asked (default: every one that applies to the game), ``measure`` for the sweep.
+    Everything is computed before the first file is written. Returns ``out/index.html``."""
+    info = load.experiment_info(root)
+    names = _check(info["game"], questions, measure)
+    frame = load.scan(root)
+    present = set(frame.select(pl.col("variant").unique()).collect()["variant"])
+    run = Run(frame, info, [v["name"] for v in info["variant_list"] if v["name"] in present], measure)
+    sections = [_section(name, run) for name in names]
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, data in _files(run, sections):
+        _write(out / name, data)
+    return out / "index.html"

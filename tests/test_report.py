@@ -1,0 +1,189 @@
+"""``analysis.report`` on small real runs: the files are there, the HTML is self-contained,
+the headline sentences carry the tables' numbers, bad questions raise before anything is
+written, and a build that fails leaves the last report as it was."""
+
+from __future__ import annotations
+
+import base64
+import re
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from analysis import balance, load, plots, report
+from sim.runner import Experiment, run_experiment
+
+DEALS = 2000
+EXPERIMENTS = {
+    "duel": {"name": "duel", "game": "doko_duell", "deals": DEALS, "seed": 3, "shard_size": 1000,
+             "policies": ["heuristic", "random"],
+             "variants": [{"name": "starter-loses", "rules": {"tie_rule": "starter_loses"}}]},
+    "skat": {"name": "skat", "game": "skat", "deals": DEALS, "seed": 3, "shard_size": 1000,
+             "policies": ["heuristic", "heuristic", "heuristic"], "rules": {"all_pass": "throw_in"},
+             "variants": [{"name": "ramsch", "rules": {"all_pass": "ramsch"}}]},
+}
+NUMBER = r"([-+]?\d+(?:\.\d+)?)"
+ESTIMATE = re.compile(NUMBER + r"(?: %| [^\[\d]*?)? \[" + NUMBER + ", " + NUMBER + r"\]")
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    out = tmp_path_factory.mktemp("results")
+    return {k: run_experiment(Experiment.from_dict(d), out_dir=out, jobs=1, progress=False)
+            for k, d in EXPERIMENTS.items()}
+
+
+@pytest.fixture(scope="module")
+def reports(results: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    out = tmp_path_factory.mktemp("reports")
+    return {k: report.build(root, out / k) for k, root in results.items()}
+
+
+def section(summary: str, title: str) -> list[str]:
+    """The headline sentences under ``## title``."""
+    block = summary.split(f"## {title}\n", 1)[1].split("\n### ", 1)[0]
+    return [line[2:] for line in block.splitlines() if line.startswith("- ")]
+
+
+def first_estimate(sentence: str, after: str) -> tuple[float, float, float]:
+    match = ESTIMATE.search(sentence, sentence.index(after))
+    assert match, sentence
+    return tuple(float(x) for x in match.groups())  # type: ignore[return-value]
+
+
+def matches(shown: tuple[float, float, float], row: dict[str, float], scale: float = 1.0) -> bool:
+    """The sentence's value and interval are the row's, rounded as they were printed."""
+    decimals = [len(s.split(".")[1]) if "." in s else 0 for s in map(repr, shown)]
+    step = 10.0 ** -max(decimals)
+    return all(abs(x - row[c] * scale) <= step / 2 + 1e-9
+               for x, c in zip(shown, ("value", "lo", "hi"), strict=True))
+
+
+@pytest.mark.parametrize("key", EXPERIMENTS)
+def test_files_are_written(reports: dict[str, Path], key: str) -> None:
+    index = reports[key]
+    assert index.name == "index.html" and index.is_file()
+    assert (index.parent / "summary.md").read_text().startswith(f"# Balance report: {key}")
+    game = EXPERIMENTS[key]["game"]
+    expected = {f"{t.name}.png" for q in report.applicable(game) for t in report.QUESTIONS[q].tables
+                if t.games is None or game in t.games}
+    assert expected <= {p.name for p in index.parent.glob("*.png")}
+    assert not list(index.parent.glob(".*.tmp"))
+
+
+@pytest.mark.parametrize("key", EXPERIMENTS)
+def test_html_is_self_contained(reports: dict[str, Path], key: str) -> None:
+    html = reports[key].read_text()
+    images = re.findall(r'<img [^>]*src="([^"]*)"', html)
+    assert len(images) == len(list(reports[key].parent.glob("*.png")))
+    for src in images:
+        assert src.startswith("data:image/png;base64,")
+        assert base64.b64decode(src.split(",", 1)[1]).startswith(b"\x89PNG")
+    assert "http://" not in html and "https://" not in html
+    assert not re.search(r"<script|<link|@import|url\(", html, re.IGNORECASE)
+    assert "<style>" in html
+
+
+def test_what_was_run_opens_the_report(reports: dict[str, Path]) -> None:
+    summary = (reports["duel"].parent / "summary.md").read_text()
+    run = summary.split("## What was run", 1)[1].split("\n## ", 1)[0]
+    assert f"{DEALS:,} deals per variant" in run and "seed 3" in run
+    assert "| base | heuristic, random | " in run and "tie_rule = draw" in run
+    assert "| starter-loses | heuristic, random | tie_rule = starter_loses |" in run
+
+
+def test_start_player_headline_carries_the_table(results: dict[str, Path], reports: dict[str, Path]) -> None:
+    summary = (reports["duel"].parent / "summary.md").read_text()
+    lines = section(summary, "Start-player advantage")
+    table = balance.start_player(load.scan(results["duel"]), "doko_duell", ["base", "starter-loses"])
+
+    def row(variant: str, metric: str) -> dict[str, float]:
+        return table.filter(variant=variant, position="start player", metric=metric).row(0, named=True)
+
+    assert lines[0].startswith("The start player wins")
+    assert matches(first_estimate(lines[0], "wins"), row("base", "win rate"), 100)
+    assert matches(first_estimate(lines[0], "scores"), row("base", "score"))
+    assert "VP per deal" in lines[0]
+    assert lines[1].startswith("With starter-loses (`tie_rule = starter_loses`)")
+    assert matches(first_estimate(lines[1], "win rate"), row("starter-loses", "win rate"), 100)
+
+
+def test_tie_ramsch_and_sweep_headlines_carry_the_tables(results: dict[str, Path],
+                                                          reports: dict[str, Path]) -> None:
+    duel = (reports["duel"].parent / "summary.md").read_text()
+    tie = balance.tie(load.scan(results["duel"]), "doko_duell")
+    tie_row = tie.filter(variant="base", metric="120 : 120 tie").row(0, named=True)
+    assert matches(first_estimate(section(duel, "The 120 : 120 tie")[0], "comes in"), tie_row, 100)
+
+    skat = (reports["skat"].parent / "summary.md").read_text()
+    ramsch = balance.ramsch(load.scan(results["skat"]), "skat")
+    lines = section(skat, "Ramsch outcomes")
+    assert lines[0] == "In base (`all_pass = throw_in`) ramsch is never played."
+    played = ramsch.filter(variant="ramsch", metric="ramsch played").row(0, named=True)
+    assert matches(first_estimate(lines[1], "is played in"), played, 100)
+
+    sweep = balance.sweep(load.scan(results["skat"]), "skat", variants=["base", "ramsch"])
+    best, tied = balance.fairest(sweep)
+    first = section(skat, "Rule options compared")[0]
+    assert f"is {best} (" in first and first.endswith(f"{', '.join(tied) if tied else 'none'}.")
+    assert matches(first_estimate(first, f"is {best}"), sweep.filter(variant=best).row(0, named=True))
+
+
+def test_tables_follow_the_experiment_order_and_shares_are_shares(results: dict[str, Path]) -> None:
+    frame = load.scan(results["skat"])
+    order = ["ramsch", "base"]  # any order given is kept, base or not
+    for table in (balance.start_player(frame, "skat", order), balance.ramsch(frame, "skat", order)):
+        assert table["variant"].unique(maintain_order=True).to_list() == order
+        shares = table.filter(pl.col("metric").map_elements(plots.is_share, return_dtype=pl.Boolean))
+        assert shares["value"].drop_nans().abs().max() <= 1
+
+
+def test_applicable() -> None:
+    assert report.applicable("doko_duell") == ["start_player", "markers", "tie", "sweep"]
+    assert report.applicable("doko_skat") == ["start_player", "tie", "sweep"]
+    assert report.applicable("skat") == ["start_player", "ramsch", "sweep"]
+    assert report.applicable("skat_en_deux") == ["start_player", "ramsch", "sweep"]
+    assert set(report.QUESTIONS) == {"start_player", "markers", "ramsch", "tie", "sweep"}
+
+
+@pytest.mark.parametrize("questions, measure, message", [
+    (["luck"], "start_edge", "unknown question 'luck'"),
+    (["ramsch"], "start_edge", "question 'ramsch' not available for doko_duell"),
+    (["start_player", "markers"], "start_edge", None),
+    (["sweep"], "fairness", "unknown measure 'fairness'"),
+])
+def test_bad_questions_raise_before_writing(results: dict[str, Path], tmp_path: Path, questions: list[str],
+                                            measure: str, message: str | None) -> None:
+    out = tmp_path / "rep"
+    if message is None:
+        assert report.build(results["duel"], out, questions=questions, measure=measure).is_file()
+        assert {p.name for p in out.glob("*.png")} == {"start_player.png", "start_edge.png", "markers.png",
+                                                       "vp_distribution.png"}
+        return
+    with pytest.raises(ValueError, match=re.escape(message)) as error:
+        report.build(results["duel"], out, questions=questions, measure=measure)
+    assert "\n" not in str(error.value)
+    assert not out.exists()
+
+
+def test_a_failed_build_leaves_the_last_report(results: dict[str, Path], tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "rep"
+    index = report.build(results["skat"], out, questions=["ramsch"])
+    before = index.read_bytes()
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("drawing failed")
+
+    monkeypatch.setattr(plots, "sweep", broken)
+    with pytest.raises(RuntimeError, match="drawing failed"):
+        report.build(results["skat"], out, questions=["ramsch", "sweep"])
+    assert index.read_bytes() == before
+    assert not (out / "sweep.png").exists() and not list(out.glob(".*.tmp"))
+
+
+def test_the_win_rate_measure_is_in_percentage_points(results: dict[str, Path], tmp_path: Path) -> None:
+    index = report.build(results["duel"], tmp_path / "rep", questions=["sweep"], measure="start_win_edge")
+    lines = section((index.parent / "summary.md").read_text(), "Rule options compared")
+    assert "win-rate edge" in lines[0] and "percentage points" in lines[0]
