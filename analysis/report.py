@@ -158,7 +158,8 @@ def _display_long(table: pl.DataFrame, run: Run) -> TextTable:
     rows = []
     for r in table.iter_rows(named=True):
         share = value == "share" or plots.is_share(r["metric"])
-        shown = (estimate(r, " %" if share else "", 100 if share else 1, cols=(value, "lo", "hi"))
+        unit = " pp" if share and "edge" in str(r.get("metric", "")) else " %" if share else ""
+        shown = (estimate(r, unit, 100 if share else 1, cols=(value, "lo", "hi"))
                  if r["n"] > 0 and not np.isnan(r[value]) else "–")
         rows.append([str(r[k]) for k in keys] + [shown, f"{r['n']:,}"])
     return keys + ["estimate [95 % interval]", "n"], rows
@@ -453,6 +454,7 @@ ul.headline li { margin: .35rem 0; } code { background: #f2f2f2; padding: 0 .25r
 figure { margin: 1rem 0; } img { max-width: 100%; height: auto; border: 1px solid #eee; }
 .scroll { overflow-x: auto; } table { border-collapse: collapse; font-size: .85rem; margin: .5rem 0 1.5rem; }
 th, td { border: 1px solid #ddd; padding: .2rem .5rem; text-align: left; white-space: nowrap; }
+th { white-space: normal; vertical-align: bottom; }
 td:last-child { white-space: normal; } details summary { cursor: pointer; color: #555; margin: .3rem 0; }
 th { background: #f6f6f6; } tr:nth-child(even) td { background: #fbfbfb; }
 """
@@ -473,7 +475,7 @@ def _intro(run: Run) -> str:
     i = run.info
     return (f"Game `{run.game}`, {i['deals']:,} deals per variant (seed {i['seed']}, shards of "
             f"{i['shard_size']:,}); every variant plays the same deals, so their differences are paired. "
-            f"Intervals are 95 % (Wilson for shares, Student's t for means).")
+            f"Intervals are 95 % (Wilson for shares, Student's t for means); pp: percentage points.")
 
 
 def _md_table(header: list[str], rows: list[list[str]]) -> str:
