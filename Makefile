@@ -24,8 +24,13 @@ run: $(STAMP)
 	@echo "Reports (open index.html in a browser; summary.md beside it):"
 	@for q in $(QUESTIONS); do echo "  reports/$$q/index.html"; done
 
+# `make test`: the tests, then every notebook on a quick look (3000 deals per variant), in
+# a fresh folder removed afterwards (never over results/ or reports/, never on old results).
 test: $(STAMP)
 	$(BIN)/python -m pytest
+	work=$$(mktemp -d) && trap 'rm -rf "$$work"' EXIT && \
+	STICHSIM_NOTEBOOK_DEALS=3000 STICHSIM_NOTEBOOK_WORKDIR="$$work" \
+	$(BIN)/python -m pytest --nbmake --nbmake-timeout=120 notebooks
 
 clean:
 	rm -rf $(VENV) results reports
