@@ -450,6 +450,16 @@ def same_value(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b if a is None or b is None else a == b
 
 
+def require_fields(result: Any, fields: Sequence[str]) -> None:
+    """Raise ``TraceError`` unless ``result`` is an object holding every one of ``fields``
+    (the result fields TRACE.md requires of a game)."""
+    if not isinstance(result, dict):
+        raise TraceError(f"result must be an object, got {short(result)}")
+    missing = [f for f in fields if f not in result]
+    if missing:
+        raise TraceError(f"result: missing field(s) {', '.join(missing)}")
+
+
 def is_int(v: Any) -> bool:
     """A JSON integer (not ``true``/``false``)."""
     return isinstance(v, int) and not isinstance(v, bool)

@@ -47,6 +47,7 @@ from sim.trace import (
     number,
     parse_names,
     player,
+    require_fields,
     same_value,
     short,
 )
@@ -215,11 +216,7 @@ class DokoDuellTrace:
 
     def check_result(self, result: Any) -> None:
         """Raise ``TraceError`` unless ``result`` holds the fields TRACE.md requires."""
-        if not isinstance(result, dict):
-            raise TraceError(f"result must be an object, got {short(result)}")
-        missing = [f for f in RESULT_FIELDS if f not in result]
-        if missing:
-            raise TraceError(f"result: missing field(s) {', '.join(missing)}")
+        require_fields(result, RESULT_FIELDS)
 
     def result_diff(self, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:
         """Every field of the replayed result that the recorded result gives differently

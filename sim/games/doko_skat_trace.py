@@ -49,7 +49,17 @@ from sim.games.doko_skat_values import (
     GRAND_CODE,
     SIDES,
 )
-from sim.trace import TraceError, actions_diff, card_names, is_int, parse_names, player, same_value, short
+from sim.trace import (
+    TraceError,
+    actions_diff,
+    card_names,
+    is_int,
+    parse_names,
+    player,
+    require_fields,
+    same_value,
+    short,
+)
 
 ACTION_FIELDS = {"play": ("card", "from"), "declare": ("game", "trump"), "pass": (),
                  "discard": ("cards",)}
@@ -249,11 +259,7 @@ class DokoSkatTrace:
 
     def check_result(self, result: Any) -> None:
         """Raise ``TraceError`` unless ``result`` holds the fields TRACE.md requires."""
-        if not isinstance(result, dict):
-            raise TraceError(f"result must be an object, got {short(result)}")
-        missing = [f for f in RESULT_FIELDS if f not in result]
-        if missing:
-            raise TraceError(f"result: missing field(s) {', '.join(missing)}")
+        require_fields(result, RESULT_FIELDS)
 
     def result_diff(self, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:
         """Every field of the replayed result that the recorded result gives differently

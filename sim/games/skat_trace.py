@@ -320,12 +320,8 @@ class SkatFamilyTrace:
 
     def check_result(self, result: Any) -> None:
         """Raise ``TraceError`` unless ``result`` holds the fields TRACE.md requires."""
-        if not isinstance(result, dict):
-            raise TraceError(f"result must be an object, got {_short(result)}")
-        need = RAMSCH_FIELDS if result.get("ramsch") is True else RESULT_FIELDS
-        missing = [f for f in need if f not in result]
-        if missing:
-            raise TraceError(f"result: missing field(s) {', '.join(missing)}")
+        ramsch = isinstance(result, dict) and result.get("ramsch") is True
+        T.require_fields(result, RAMSCH_FIELDS if ramsch else RESULT_FIELDS)
 
     def result_diff(self, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:
         """Every field of the replayed result that the recorded result gives differently.
