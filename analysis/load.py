@@ -4,7 +4,8 @@ deals as one row per seat.
 A results folder is what ``stichsim run`` writes: ``<root>/experiment.json`` and
 ``<root>/game=<game>/variant=<variant>/shard=NNNNN.parquet``. ``scan`` reads every shard
 lazily (nothing is loaded until ``collect``) and adds ``experiment``, ``game_id`` and
-``variant`` columns (a Skat row already has a ``game`` column: the game declared).
+``variant`` columns (a Skat row already has a ``game`` column: the game declared);
+``scan_results`` does it for every experiment under a results root, one frame per game.
 ``seats`` turns a game's rows into one row per deal and seat with the same meaning in
 every game: the seat's ``position`` (0 = the start player), its ``score`` and whether
 its side ``won`` (null where nobody won), so one balance function serves all four games.
@@ -109,6 +110,20 @@ def scan(root: str | Path) -> pl.LazyFrame:
         variant=pl.lit(f.parent.name.removeprefix("variant=")))
         for f in files]
     return pl.concat(frames, how="vertical_relaxed")
+
+
+def scan_results(results: str | Path = "results") -> dict[str, pl.LazyFrame]:
+    """Every experiment under a results root, one lazy frame per game (experiments of one
+    game stacked; ``experiment`` and ``variant`` tell them apart). Games keep separate
+    frames because their columns differ."""
+    by_game: dict[str, list[pl.LazyFrame]] = {}
+    for info_file in sorted(Path(results).glob(f"*/{EXPERIMENT_FILE}")):
+        root = info_file.parent
+        if any(root.glob("game=*/variant=*/shard=*.parquet")):
+            by_game.setdefault(experiment_info(root)["game"], []).append(scan(root))
+    if not by_game:
+        raise ResultsNotFound(f"{results}: no experiment results here")
+    return {game: pl.concat(frames, how="diagonal_relaxed") for game, frames in by_game.items()}
 
 
 def seats(frame: pl.LazyFrame, game: str) -> pl.LazyFrame:

@@ -53,3 +53,16 @@ def test_the_paired_difference_is_the_mean_of_per_deal_differences(tmp_path: Pat
     assert best == min(values, key=lambda v: abs(values[v]["value"]))  # fair value: 0
     assert all(values[v]["lo"] <= values[best]["hi"] and values[v]["hi"] >= values[best]["lo"]
                for v in tied) and best not in tied
+
+
+def test_a_results_root_scans_as_one_frame_per_game(tmp_path: Path) -> None:
+    run(tmp_path)
+    other = Experiment.from_dict(dict(name="other", game="doko_duell", deals=300, seed=1,
+                                      shard_size=300, policies=["random", "random"]))
+    run_experiment(other, out_dir=tmp_path, jobs=1, progress=False)
+    frames = load.scan_results(tmp_path)
+    assert list(frames) == ["doko_duell"]
+    counts = frames["doko_duell"].group_by("experiment", "variant").len().collect()
+    assert dict(zip(counts["experiment"] + "/" + counts["variant"], counts["len"])) == {
+        "paired/base": DEALS, "paired/starter-loses": DEALS, "paired/starter-wins": DEALS,
+        "other/base": 300}
