@@ -8,15 +8,26 @@ Parquet writing is timed on its own (MB/s and bytes per deal). Peak memory is th
 sum over the main process and every worker of the resident size while a shard's
 columns and table are held, the most a run needs; the warm-up's own peak (compiling
 takes more than running) is reported with the start-up figures.
+
+Beside the games the bench times, in the same way, the bare reference kernel of
+``sim.reference`` (dealing plus 30 follow-suit plays per deal: the machine's pace)
+and gives each game's figure as a ratio to it; and a 10-variant scoring-only sweep
+of ``doko_duell`` run through the runner's own shard tasks (one play per shard,
+re-scored and written for every variant), checking that a re-scored variant's file
+equals the file of a full replay. ``--memory`` instead runs whole experiments through
+``sim.runner.run_experiment`` at the given sizes and reports the peak resident memory
+of the whole process tree, to show that it does not grow with the number of deals.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import multiprocessing as mp
 import resource
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -31,6 +42,12 @@ SHARD = 100_000
 WARM_DEALS = SHARD
 """Deals each worker plays per policy before timing: a whole shard, so that compiled
 kernels are loaded and the result buffers a long run reuses are in place."""
+SEED = 20261130
+SWEEP_GAME = "doko_duell"
+SWEEP_POLICY = "heuristic"
+SWEEP_VARIANTS = 10
+"""The scoring-only sweep: ``doko_duell`` has 24 combinations of its scoring-only options
+(``a_marker_on_setup`` x ``b_marker_mode`` x ``tie_rule``); the first 10 are swept."""
 
 
 def _peak_rss_mib() -> float:
@@ -69,7 +86,7 @@ def _play(args: tuple[str, str, int, int]) -> tuple[int, int, float]:
 
     name, policy, first, count = args
     game = find_game(name)
-    batch = game.play(20261130, first, count, game.rules(), [policy] * game.n_players)
+    batch = game.play(SEED, first, count, game.rules(), [policy] * game.n_players)
     table = shard_table(game, batch.columns, {})
     assert table.num_rows == count
     return os.getpid(), count, _rss_mib()  # with this shard's columns and table still held
@@ -82,7 +99,7 @@ def _parquet(args: tuple[str, str, int]) -> dict[str, float]:
     name, policy, count = args
 
     game = find_game(name)
-    batch = game.play(20261130, 0, count, game.rules(), [policy] * game.n_players)
+    batch = game.play(SEED, 0, count, game.rules(), [policy] * game.n_players)
     table = shard_table(game, batch.columns, {})
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "shard.parquet"
@@ -124,20 +141,214 @@ def bench_game(name: str, deals: int, jobs: int) -> dict[str, Any]:
     return {"results": results, "startup": startup, "parquet": parquet}
 
 
+def _shards(deals: int) -> list[tuple[int, int]]:
+    """``(first, count)`` of each shard of ``deals`` deals."""
+    return [(first, min(SHARD, deals - first)) for first in range(0, deals, SHARD)]
+
+
+def _warm_reference(barrier: Any) -> float:
+    """Load (or compile) the reference kernel in this worker; wait for every worker."""
+    from sim.reference import play_reference
+
+    start = time.perf_counter()
+    play_reference(SEED, 0, WARM_DEALS)
+    seconds = time.perf_counter() - start
+    barrier.wait()
+    return seconds
+
+
+def _reference(args: tuple[int, int]) -> int:
+    """Run the reference kernel over one shard."""
+    from sim.reference import play_reference
+
+    first, count = args
+    return len(play_reference(SEED, first, count))
+
+
+def bench_reference(deals: int, jobs: int) -> dict[str, Any]:
+    """Deals per second of the bare reference kernel on ``jobs`` warmed-up workers."""
+    ctx = mp.get_context("spawn")
+    with ctx.Pool(jobs) as pool:
+        barrier = ctx.Manager().Barrier(jobs)
+        warm = pool.map(_warm_reference, [barrier] * jobs, chunksize=1)
+        t0 = time.perf_counter()
+        done = pool.map(_reference, _shards(deals), chunksize=1)
+        seconds = time.perf_counter() - t0
+    assert sum(done) == deals
+    return {"deals": deals, "seconds": round(seconds, 3), "deals_per_s": round(deals / seconds),
+            "jit_and_import_s": round(max(warm), 3)}
+
+
+def sweep_experiment(deals: int) -> Any:
+    """The scoring-only sweep as an experiment: ``SWEEP_VARIANTS`` combinations of
+    ``SWEEP_GAME``'s scoring-only options, the defaults (the first combination) as base."""
+    from sim.runner import Experiment
+
+    game = find_game(SWEEP_GAME)
+    scoring = [o for o in game.options if o.scoring_only]
+    combos = list(itertools.product(*(o.allowed for o in scoring)))[:SWEEP_VARIANTS]
+    variants = [{"name": f"v{k}", "rules": {o.name: v for o, v in zip(scoring, combo)}}
+                for k, combo in enumerate(combos[1:], 1)]
+    return Experiment.from_dict(dict(name="bench-sweep", game=SWEEP_GAME, deals=deals, seed=SEED,
+                                     shard_size=SHARD, policies=[SWEEP_POLICY] * game.n_players,
+                                     variants=variants))
+
+
+def _warm_sweep(barrier: Any) -> float:
+    """Load the sweep game's kernel and re-scoring in this worker; wait for every worker."""
+    start = time.perf_counter()
+    game = find_game(SWEEP_GAME)
+    rules = game.rules()
+    batch = game.play(SEED, 0, WARM_DEALS, rules, [SWEEP_POLICY] * game.n_players)
+    game.rescore(batch.columns, rules)
+    seconds = time.perf_counter() - start
+    barrier.wait()
+    return seconds
+
+
+def replay_equals_rescored(exp: Any, root: Path, variant: str) -> bool:
+    """Whether shard 0 of ``variant`` as written by the sweep (re-scored from the base's
+    play) is byte-identical to the file of a full replay under the variant's own rules."""
+    from sim.runner import shard_metadata, shard_path, shard_table, write_shard
+
+    game = find_game(exp.game)
+    v = exp.variant(variant)
+    shard = exp.shards()[0]
+    batch = game.play(exp.seed, shard.first, shard.count, v.rules, v.policies)
+    replay = root / "replay.parquet"
+    write_shard(shard_table(game, batch.columns, shard_metadata(exp, v, shard)), replay)
+    return replay.read_bytes() == shard_path(root, exp.game, variant, 0).read_bytes()
+
+
+def bench_sweep(deals: int, jobs: int) -> dict[str, Any]:
+    """Time the scoring-only sweep as a run does it (``sim.runner.plan`` groups the
+    variants into one task per shard; ``run_shard`` plays once, re-scores and writes
+    every variant's file), then check a re-scored variant against a full replay.
+    Written files are removed as shards finish (all but shard 0), so disk stays small."""
+    from sim.runner import plan, run_shard
+
+    exp = sweep_experiment(deals)
+    ctx = mp.get_context("spawn")
+    with tempfile.TemporaryDirectory() as tmp, ctx.Pool(jobs) as pool:
+        root = Path(tmp) / exp.name
+        tasks = list(plan(exp, root)[0])
+        assert len(tasks) == exp.n_shards and len(tasks[0].outputs) == len(exp.variants())
+        barrier = ctx.Manager().Barrier(jobs)
+        pool.map(_warm_sweep, [barrier] * jobs, chunksize=1)
+        rows = 0
+        t0 = time.perf_counter()
+        for written in pool.imap_unordered(run_shard, tasks):
+            for path, count in written:
+                rows += count
+                if not path.endswith("shard=00000.parquet"):
+                    Path(path).unlink()
+        seconds = time.perf_counter() - t0
+        checked = exp.variants()[-1].name
+        equal = pool.apply(replay_equals_rescored, (exp, root, checked))
+    n = len(exp.variants())
+    assert rows == n * deals
+    assert equal, f"sweep: variant {checked} re-scored differs from its full replay"
+    return {"game": exp.game, "policy": SWEEP_POLICY, "variants": n, "deals": deals,
+            "seconds": round(seconds, 3), "plays_per_s": round(deals / seconds),
+            "variant_deals_per_s": round(n * deals / seconds), "checked_variant": checked,
+            "rescored_equals_replay": equal}
+
+
+class _PeakTreeRss:
+    """Samples the resident memory of this process and all its descendants (every
+    ``interval`` s, in a thread) and keeps the highest sum seen, in MiB."""
+
+    def __init__(self, interval: float = 0.02) -> None:
+        self.interval = interval
+        self.peak_mib = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _tree_mib(self) -> float:
+        me = psutil.Process()
+        total = 0
+        for proc in [me, *me.children(recursive=True)]:
+            try:
+                total += proc.memory_info().rss
+            except psutil.Error:  # a worker that just exited
+                pass
+        return total / 2**20
+
+    def _sample(self) -> None:
+        while not self._stop.is_set():
+            self.peak_mib = max(self.peak_mib, self._tree_mib())
+            self._stop.wait(self.interval)
+
+    def __enter__(self) -> _PeakTreeRss:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def bench_memory(name: str, deals: int, jobs: int) -> dict[str, Any]:
+    """Run a ``deals``-deal heuristic experiment of ``name`` through ``run_experiment``
+    into a temp folder; its time, peak memory of the process tree and bytes on disk."""
+    from sim.runner import Experiment, run_experiment
+
+    game = find_game(name)
+    exp = Experiment.from_dict(dict(name="bench-memory", game=name, deals=deals, seed=SEED,
+                                    shard_size=SHARD, policies=["heuristic"] * game.n_players))
+    with tempfile.TemporaryDirectory() as tmp:
+        with _PeakTreeRss() as peak:
+            t0 = time.perf_counter()
+            root = run_experiment(exp, tmp, jobs=jobs, progress=False)
+            seconds = time.perf_counter() - t0
+        size = sum(p.stat().st_size for p in root.rglob("*.parquet"))
+    return {"game": name, "policy": "heuristic", "deals": deals, "seconds": round(seconds, 2),
+            "deals_per_s": round(deals / seconds), "peak_rss_mib": round(peak.peak_mib, 1),
+            "bytes_per_deal": round(size / deals, 2)}
+
+
 def run_bench(games: list[str], deals: int | None, jobs: int, as_json: bool) -> int:
     """Benchmark ``games``; print a table or (``as_json``) one JSON object. Returns 0."""
     deals = deals or DEFAULT_DEALS
+    reference = bench_reference(deals, jobs)
     report: dict[str, Any] = {"results": [], "startup": {}, "parquet": {}, "jobs": jobs,
-                              "shard_size": SHARD}
+                              "shard_size": SHARD, "reference": reference}
+    if not as_json:
+        print(f"reference kernel (deal + 30 follow-suit plays): {reference['deals_per_s']:,} deals/s")
     for name in games:
         one = bench_game(name, deals, jobs)
+        for r in one["results"]:
+            r["ratio_to_reference"] = round(r["deals_per_s"] / reference["deals_per_s"], 4)
         report["results"] += one["results"]
         report["startup"][name] = one["startup"]
         report["parquet"][name] = one["parquet"]
         if not as_json:
             _print_game(name, one, jobs)
+    report["sweep"] = sweep = bench_sweep(deals, jobs)
     if as_json:
         json.dump(report, sys.stdout)
+        print()
+    else:
+        print(f"sweep: {sweep['game']} {sweep['policy']}, {sweep['variants']} scoring-only variants: "
+              f"{sweep['variant_deals_per_s']:,} variant-deals/s ({sweep['plays_per_s']:,} plays/s); "
+              f"re-scored {sweep['checked_variant']} equals its replay: {sweep['rescored_equals_replay']}")
+    return 0
+
+
+def run_memory(games: list[str], sizes: list[int], jobs: int, as_json: bool) -> int:
+    """Measure whole runs of each game at each size (``--memory``); print a line per run
+    or (``as_json``) one JSON object. Returns 0."""
+    rows = []
+    for name in games:
+        for deals in sizes:
+            rows.append(row := bench_memory(name, deals, jobs))
+            if not as_json:
+                print(f"{name} heuristic {deals:>12,} deals: {row['seconds']:>8.1f} s "
+                      f"({row['deals_per_s']:,} deals/s), peak memory of all processes "
+                      f"{row['peak_rss_mib']:.0f} MiB, {row['bytes_per_deal']} bytes/deal on disk")
+                sys.stdout.flush()
+    if as_json:
+        json.dump({"memory": rows, "jobs": jobs, "shard_size": SHARD}, sys.stdout)
         print()
     return 0
 
@@ -149,7 +360,8 @@ def _print_game(name: str, one: dict[str, Any], jobs: int) -> None:
           f"(peak {s['warm_peak_rss_mib']:.0f} MiB)")
     for r in one["results"]:
         print(f"  {r['policy']:<10} {r['deals']:>11,} deals  {r['seconds']:>8.2f} s  "
-              f"{r['deals_per_s']:>11,} deals/s  peak {r['peak_rss_mib']:>7.1f} MiB")
+              f"{r['deals_per_s']:>11,} deals/s  ({r['ratio_to_reference']:.1%} of reference)  "
+              f"peak {r['peak_rss_mib']:>7.1f} MiB")
     for policy, p in one["parquet"].items():
         print(f"  parquet ({policy}): {p['mb_per_s']} MB/s, {p['bytes_per_deal']} bytes/deal")
     sys.stdout.flush()

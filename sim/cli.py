@@ -257,9 +257,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
     games = list(args.games) if args.games else list(GAMES)
     for name in games:
         find_game(name)
+    jobs = args.jobs or _default_jobs()
+    if args.memory:
+        from sim.bench import run_memory
+
+        return int(run_memory(games, args.memory, jobs, args.json))
     from sim.bench import run_bench
 
-    return int(run_bench(games, args.deals, args.jobs or _default_jobs(), args.json))
+    return int(run_bench(games, args.deals, jobs, args.json))
 
 
 # --- parser -----------------------------------------------------------------------------
@@ -341,6 +346,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deals", type=_positive, metavar="N", help="deals per measurement")
     p.add_argument("--jobs", type=_positive, metavar="N", help="worker processes (default: every CPU)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--memory", type=_positive, nargs="+", metavar="DEALS",
+                   help="instead: run heuristic experiments of these sizes (e.g. 1000000 10000000) "
+                        "and report the peak memory of all processes for each")
     p.set_defaults(func=cmd_bench)
     return parser
 

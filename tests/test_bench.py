@@ -1,0 +1,89 @@
+"""The bench's pieces: the reference kernel, the scoring-only sweep, the JSON report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.bench import SWEEP_VARIANTS, replay_equals_rescored, sweep_experiment
+from sim.cli import main
+from sim.reference import PLAYS, play_reference, reference_plays
+from sim.runner import plan, run_shard
+
+RANKS = "ATKQJ987"
+"""Skat deck order: card ``i`` is suit ``i // 8``, rank ``RANKS[i % 8]``."""
+
+
+def grand_suit(card: int) -> int:
+    """A card's suit in a grand: jacks are trump (4), every other card its printed suit."""
+    return 4 if RANKS[card % 8] == "J" else card // 8
+
+
+def grand_strength(card: int) -> int:
+    """Higher beats lower within a suit: CJ > SJ > HJ > DJ, then A T K Q 9 8 7."""
+    return 100 - card // 8 if grand_suit(card) == 4 else 8 - card % 8
+
+
+def replay_by_hand(hands: list[int], plays: np.ndarray, deal: int) -> int:
+    """Check in plain Python that every play is from the player's hand, follows suit and is
+    its lowest legal card; return the seat that takes the last trick."""
+    leader = (deal + 1) % 3
+    for t in range(PLAYS // 3):
+        trick = [int(c) for c in plays[3 * t:3 * t + 3]]
+        for k, card in enumerate(trick):
+            seat = (leader + k) % 3
+            held = [c for c in range(32) if hands[seat] >> c & 1]
+            follow = [c for c in held if k and grand_suit(c) == grand_suit(trick[0])]
+            assert card == min(follow or held), (deal, t, k)
+            hands[seat] &= ~(1 << card)
+        led = grand_suit(trick[0])
+        best = max(range(3), key=lambda k: (grand_suit(trick[k]) == 4, grand_suit(trick[k]) == led,
+                                            grand_strength(trick[k]), -k))
+        leader = (leader + best) % 3
+    assert hands == [0, 0, 0]
+    return leader
+
+
+def test_reference_is_deterministic_and_shard_independent() -> None:
+    whole = play_reference(7, 0, 300)
+    assert np.array_equal(whole, play_reference(7, 0, 300))
+    assert np.array_equal(whole[100:], play_reference(7, 100, 200))
+    assert not np.array_equal(whole, play_reference(8, 0, 300))
+    assert set(np.unique(whole)) == {0, 1, 2}
+
+
+@pytest.mark.parametrize("deal", range(12))
+def test_reference_plays_follow_suit(deal: int) -> None:
+    dealt, plays, winner = reference_plays(7, deal)
+    hands = [int(h) for h in dealt]
+    assert sum(bin(h).count("1") for h in hands) == 30 and hands[0] & hands[1] & hands[2] == 0
+    assert replay_by_hand(hands, plays, deal) == winner == play_reference(7, deal, 1)[0]
+
+
+def test_sweep_rescored_equals_replay(tmp_path: Path) -> None:
+    exp = sweep_experiment(400)
+    tasks = list(plan(exp, tmp_path / exp.name)[0])
+    assert len(tasks) == 1 and len(tasks[0].outputs) == SWEEP_VARIANTS  # one play for all
+    run_shard(tasks[0])
+    for variant in exp.variants()[1:]:
+        assert replay_equals_rescored(exp, tmp_path / exp.name, variant.name), variant.name
+
+
+def test_bench_json_has_reference_and_sweep(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "skat", "--deals", "2000", "--jobs", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["reference"]["deals_per_s"] > 0
+    assert all(r["ratio_to_reference"] > 0 for r in report["results"])
+    sweep = report["sweep"]
+    assert sweep["variants"] == SWEEP_VARIANTS and sweep["rescored_equals_replay"] is True
+    assert sweep["variant_deals_per_s"] == pytest.approx(SWEEP_VARIANTS * sweep["plays_per_s"], rel=0.01)
+
+
+def test_bench_memory_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "skat", "--memory", "1000", "2000", "--jobs", "1", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["memory"]
+    assert [r["deals"] for r in rows] == [1000, 2000]
+    assert all(r["peak_rss_mib"] > 0 and r["bytes_per_deal"] > 0 for r in rows)
