@@ -105,6 +105,26 @@ def _terminate_as_interrupt() -> Iterator[None]:
 
 # --- commands ---------------------------------------------------------------------------
 
+def _backend(args: argparse.Namespace, jobs: int) -> contextlib.AbstractContextManager[str | None]:
+    """The ``--backend`` (and ``--scheduler``) of ``run`` or ``report``, entered before any file
+    is written (``sim.cluster.joblib_backend``)."""
+    from sim.cluster import joblib_backend
+
+    return joblib_backend(args.backend, args.scheduler, jobs)
+
+
+def _add_backend_arguments(p: argparse.ArgumentParser) -> None:
+    """``--backend`` and ``--scheduler``, shared by ``run`` and ``report``."""
+    from sim.cluster import BACKENDS
+
+    p.add_argument("--backend", choices=BACKENDS, default=BACKENDS[0],
+                   help="where the shards run: local (a process pool here, default) or dask "
+                        "(a Dask cluster; needs stichsim[dask]); the files do not depend on it")
+    p.add_argument("--scheduler", metavar="tcp://HOST:8786",
+                   help="with --backend dask: the cluster's scheduler (default: start a local "
+                        "cluster of --jobs worker processes)")
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     """Run an experiment to Parquet files."""
     import time
@@ -114,9 +134,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     exp = Experiment.load(args.config, deals=args.deals)
     jobs = args.jobs or _default_jobs()
     start = time.perf_counter()
-    with _terminate_as_interrupt():
+    with _terminate_as_interrupt(), _backend(args, jobs) as backend:
         root = run_experiment(exp, out_dir=args.out, jobs=jobs, resume=args.resume,
-                              force=args.force, progress=not args.no_progress)
+                              force=args.force, progress=not args.no_progress, backend=backend)
     variants = exp.variants()
     print(f"{exp.name}: {exp.deals:,} deals x {len(variants)} variant"
           f"{'s' if len(variants) > 1 else ''} ({', '.join(v.name for v in variants)}), "
@@ -147,9 +167,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     if measure not in balance.MEASURES:
         raise CliError(f"{exp.source}: [report] unknown measure {measure!r} "
                        f"(measures: {', '.join(balance.MEASURES)})")
-    with _terminate_as_interrupt():
-        root = run_experiment(exp, out_dir=args.results, jobs=args.jobs or _default_jobs(),
-                              resume=True, progress=not args.no_progress)
+    jobs = args.jobs or _default_jobs()
+    with _terminate_as_interrupt(), _backend(args, jobs) as backend:
+        root = run_experiment(exp, out_dir=args.results, jobs=jobs, resume=True,
+                              progress=not args.no_progress, backend=backend)
     out = args.out if args.out is not None else Path("reports") / exp.name
     index = analysis_report.build(root, out, questions=questions, measure=measure)
     print(f"{exp.name}: report in {index} (summary: {index.parent / 'summary.md'})")
@@ -289,6 +310,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="replace an existing results folder")
     p.add_argument("--deals", type=_positive, metavar="N", help="override the experiment's deals")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_backend_arguments(p)
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("report", help="run what an experiment lacks and write its balance report",
@@ -303,6 +325,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=_positive, metavar="N",
                    help="worker processes (default: every CPU); the files do not depend on it")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_backend_arguments(p)
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("rules", help="list a game's rule options",

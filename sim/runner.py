@@ -44,6 +44,7 @@ import os
 import re
 import shutil
 import sys
+import threading
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -474,17 +475,24 @@ class ShardTask:
     outputs: tuple[ShardOutput, ...]
 
 
+_SHARD_LOCK = threading.Lock()
+"""One shard at a time per process: a game plays into one result buffer per process
+(``sim.games.base._scratch``), so threads of one process (a Dask worker with more than
+one thread, in-process Dask workers) would overwrite each other's deals."""
+
+
 def run_shard(task: ShardTask) -> list[tuple[str, int]]:
     """Play one shard and write its files; only paths and row counts go back."""
-    game = find_game(task.game)
-    batch = game.play(task.seed, task.first, task.count, task.rules, task.policies)
-    written = []
-    for out in task.outputs:
-        columns = batch.columns if out.rules == task.rules else game.rescore(batch.columns, out.rules)
-        table = shard_table(game, columns, out.metadata)
-        write_shard(table, Path(out.path))
-        written.append((out.path, table.num_rows))
-    return written
+    with _SHARD_LOCK:
+        game = find_game(task.game)
+        batch = game.play(task.seed, task.first, task.count, task.rules, task.policies)
+        written = []
+        for out in task.outputs:
+            columns = batch.columns if out.rules == task.rules else game.rescore(batch.columns, out.rules)
+            table = shard_table(game, columns, out.metadata)
+            write_shard(table, Path(out.path))
+            written.append((out.path, table.num_rows))
+        return written
 
 
 def _read_experiment_file(root: Path) -> dict[str, Any] | None:
@@ -598,7 +606,8 @@ def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] = Path("resu
     resume : finish an earlier run of the same config (a missing folder simply runs).
     force : remove an existing results folder first (wins over ``resume``).
     progress : show a progress bar over shards (on a terminal).
-    backend : joblib backend (``"loky"``; any registered one, e.g. Dask's, plugs in).
+    backend : joblib backend (``"loky"``; any registered one plugs in); ``None``: the one set
+        by ``joblib.parallel_config`` around the call (how ``sim.cluster`` uses Dask's).
 
     Returns the experiment's results folder. An existing folder without ``resume``
     or ``force``, or a ``resume`` of a folder written by another config, raises
@@ -612,7 +621,8 @@ def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] = Path("resu
     root = Path(out_dir) / exp.name
     h = exp.config_hash()
     _prepare(root, exp, h, resume and not force, force)
-    todo, n_todo, done = plan(exp, root, resume=resume and not force)
+    # absolute paths in the tasks: a worker on another machine has its own working folder
+    todo, n_todo, done = plan(exp, root.absolute(), resume=resume and not force)
     bar = tqdm(total=n_todo + done, initial=done, unit="shard", desc=exp.name, file=sys.stderr,
                disable=None if progress else True, dynamic_ncols=True)
     try:
