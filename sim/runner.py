@@ -44,7 +44,6 @@ import os
 import re
 import shutil
 import sys
-import threading
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -475,24 +474,18 @@ class ShardTask:
     outputs: tuple[ShardOutput, ...]
 
 
-_SHARD_LOCK = threading.Lock()
-"""One shard at a time per process: a game plays into one result buffer per process
-(``sim.games.base._scratch``), so threads of one process (a Dask worker with more than
-one thread, in-process Dask workers) would overwrite each other's deals."""
-
-
 def run_shard(task: ShardTask) -> list[tuple[str, int]]:
-    """Play one shard and write its files; only paths and row counts go back."""
-    with _SHARD_LOCK:
-        game = find_game(task.game)
-        batch = game.play(task.seed, task.first, task.count, task.rules, task.policies)
-        written = []
-        for out in task.outputs:
-            columns = batch.columns if out.rules == task.rules else game.rescore(batch.columns, out.rules)
-            table = shard_table(game, columns, out.metadata)
-            write_shard(table, Path(out.path))
-            written.append((out.path, table.num_rows))
-        return written
+    """Play one shard and write its files; only paths and row counts go back. Threads may
+    run shards side by side (each plays into its own buffers)."""
+    game = find_game(task.game)
+    batch = game.play(task.seed, task.first, task.count, task.rules, task.policies)
+    written = []
+    for out in task.outputs:
+        columns = batch.columns if out.rules == task.rules else game.rescore(batch.columns, out.rules)
+        table = shard_table(game, columns, out.metadata)
+        write_shard(table, Path(out.path))
+        written.append((out.path, table.num_rows))
+    return written
 
 
 def _read_experiment_file(root: Path) -> dict[str, Any] | None:

@@ -7,6 +7,7 @@ A game module (``sim.games.skat`` ...) opens with what the game is, declares its
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -18,16 +19,20 @@ from sim.cards import Deck
 from sim.options import OptionTable
 from sim.policies import policy_ids
 
-_SCRATCH: dict[str, np.ndarray] = {}
+_SCRATCH = threading.local()
+"""Each thread's reusable result buffers, by game (threads must not share one: a threaded
+Dask worker plays several shards at once)."""
 
 
 def _scratch(name: str, deals: int, cols: int) -> np.ndarray:
     """A reusable result buffer ``[column, deal]``: a worker plays shard after shard of
     one size, and a fresh buffer per shard costs page faults that show up in the deals
-    per second. The kernel overwrites every deal it plays; callers copy columns out."""
-    buf = _SCRATCH.get(name)
+    per second. The kernel overwrites every deal it plays; callers copy columns out.
+    Each thread has its own."""
+    buffers: dict[str, np.ndarray] = _SCRATCH.__dict__.setdefault("buffers", {})
+    buf = buffers.get(name)
     if buf is None or buf.shape[1] < deals or buf.shape[0] != cols:
-        buf = _SCRATCH[name] = np.empty((cols, deals), np.int64)
+        buf = buffers[name] = np.empty((cols, deals), np.int64)
     return buf[:, :deals]
 
 
