@@ -212,6 +212,17 @@ def nth_bit(x, n):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
+def mask_points(mask, points):  # type: ignore[no-untyped-def]
+    """Card points of the set ``mask``, ``points[i]`` being card ``i``'s (a deck's ``points``)."""
+    total = 0
+    m = np.uint64(mask)
+    while m:
+        total += points[lsb(m)]
+        m &= m - np.uint64(1)
+    return total
+
+
+@numba.njit(cache=True, inline="always")
 def bit(i):  # type: ignore[no-untyped-def]
     """Mask with only card ``i``."""
     return np.uint64(1) << np.uint64(i)

@@ -27,7 +27,7 @@ import numba
 import numpy as np
 
 from sim import actions as A
-from sim.cards import DOKO_DECK_48, SUITS, bit, lsb, popcount
+from sim.cards import DOKO_DECK_48, SUITS, bit, lsb, mask_points, popcount
 from sim.games import doko_skat_obs as O
 from sim.games.doko_skat_values import (
     EFF,
@@ -499,11 +499,7 @@ def play_deal(seed, deal, params, pols, row, obs, states, stocks, first_round, h
         row[C_POINTS + s] = obs[O.POINTS + s]
         row[C_TRICKS + s] = obs[O.TRICKS + s]
         row[C_DISCARD + s] = np.int64(discards[s])
-        d = 0
-        m = discards[s]
-        while m:
-            d += POINTS[lsb(m)]
-            m &= m - np.uint64(1)
+        d = mask_points(discards[s], POINTS)
         sd = LONE if s == lone else PAIR
         row[C_DISC_LONE if sd == LONE else C_DISC_PAIR] += d
         side_points[sd] += obs[O.POINTS + s] + d

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from sim.cards import SKAT_DECK, SUITS, lsb
+from sim.cards import SKAT_DECK, SUITS, mask_points
 from sim.tricks import build_table, stack_tables
 
 CLUBS, SPADES, HEARTS, DIAMONDS, GRAND, NULL, RAMSCH = range(7)
@@ -138,12 +138,7 @@ def bid_values(extra_levels: int) -> np.ndarray:
 @numba.njit(cache=True)
 def card_points(mask):  # type: ignore[no-untyped-def]
     """Card points of a set of Skat cards."""
-    total = 0
-    m = np.uint64(mask)
-    while m:
-        total += POINTS[lsb(m)]
-        m &= m - np.uint64(1)
-    return total
+    return mask_points(mask, POINTS)
 
 
 def rescore_lost_factor(columns: dict[str, np.ndarray], lost_factor: int, n_players: int,

@@ -52,7 +52,7 @@ from sim.games.doko_skat_values import (
     copies,
     table_of,
 )
-from sim.tricks import TRUMP
+from sim.tricks import TRUMP, beats
 
 ONE = np.uint64(1)
 FULL = np.uint64((1 << DECK.n_cards) - 1)
@@ -206,8 +206,7 @@ def play(obs):  # type: ignore[no-untyped-def]
     led = EFF[t, best]
     if n == 2:
         second = obs[O.TRICK_CARD + 1]
-        if EFF[t, second] == TRUMP and (led != TRUMP or STRENGTH[t, second] > STRENGTH[t, best]) \
-                or EFF[t, second] == led and STRENGTH[t, second] > STRENGTH[t, best]:
+        if beats(second, best, led, EFF[t], STRENGTH[t]):
             best = second
             best_seat = (leader + 1) % 3
     last = n == 2
