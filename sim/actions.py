@@ -19,6 +19,11 @@ its result, not among the actions."""
 
 CODES = {name: code for code, name in enumerate(NAMES)}
 
+DECLINE = len(NAMES)
+"""Only in a person's script (``stichsim play``), never in a log or a trace: ``[DECLINE,
+seat, kind, 0]`` is his "no" to a question whose "no" leaves no row (no ``give_up``,
+``offer``, ``contra`` or ``re`` of type ``kind``)."""
+
 ROW = 4
 """Ints per recorded action: type, seat, a, b."""
 

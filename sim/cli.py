@@ -1,4 +1,5 @@
-"""The ``stichsim`` command: ``run``, ``report``, ``rules``, ``trace``, ``replay``, ``bench``.
+"""The ``stichsim`` command: ``run``, ``report``, ``rules``, ``trace``, ``replay``, ``play``,
+``bench``.
 
 ``report`` is the one place that uses both packages: it runs what an experiment still
 lacks with ``sim.runner`` and hands the results folder to ``analysis.report`` (imported
@@ -269,6 +270,49 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 1 if differ else 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play one deal against the AIs in the terminal."""
+    import secrets
+
+    from sim.deals import deck_order
+    from sim.games import find_game
+    from sim.play import screen_for
+    from sim.play.session import LeftTable, play_deal
+    from sim.play.table import Table
+    from sim.policies import policy_ids
+
+    game = find_game(args.game)
+    rules = game.rules(game.options.parse_assignments(args.rule or [], game.name))
+    if not 0 <= args.seat < game.n_players:
+        raise CliError(f"play {game.name}: --seat must be 0 to {game.n_players - 1}, got {args.seat}")
+    policy_ids([args.policy] * game.n_players, game.n_players, game.name)
+    seed = args.seed if args.seed is not None else secrets.randbits(32)
+    preset = None if args.deal is None else deck_order(game, args.deal, args.number % game.n_players)
+    trace = args.trace or Path("traces") / f"play-{game.name}-seed{seed}-deal{args.number}.jsonl"
+    table = Table(game, rules, seed, args.number, args.seat, args.policy, preset)
+    screen = screen_for(game, rules, args.seat, args.number)
+    changed = {k: v for k, v in rules.items() if v != game.options.resolve({}, game.name)[k]}
+    header = [f"stichsim play {game.name}: deal {args.number} of seed {seed}"
+              + (" (cards given by hand)" if preset is not None else "")
+              + f"; you are seat {args.seat}, the others play {args.policy}",
+              "Rules: " + (", ".join(f"{k}={v}" for k, v in changed.items()) or "the defaults")
+              + f". Answer with the number shown or the card (CJ, HT); 'quit' leaves."]
+
+    def read(prompt: str) -> str:
+        return input(prompt)
+
+    try:
+        play_deal(game, table, screen, read, print, trace, header)
+    except (EOFError, LeftTable):
+        print(f"\nLeft the table before the end; no trace written (replay this deal with "
+              f"--seed {seed}).")
+        return 0
+    except KeyboardInterrupt:
+        print("\nInterrupted: left the table; no trace written.")
+        return 130
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     """Measure deals per second and peak memory."""
     from sim.games import find_game
@@ -361,6 +405,29 @@ def build_parser() -> argparse.ArgumentParser:
                                    "every deal whose recorded result differs (exit 1 if any).")
     p.add_argument("file", metavar="FILE.jsonl", help="a trace file")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("play", help="play a deal against the AIs in the terminal",
+                       description="Sit at one seat of a deal and play it against the "
+                                   "simulator's players: your seat's view, each decision with "
+                                   "its legal choices (answer with the number or the card), the "
+                                   "others' moves, the result with its score; the deal's trace "
+                                   "is written for 'stichsim replay'.")
+    p.add_argument("game", metavar="GAME", help=f"game id ({games})")
+    p.add_argument("--seat", type=_non_negative, default=0, metavar="N",
+                   help="your seat (default: 0)")
+    p.add_argument("--policy", default="heuristic", metavar="NAME",
+                   help=f"the other seats' policy ({', '.join(POLICIES)}; default: heuristic)")
+    p.add_argument("--seed", type=_seed, metavar="S", help="root seed (default: a random one, shown)")
+    p.add_argument("--number", type=_non_negative, default=0, metavar="D",
+                   help="the deal's index under the seed; it decides who deals (default: 0)")
+    p.add_argument("--rule", action="append", metavar="KEY=VALUE",
+                   help="a rule option (repeatable); see 'stichsim rules GAME'")
+    p.add_argument("--deal", metavar="CARDS",
+                   help="play this deal: card groups separated by '/' in the order of the "
+                        "trace's cards block (see docs/play.md)")
+    p.add_argument("--trace", type=Path, metavar="FILE.jsonl",
+                   help="where the deal's trace goes (default: traces/play-GAME-seedS-dealD.jsonl)")
+    p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("bench", help="measure deals per second and peak memory",
                        description="Time warmed-up workers for the random and heuristic policies.")

@@ -18,6 +18,7 @@ import numba
 import numpy as np
 
 from sim.cards import bit, lsb
+from sim.games.kernel import SHUFFLED
 from sim.games.skat_family import deal_three_hands
 from sim.games.skat_values import EFF, GRAND, STRENGTH, SUIT_MASKS
 from sim.rng import STREAM_DEAL, stream_key
@@ -35,7 +36,7 @@ def reference_deal(seed, deal, state, perm, hands, trick, plays):  # type: ignor
     strength = STRENGTH[GRAND]
     masks = SUIT_MASKS[GRAND]
     state[0] = stream_key(seed, deal, STREAM_DEAL)
-    deal_three_hands(state, perm, hands)
+    deal_three_hands(state, perm, hands, SHUFFLED)
     leader = (deal + 1) % 3
     for t in range(TRICKS):
         for k in range(3):
@@ -75,7 +76,7 @@ def reference_plays(seed: int, deal: int) -> tuple[np.ndarray, np.ndarray, int]:
     perm = np.zeros(32, np.int64)
     dealt = np.zeros(3, np.uint64)
     state[0] = stream_key(np.uint64(seed), deal, STREAM_DEAL)
-    deal_three_hands(state, perm, dealt)
+    deal_three_hands(state, perm, dealt, SHUFFLED)
     hands = np.zeros(3, np.uint64)
     plays = np.zeros(PLAYS, np.int64)
     winner = reference_deal(np.uint64(seed), deal, state, perm, hands, np.zeros(3, np.int64), plays)

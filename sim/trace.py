@@ -38,9 +38,10 @@ import numpy as np
 
 from sim import actions as A
 from sim.cards import CardError, Deck
+from sim.deals import DealError, trace_order
 from sim.games import GAMES, Game, GameError, find_game
 from sim.options import RuleError
-from sim.policies import PolicyError, policy_ids
+from sim.policies import SEATED, PolicyError, policy_ids
 
 CHUNK = 2_000
 """Deals per ``Game.play`` call when writing or replaying (each recorded deal keeps
@@ -132,20 +133,32 @@ def _trace_lines(game: Game, codec: Codec, seed: int, first: int, deals: int,
     for start in range(first, first + deals, chunk):
         count = min(chunk, first + deals - start)
         batch = game.play(seed, start, count, rules, policies, record=True)
-        cols = batch.columns
         assert batch.actions is not None
         for i in range(count):
-            yield {
-                "game": game.name,
-                "rules": dict(rules),
-                "policies": list(policies),
-                "seed": int(seed),
-                "deal": int(cols["deal"][i]),
-                "dealer": int(cols["dealer"][i]),
-                "cards": codec.cards_json(cols, i),
-                "actions": codec.actions_json(batch.actions[i]),
-                "result": codec.result_json(cols, i, batch.actions[i]),
-            }
+            yield trace_object(game, rules, policies, seed, batch.columns, i, batch.actions[i])
+
+
+def trace_object(game: Game, rules: dict[str, Any], policies: Sequence[str], seed: int,
+                 columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
+                 given: bool = False) -> dict[str, Any]:
+    """The trace object of deal ``i`` of ``columns`` played under ``rules`` with the action
+    ``rows`` its kernel recorded; ``given``: the cards were given by hand (``stichsim play
+    --deal``), so a replay deals them from the ``cards`` block (field ``given_deal``)."""
+    codec = trace_codec(game)
+    obj = {
+        "game": game.name,
+        "rules": dict(rules),
+        "policies": list(policies),
+        "seed": int(seed),
+        "deal": int(columns["deal"][i]),
+        "dealer": int(columns["dealer"][i]),
+        "cards": codec.cards_json(columns, i),
+        "actions": codec.actions_json(rows),
+        "result": codec.result_json(columns, i, rows),
+    }
+    if given:
+        obj["given_deal"] = True
+    return obj
 
 
 def dump_line(obj: dict[str, Any]) -> str:
@@ -198,6 +211,8 @@ class _Line:
     actions: list[dict[str, Any]]
     rows: np.ndarray
     result: dict[str, Any]
+    preset: np.ndarray | None = None
+    """The deck order of a deal given by hand (``given_deal``); None: dealt from the seed."""
 
 
 def _fail(number: int, message: str) -> TraceError:
@@ -245,10 +260,20 @@ def parse_line(text: str, number: int) -> _Line:
     try:
         if not isinstance(policies, list) or not all(isinstance(p, str) for p in policies):
             raise PolicyError("policies must be a list of policy names")
-        policy_ids(policies, game.n_players, game.name)
+        policy_ids(policies, game.n_players, game.name, SEATED)
     except PolicyError as e:
         raise _fail(number, str(e)) from None
     seed = _int(obj["seed"], "seed", number, 0, 2 ** 64)
+    given = obj.get("given_deal", False)
+    if not isinstance(given, bool):
+        raise _fail(number, f"given_deal must be true or false, got {short(given)}")
+    preset = None
+    if given:
+        try:
+            preset = trace_order(game, obj["cards"], _int(obj["dealer"], "dealer", number, 0,
+                                                          game.n_players))
+        except DealError as e:
+            raise _fail(number, f"cards: {e}") from None
     deal = _int(obj["deal"], "deal", number)
     dealer = _int(obj["dealer"], "dealer", number, 0, game.n_players)
     actions = obj["actions"]
@@ -265,7 +290,7 @@ def parse_line(text: str, number: int) -> _Line:
             rows[k] = codec.action_row(action)
         except TraceError as e:
             raise _fail(number, f"action {k}: {e}") from None
-    return _Line(number, game, rules, seed, deal, dealer, cards, actions, rows, obj["result"])
+    return _Line(number, game, rules, seed, deal, dealer, cards, actions, rows, obj["result"], preset)
 
 
 def read_lines(path: Path) -> Iterator[_Line]:
@@ -287,7 +312,7 @@ def replay_file(path: Path, chunk: int = CHUNK) -> list[str]:
 
     A deal differs when its actions cannot be replayed (one does not fit the
     deal or is illegal), when its recorded cards are not those its seed and index
-    deal, or when a recorded action, the dealer or a result field differs from
+    deal (a deal given by hand is dealt from its own ``cards``), or when a recorded action, the dealer or a result field differs from
     the replay. Raises ``TraceError`` (naming the line) for a line that cannot be read.
     """
     messages: list[tuple[int, str]] = []
@@ -305,7 +330,9 @@ def _replay(lines: list[_Line], chunk: int) -> list[tuple[int, str]]:
     """Replay parsed lines, batching deals of the same game, rules and seed."""
     groups: dict[tuple[Any, ...], list[_Line]] = {}
     for line in lines:
-        key = (line.game.name, tuple(line.rules.items()), line.seed)
+        # a deal given by hand is replayed alone, with its own cards
+        key = (line.game.name, tuple(line.rules.items()), line.seed,
+               None if line.preset is None else line.number)
         groups.setdefault(key, []).append(line)
     out = []
     for group in groups.values():
@@ -324,6 +351,7 @@ def _replay(lines: list[_Line], chunk: int) -> list[tuple[int, str]]:
 def _replay_run(run: list[_Line]) -> list[tuple[int, str]]:
     """Replay lines holding consecutive deals of one game, rules and seed in one call."""
     game, rules, seed, first = run[0].game, run[0].rules, run[0].seed, run[0].deal
+    preset = run[0].preset
     codec = trace_codec(game)
     nobody = ["random"] * game.n_players  # a script decides for every seat
     # The kernel records a ``ramsch`` row but does not read one back from a script,
@@ -332,15 +360,15 @@ def _replay_run(run: list[_Line]) -> list[tuple[int, str]]:
     scripts = [ln.rows for ln in run]
     script_rows = getattr(codec, "script_rows", None)
     if script_rows is not None:  # the codec needs the dealt cards to name the kernel's rows
-        dealt = game.play(seed, first, len(run), rules, nobody).columns
+        dealt = game.play(seed, first, len(run), rules, nobody, preset=preset).columns
         scripts = [script_rows(rows, dealt, i) for i, rows in enumerate(scripts)]
     stripped = [rows[rows[:, 0] != A.RAMSCH] for rows in scripts]
-    batch = game.play(seed, first, len(run), rules, nobody, script=stripped)
+    batch = game.play(seed, first, len(run), rules, nobody, script=stripped, preset=preset)
     assert batch.actions is not None
     played = [(batch.columns, i, batch.actions[i]) for i in range(len(run))]
     for i, ln in enumerate(run):
         if batch.columns["replay_error"][i] and len(stripped[i]) != len(scripts[i]):
-            again = game.play(seed, ln.deal, 1, rules, nobody, script=[scripts[i]])
+            again = game.play(seed, ln.deal, 1, rules, nobody, script=[scripts[i]], preset=preset)
             if not again.columns["replay_error"][0]:
                 assert again.actions is not None
                 played[i] = (again.columns, 0, again.actions[0])

@@ -33,6 +33,8 @@ from sim.games.kernel import (
     E_ILLEGAL,
     E_MISMATCH,
     deal_views,
+    order_deck,
+    person_waits,
     record,
     shard_scratch,
     skip_markers,
@@ -42,7 +44,7 @@ from sim.options import Option, OptionTable
 from sim.policies import HEURISTIC, SCRIPTED
 from sim.policies import doko_duell_heuristic as H
 from sim.policies.random import random_card
-from sim.rng import STREAM_DEAL, STREAM_SEAT0, shuffle, stream_key
+from sim.rng import STREAM_DEAL, STREAM_SEAT0, stream_key
 from sim.tricks import TRUMP, build_table, legal_mask
 
 NAME = "doko_duell"
@@ -52,6 +54,9 @@ TRICKS = 20
 N_CARDS = 40
 PYRAMID = 12
 HAND_CARDS = 8
+
+OBSERVATION = O
+"""The fields of a seat's observation, what its policy (or a person at the table) sees."""
 
 OPTIONS = OptionTable([
     Option("equal_cards", "first_wins", ("first_wins", "second_wins", "second_heart_ten"),
@@ -335,13 +340,14 @@ def _marker(row, obs, seat, kind, trick, supply, log, nlog):  # type: ignore[no-
 
 @numba.njit(cache=True)
 def play_deal(seed, deal, params, pols, row, obs, states, hands, pyramid, perm, script, cur,
-              err, log, nlog):  # type: ignore[no-untyped-def]
-    """Deal, play and score deal ``deal`` into result ``row``."""
+              err, log, nlog, preset):  # type: ignore[no-untyped-def]
+    """Deal, play and score deal ``deal`` into result ``row`` (dealt as ``preset`` lays the
+    cards if it is not empty)."""
     for s in range(states.shape[0]):
         states[s, 0] = stream_key(seed, deal, s)
     dealer = deal % 2
     starter = 1 - dealer
-    shuffle(states[STREAM_DEAL], perm)
+    order_deck(states[STREAM_DEAL], perm, preset, 0)
     present = np.zeros(2, np.int64)
     face_up = np.zeros(2, np.int64)
     for s in range(2):
@@ -395,8 +401,11 @@ def play_deal(seed, deal, params, pols, row, obs, states, hands, pyramid, perm, 
             obs[O.TRICK_N] = n
             obs[O.PHASE] = O.PH_PLAY
             obs[O.LEGAL] = np.int64(legal)
-            if pols[seat] == SCRIPTED:
+            if pols[seat] < 0:
                 skip_markers(script, cur)
+                if person_waits(pols[seat], script, cur, obs, err, log, nlog):
+                    row[C_ERROR] = err[0]
+                    return
                 i = cur[0]
                 if i >= script.shape[0] or script[i, 0] != A.PLAY or script[i, 1] != seat:
                     err[0] = E_MISMATCH
@@ -418,7 +427,7 @@ def play_deal(seed, deal, params, pols, row, obs, states, hands, pyramid, perm, 
                     if (present[seat] >> k) & 1 and pyramid[seat, k] == card:
                         present[seat] &= ~(1 << k)
                         src = 1 + k
-            if pols[seat] == SCRIPTED and script[cur[0] - 1, 3] != src:
+            if pols[seat] < 0 and script[cur[0] - 1, 3] != src:
                 err[0] = E_ILLEGAL
                 row[C_ERROR] = err[0]
                 return
@@ -481,11 +490,13 @@ def play_deal(seed, deal, params, pols, row, obs, states, hands, pyramid, perm, 
 
 @numba.njit(cache=True)
 def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, script, starts,
-               record):  # type: ignore[no-untyped-def]
+               record, preset):  # type: ignore[no-untyped-def]
     """Play deals ``first .. first+count-1`` into ``res`` (one column per deal: ``res[c, i]``).
 
     With ``record`` the actions go to ``logs[i]`` (``nlogs[i]`` rows); a scripted seat
-    (replay) reads deal ``i``'s actions from ``script[starts[i]:starts[i+1]]``.
+    (replay) reads deal ``i``'s actions from ``script[starts[i]:starts[i+1]]``. A
+    non-empty ``preset`` is the order the cards lie in before dealing, for every deal (a
+    deal given by hand).
     """
     obs = np.zeros(O.LENGTH, np.int64)
     states = np.zeros((STREAM_SEAT0 + 2, 1), np.uint64)
@@ -497,5 +508,5 @@ def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, scrip
         err[0] = 0
         log, sc = deal_views(i, logs, scratch, script, starts, record)
         play_deal(seed, first + i, params, pols, row, obs, states, hands, pyramid, perm, sc, cur,
-                  err, log, nlog)
+                  err, log, nlog, preset)
         store_deal(i, row, res, C_ERROR, pols[0] == SCRIPTED, sc, cur, record, nlogs, nlog)

@@ -53,9 +53,19 @@ from sim.games.doko_skat_values import (
     table_of,
     teams,
 )
-from sim.games.kernel import E_ILLEGAL, E_MISMATCH, deal_views, record, scripted, shard_scratch, store_deal
+from sim.games.kernel import (
+    E_ILLEGAL,
+    E_MISMATCH,
+    deal_views,
+    order_deck,
+    person_waits,
+    record,
+    scripted,
+    shard_scratch,
+    store_deal,
+)
 from sim.options import Option, OptionTable
-from sim.policies import HEURISTIC, SCRIPTED
+from sim.policies import HEURISTIC, PERSON, SCRIPTED
 from sim.policies import doko_skat_heuristic as H
 from sim.policies.random import random_card, random_cards
 from sim.rng import STREAM_DEAL, STREAM_SEAT0, below, shuffle, stream_key
@@ -69,6 +79,9 @@ STOCK = 12
 LEFT_OVER = 9
 TRICKS = 12
 FIRST_ROUND_TRICKS = 3
+
+OBSERVATION = O
+"""The fields of a seat's observation, what its policy (or a person at the table) sees."""
 
 OPTIONS = OptionTable([
     Option("bridge_order", "natural", ("natural", "skat"),
@@ -214,19 +227,27 @@ def _play_trick(leader, hands, table, main, obs, pols, states, discards, skat, l
     for n in range(3):
         seat = (leader + n) % 3
         legal = legal_mask(hands[seat], trick[0] if n else -1, eff, SUIT_MASKS[table])
-        if pols[seat] == SCRIPTED:
+        if pols[seat] == SCRIPTED:  # a replay: nobody looks at the observation
             card = scripted(script, cur, A.PLAY, seat, err)
             if err[0]:
-                return -1, 0
-            card = held_copy(card, hands[seat])
-            if card < 0 or card >= N_CARDS or not (legal >> np.uint64(card)) & np.uint64(1):
-                err[0] = E_ILLEGAL
                 return -1, 0
         else:
             _private(obs, seat, hands[seat], discards, skat, lone)
             obs[O.TRICK_N] = n
             obs[O.LEGAL] = np.int64(legal)
-            card = decide_card(pols[seat], obs, states[STREAM_SEAT0 + seat])
+            if pols[seat] < 0:
+                if person_waits(pols[seat], script, cur, obs, err, log, nlog):
+                    return -1, 0
+                card = scripted(script, cur, A.PLAY, seat, err)
+                if err[0]:
+                    return -1, 0
+            else:
+                card = decide_card(pols[seat], obs, states[STREAM_SEAT0 + seat])
+        if pols[seat] < 0:
+            card = held_copy(card, hands[seat])
+            if card < 0 or card >= N_CARDS or not (legal >> np.uint64(card)) & np.uint64(1):
+                err[0] = E_ILLEGAL
+                return -1, 0
         record(log, nlog, A.PLAY, seat, card, 0)
         hands[seat] &= ~bit(card)
         obs[(O.PLAYED if main else O.FR_PLAYED) + seat] |= np.int64(bit(card))
@@ -241,7 +262,9 @@ def _play_trick(leader, hands, table, main, obs, pols, states, discards, skat, l
 @numba.njit(cache=True)
 def _ask_declaration(seat, obs, pol, state, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
     """Seat ``seat`` names a game (its code) or passes (-1)."""
-    if pol == SCRIPTED:
+    if pol < 0:
+        if person_waits(pol, script, cur, obs, err, log, nlog):
+            return -1
         i = cur[0]
         if i >= script.shape[0] or script[i, 1] != seat or script[i, 0] not in (A.DECLARE, A.PASS):
             err[0] = E_MISMATCH
@@ -264,7 +287,12 @@ def _ask_declaration(seat, obs, pol, state, script, cur, err, log, nlog):  # typ
 def _ask_discard(seat, n, hands, discards, skat, lone, obs, pol, state, script, cur, err, log,
                  nlog):  # type: ignore[no-untyped-def]
     """Seat ``seat`` puts ``n`` of its cards away."""
-    if pol == SCRIPTED:
+    if pol == PERSON:
+        _private(obs, seat, hands[seat], discards, skat, lone)
+        obs[O.N_DISCARD] = n
+        if person_waits(pol, script, cur, obs, err, log, nlog):
+            return
+    if pol < 0:
         cards = held_copies(np.uint64(scripted(script, cur, A.DISCARD, seat, err)), hands[seat])
         if err[0]:
             return
@@ -283,11 +311,12 @@ def _ask_discard(seat, n, hands, discards, skat, lone, obs, pol, state, script, 
 # --- one deal ------------------------------------------------------------------------------
 
 @numba.njit(cache=True)
-def _deal(state, perm, perm9, forehand, stocks, first_round):  # type: ignore[no-untyped-def]
+def _deal(state, perm, perm9, forehand, stocks, first_round, preset):  # type: ignore[no-untyped-def]
     """Deal the stocks (4 each from forehand on, 3 to the skat, 4 each, 4 each), turn up
     the top of the 9 left over, shuffle those and deal them 3 to each. Returns ``(skat,
-    turned-up card)``."""
-    shuffle(state, perm)
+    turned-up card)``. A deal given by hand lays the 48 cards and then the 9's second
+    order in ``preset`` (``order_deck``)."""
+    order_deck(state, perm, preset, 0)
     skat = np.uint64(0)
     k = 0
     for packet in range(3):
@@ -300,7 +329,7 @@ def _deal(state, perm, perm9, forehand, stocks, first_round):  # type: ignore[no
                 skat |= bit(perm[k])
                 k += 1
     turned = perm[k]
-    shuffle(state, perm9)
+    order_deck(state, perm9, preset, N_CARDS)
     for j in range(LEFT_OVER):
         first_round[(forehand + j // 3) % 3] |= bit(perm[k + perm9[j]])
     return skat, turned
@@ -337,7 +366,7 @@ def _redeal(state, perm9, nine, forehand, first_round, lone, extra):  # type: ig
 @numba.njit(cache=True)
 def play_deal(seed, deal, params, pols, row, obs, states, stocks, first_round, hands, extra,
               discards, perm, perm9, nine, trick, order, script, cur, err, log,
-              nlog):  # type: ignore[no-untyped-def]
+              nlog, preset):  # type: ignore[no-untyped-def]
     """Deal, play and score deal ``deal`` into result ``row`` (``row[C_ERROR]`` set on a
     replay error)."""
     for s in range(states.shape[0]):
@@ -349,7 +378,7 @@ def play_deal(seed, deal, params, pols, row, obs, states, stocks, first_round, h
         first_round[s] = 0
         extra[s] = 0
         discards[s] = 0
-    skat, turned = _deal(states[STREAM_DEAL], perm, perm9, forehand, stocks, first_round)
+    skat, turned = _deal(states[STREAM_DEAL], perm, perm9, forehand, stocks, first_round, preset)
     fr_game = game_of_card(turned)
     bridge_skat = params[P_BRIDGE_SKAT]
     fr_table = table_of(fr_game, bridge_skat)
@@ -519,11 +548,13 @@ def play_deal(seed, deal, params, pols, row, obs, states, stocks, first_round, h
 
 @numba.njit(cache=True)
 def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, script, starts,
-               record):  # type: ignore[no-untyped-def]
+               record, preset):  # type: ignore[no-untyped-def]
     """Play deals ``first .. first+count-1`` into ``res`` (one column per deal: ``res[c, i]``).
 
     With ``record`` the actions go to ``logs[i]`` (``nlogs[i]`` rows); a scripted seat
-    (replay) reads deal ``i``'s actions from ``script[starts[i]:starts[i+1]]``.
+    (replay) reads deal ``i``'s actions from ``script[starts[i]:starts[i+1]]``. A
+    non-empty ``preset`` is the order the cards lie in before dealing, for every deal (a
+    deal given by hand).
     """
     obs = np.zeros(O.LENGTH, np.int64)
     states = np.zeros((STREAM_SEAT0 + 3, 1), np.uint64)
@@ -542,5 +573,5 @@ def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, scrip
         err[0] = 0
         log, sc = deal_views(i, logs, scratch, script, starts, record)
         play_deal(seed, first + i, params, pols, row, obs, states, stocks, first_round, hands,
-                  extra, discards, perm, perm9, nine, trick, order, sc, cur, err, log, nlog)
+                  extra, discards, perm, perm9, nine, trick, order, sc, cur, err, log, nlog, preset)
         store_deal(i, row, res, C_ERROR, pols[0] == SCRIPTED, sc, cur, record, nlogs, nlog)

@@ -3,6 +3,10 @@
 A kernel records each decision as a row ``[type, seat, a, b]`` (``sim.actions``).
 When it replays a deal, a scripted seat takes the next recorded row instead of
 asking its policy; a row that does not fit sets the deal's replay error.
+
+A person's seat (``PERSON``, ``stichsim play``) is a scripted seat whose script holds
+only his decisions so far: where it runs out, the deal stops (``person_waits``) with his
+observation left for the caller, who asks him and plays the deal again with one row more.
 """
 
 from __future__ import annotations
@@ -10,11 +14,44 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from sim.actions import MARKER, ROW
+from sim.actions import DECLINE, MARKER, ROW
+from sim.policies import PERSON
+from sim.rng import shuffle
 
-E_NONE, E_MISMATCH, E_ILLEGAL = 0, 1, 2
+E_NONE, E_MISMATCH, E_ILLEGAL, E_ASK = 0, 1, 2, 3
 """Replay errors: none; a recorded action of the wrong kind or seat (or left over);
-an action the rules do not allow there."""
+an action the rules do not allow there; no error but a stop: a person must decide
+(``person_waits``)."""
+
+
+@numba.njit(cache=True)
+def person_waits(pol, script, cur, obs, err, log, nlog):  # type: ignore[no-untyped-def]
+    """Whether the deal stops here for a person: the deciding seat is a person's and his
+    script is used up. Then the deal's error is ``E_ASK`` and his observation ``obs``
+    (filled for this decision) is left in the log's free rows after the actions, ``ROW``
+    values a row; the caller returns without another decision or record."""
+    if pol != PERSON or cur[0] < script.shape[0]:
+        return False
+    err[0] = E_ASK
+    n = nlog[0]
+    for k in range(min(obs.shape[0], (log.shape[0] - n) * ROW)):
+        log[n + k // ROW, k % ROW] = obs[k]
+    return True
+
+
+SHUFFLED = np.zeros(0, np.int64)
+"""The empty ``preset``: deals are shuffled from their streams (``order_deck``)."""
+
+
+@numba.njit(cache=True, inline="always")
+def order_deck(state, perm, preset, offset):  # type: ignore[no-untyped-def]
+    """Put the cards in the order they are dealt from: shuffled from the dealing stream,
+    or, for a deal given by hand (``preset`` not empty), ``preset[offset:]``. The stream
+    moves on the same either way, so later draws (a redeal) do not depend on it and a
+    deal's own order given back reproduces it whole."""
+    shuffle(state, perm)
+    if preset.shape[0]:
+        perm[:] = preset[offset:offset + perm.shape[0]]
 
 
 @numba.njit(cache=True, inline="always")
@@ -57,11 +94,15 @@ def scripted_either(script, cur, yes, no, seat, value, err):  # type: ignore[no-
 @numba.njit(cache=True)
 def scripted_optional(script, cur, kind, seat):  # type: ignore[no-untyped-def]
     """A decision whose "no" leaves no row (a declined offer, no Contra): 1 and its ``a``
-    if the next row is ``kind`` by ``seat`` (consumed), else 0."""
+    if the next row is ``kind`` by ``seat`` (consumed), else 0 (a person's ``DECLINE`` row
+    for it consumed)."""
     i = cur[0]
-    if i < script.shape[0] and script[i, 0] == kind and script[i, 1] == seat:
-        cur[0] = i + 1
-        return 1, script[i, 2]
+    if i < script.shape[0] and script[i, 1] == seat:
+        if script[i, 0] == kind:
+            cur[0] = i + 1
+            return 1, script[i, 2]
+        if script[i, 0] == DECLINE and script[i, 2] == kind:
+            cur[0] = i + 1
     return 0, 0
 
 

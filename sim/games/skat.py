@@ -21,7 +21,15 @@ import numpy as np
 from sim import actions as A
 from sim.cards import SKAT_DECK, bit
 from sim.games import skat_obs as O
-from sim.games.kernel import E_ILLEGAL, deal_views, record, scripted, shard_scratch, store_deal
+from sim.games.kernel import (
+    E_ILLEGAL,
+    deal_views,
+    person_waits,
+    record,
+    scripted,
+    shard_scratch,
+    store_deal,
+)
 from sim.games.skat_family import (
     W_CHOICES,
     W_LEN,
@@ -58,6 +66,9 @@ NAME = "skat"
 N_PLAYERS = 3
 DECK = SKAT_DECK
 TRICKS = 10
+
+OBSERVATION = O
+"""The fields of a seat's observation, what its policy (or a person at the table) sees."""
 
 OPTIONS = OptionTable([
     Option("all_pass", "throw_in", ("throw_in", "ramsch"),
@@ -204,7 +215,9 @@ def _play_tricks(hands, leader, game, declarer, ouvert, obs, pols, states, deale
             obs[O.LEGAL] = np.int64(legal)
             if seat == declarer:
                 obs[O.SKAT] = np.int64(skat_known)
-            if pols[seat] == SCRIPTED:
+            if pols[seat] < 0:
+                if person_waits(pols[seat], script, cur, obs, err, log, nlog):
+                    return winner
                 card = scripted(script, cur, A.PLAY, seat, err)
                 if card < 0 or card >= 32 or not (legal >> np.uint64(card)) & np.uint64(1) \
                         or script[cur[0] - 1, 3] != 0:
@@ -232,13 +245,14 @@ def _play_tricks(hands, leader, game, declarer, ouvert, obs, pols, states, deale
 
 @numba.njit(cache=True)
 def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, work, script,
-              cur, err, log, nlog):  # type: ignore[no-untyped-def]
-    """Deal, bid, declare, play and score deal ``deal`` into result ``row``."""
+              cur, err, log, nlog, preset):  # type: ignore[no-untyped-def]
+    """Deal, bid, declare, play and score deal ``deal`` into result ``row`` (dealt as
+    ``preset`` lays the cards if it is not empty)."""
     for s in range(states.shape[0]):
         states[s, 0] = stream_key(seed, deal, s)
     dealer = deal % 3
     fh = (dealer + 1) % 3
-    skat = deal_three_hands(states[STREAM_DEAL], perm, hands)
+    skat = deal_three_hands(states[STREAM_DEAL], perm, hands, preset)
     obs[:] = 0
     obs[O.DECLARER] = -1
     obs[O.FOREHAND] = fh
@@ -374,12 +388,13 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, w
 
 @numba.njit(cache=True)
 def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, script, starts,
-               record):  # type: ignore[no-untyped-def]
+               record, preset):  # type: ignore[no-untyped-def]
     """Play deals ``first .. first+count-1`` into ``res`` (one column per deal: ``res[c, i]``).
 
     With ``record`` the actions go to ``logs[i]`` (``nlogs[i]`` rows); a
     scripted seat (replay) reads deal ``i``'s actions from
-    ``script[starts[i]:starts[i+1]]``.
+    ``script[starts[i]:starts[i+1]]``. A non-empty ``preset`` is the order the cards lie
+    in before dealing, for every deal (a deal given by hand).
     """
     obs = np.zeros(O.LENGTH, np.int64)
     states = np.zeros((STREAM_SEAT0 + 3, 1), np.uint64)
@@ -391,5 +406,5 @@ def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, scrip
         err[0] = 0
         log, sc = deal_views(i, logs, scratch, script, starts, record)
         play_deal(seed, first + i, params, pols, values, row, obs, states, hands, perm, work,
-                  sc, cur, err, log, nlog)
+                  sc, cur, err, log, nlog, preset)
         store_deal(i, row, res, C_ERROR, pols[0] == SCRIPTED, sc, cur, record, nlogs, nlog)

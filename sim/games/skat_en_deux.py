@@ -29,6 +29,7 @@ from sim.games import skat_obs as O
 from sim.games.kernel import (
     E_ILLEGAL,
     deal_views,
+    person_waits,
     record,
     scripted_optional,
     shard_scratch,
@@ -76,6 +77,9 @@ DECK = SKAT_DECK
 TRICKS = 10
 FH, BLIND, RH = 0, 1, 2
 """Table places: forehand, the blind (middlehand), rearhand (the dealer)."""
+
+OBSERVATION = O
+"""The fields of a seat's observation, what its policy (or a person at the table) sees."""
 
 OPTIONS = OptionTable([
     Option("all_pass", "ramsch", ("ramsch", "throw_in"),
@@ -289,11 +293,11 @@ def smallest_game_value(bid):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _ask_give_up(declarer_place, declarer, obs, hand, pols, states, script, cur, log, nlog):  # type: ignore[no-untyped-def]
+def _ask_give_up(declarer_place, declarer, obs, hand, pols, states, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
     """The declarer may give the game up now (no row when he does not)."""
     return ask_optional(declarer_place, declarer, declarer_place, O.PH_GIVE_UP, A.GIVE_UP, obs,
-                        hand, pols[declarer], states[STREAM_SEAT0 + declarer], script, cur, log,
-                        nlog)
+                        hand, pols[declarer], states[STREAM_SEAT0 + declarer], script, cur, err,
+                        log, nlog)
 
 
 @numba.njit(cache=True)
@@ -304,7 +308,9 @@ def _offer_round(t, decl_place, declarer, defender, def_place, obs, hands, pols,
     private(obs, def_place, def_place, hands[def_place])
     obs[O.PHASE] = O.PH_OFFER
     obs[O.KNOWN] = np.int64(hands[BLIND])
-    if pols[defender] == SCRIPTED:
+    if pols[defender] < 0:
+        if person_waits(pols[defender], script, cur, obs, err, log, nlog):
+            return False
         made, offer = scripted_optional(script, cur, A.OFFER, defender)
         if made and offer not in (O.OFFER_RAUS, O.OFFER_STICH):
             err[0] = E_ILLEGAL
@@ -328,11 +334,12 @@ def _offer_round(t, decl_place, declarer, defender, def_place, obs, hands, pols,
         return True
     obs[O.REJECTED] = 1
     if ask_optional(def_place, defender, def_place, O.PH_CONTRA, A.CONTRA, obs, hands[def_place],
-                    pols[defender], states[STREAM_SEAT0 + defender], script, cur, log, nlog):
+                    pols[defender], states[STREAM_SEAT0 + defender], script, cur, err, log, nlog):
         row[C_CONTRA] = 1
         obs[O.CONTRA] = 1
         if ask_optional(decl_place, declarer, decl_place, O.PH_RE, A.RE, obs, hands[decl_place],
-                        pols[declarer], states[STREAM_SEAT0 + declarer], script, cur, log, nlog):
+                        pols[declarer], states[STREAM_SEAT0 + declarer], script, cur, err, log,
+                        nlog):
             row[C_RE] = 1
             obs[O.RE] = 1
     return False
@@ -434,13 +441,14 @@ def _settle(row, game, decl_place, declarer, hand_game, ouvert, open_level, full
 
 @numba.njit(cache=True)
 def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, work, script,
-              cur, err, log, nlog):  # type: ignore[no-untyped-def]
-    """Deal, bid, declare, play and score deal ``deal`` into result ``row``."""
+              cur, err, log, nlog, preset):  # type: ignore[no-untyped-def]
+    """Deal, bid, declare, play and score deal ``deal`` into result ``row`` (dealt as
+    ``preset`` lays the cards if it is not empty)."""
     for s in range(states.shape[0]):
         states[s, 0] = stream_key(seed, deal, s)
     dealer = deal % 2
     fhp = 1 - dealer
-    skat = deal_three_hands(states[STREAM_DEAL], perm, hands)
+    skat = deal_three_hands(states[STREAM_DEAL], perm, hands, preset)
     obs[:] = 0
     obs[O.DECLARER] = -1
     obs[O.FOREHAND] = FH
@@ -491,9 +499,12 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, w
     full = hands[decl_place] | skat
     may_give_up_18 = params[P_GIVE_UP_18] and bid == 18
     if may_give_up_18 and _ask_give_up(decl_place, declarer, obs, hands[decl_place], pols, states,
-                                       script, cur, log, nlog):
+                                       script, cur, err, log, nlog):
         row[C_GIVE_UP] = 1
         row[C_SCORE + declarer] = -GIVE_UP_SCORE
+        return
+    if err[0]:
+        row[C_ERROR] = err[0]
         return
     pickup = ask_yes(decl_place, declarer, decl_place, O.PH_PICKUP, A.PICKUP, A.HAND, obs,
                      hands[decl_place], pols[declarer], states[STREAM_SEAT0 + declarer], script,
@@ -508,13 +519,16 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, w
         may_give_up = may_give_up_18 or (params[P_GIVE_UP_PICKUP] and not params[P_CONTRA_RE]
                                          and _cannot_reach(full, bid))
         if may_give_up and _ask_give_up(decl_place, declarer, obs, full, pols, states, script,
-                                        cur, log, nlog):
+                                        cur, err, log, nlog):
             row[C_GIVE_UP] = 1
             if may_give_up_18:
                 row[C_SCORE + declarer] = -GIVE_UP_SCORE
             else:
                 row[C_VALUE] = smallest_game_value(bid)
                 row[C_SCORE + declarer] = -params[P_LOST_FACTOR] * row[C_VALUE]
+            return
+        if err[0]:
+            row[C_ERROR] = err[0]
             return
         put = ask_discard(decl_place, declarer, decl_place, full, skat, obs, pols[declarer],
                           states[STREAM_SEAT0 + declarer], script, cur, err, log, nlog)
@@ -557,12 +571,13 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, w
 
 @numba.njit(cache=True)
 def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, script, starts,
-               record):  # type: ignore[no-untyped-def]
+               record, preset):  # type: ignore[no-untyped-def]
     """Play deals ``first .. first+count-1`` into ``res`` (one column per deal: ``res[c, i]``).
 
     With ``record`` the actions go to ``logs[i]`` (``nlogs[i]`` rows); a
     scripted seat (replay) reads deal ``i``'s actions from
-    ``script[starts[i]:starts[i+1]]``.
+    ``script[starts[i]:starts[i+1]]``. A non-empty ``preset`` is the order the cards lie
+    in before dealing, for every deal (a deal given by hand).
     """
     obs = np.zeros(O.LENGTH, np.int64)
     states = np.zeros((STREAM_SEAT0 + 2, 1), np.uint64)
@@ -574,5 +589,5 @@ def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, scrip
         err[0] = 0
         log, sc = deal_views(i, logs, scratch, script, starts, record)
         play_deal(seed, first + i, params, pols, values, row, obs, states, hands, perm, work,
-                  sc, cur, err, log, nlog)
+                  sc, cur, err, log, nlog, preset)
         store_deal(i, row, res, C_ERROR, pols[0] == SCRIPTED, sc, cur, record, nlogs, nlog)

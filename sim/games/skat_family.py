@@ -14,13 +14,22 @@ import numpy as np
 from sim import actions as A
 from sim.cards import bit, popcount
 from sim.games import skat_obs as O
-from sim.games.kernel import E_ILLEGAL, next_value, record, scripted, scripted_either, scripted_optional
+from sim.games.kernel import (
+    E_ILLEGAL,
+    next_value,
+    order_deck,
+    person_waits,
+    record,
+    scripted,
+    scripted_either,
+    scripted_optional,
+)
 from sim.games.skat_values import NULL, POINTS, null_value
-from sim.policies import HEURISTIC, SCRIPTED
+from sim.policies import HEURISTIC
 from sim.policies import skat_en_deux_heuristic as H2
 from sim.policies import skat_heuristic as H
 from sim.policies.random import coin, random_card, random_cards
-from sim.rng import below, shuffle
+from sim.rng import below
 from sim.tricks import legal_mask, trick_winner
 
 W_POINTS, W_TRICKS, W_TRICK, W_SEATS, W_CHOICES, W_LEN = 0, 3, 6, 9, 12, 48
@@ -129,7 +138,9 @@ def ask_bid(bidder, player, position, bid, obs, hand, pol, state, values, script
     obs[O.PHASE] = O.PH_BID
     obs[O.BID] = bid
     obs[O.NEXT_BID] = next_value(values, bid)
-    if pol == SCRIPTED:
+    if pol < 0:
+        if person_waits(pol, script, cur, obs, err, log, nlog):
+            return 0
         i = cur[0]
         if i < script.shape[0] and script[i, 1] == player and script[i, 0] == A.PASS:
             cur[0] = i + 1
@@ -161,7 +172,9 @@ def ask_yes(seat, player, position, phase, yes_kind, no_kind, obs, hand, pol, st
     """A yes/no decision by ``seat`` in ``phase``, recorded as ``yes_kind``/``no_kind``."""
     private(obs, seat, position, hand)
     obs[O.PHASE] = phase
-    if pol == SCRIPTED:
+    if pol < 0:
+        if person_waits(pol, script, cur, obs, err, log, nlog):
+            return 0
         yes = scripted_either(script, cur, yes_kind, no_kind, player, value, err)
         if err[0]:
             return 0
@@ -172,13 +185,15 @@ def ask_yes(seat, player, position, phase, yes_kind, no_kind, obs, hand, pol, st
 
 
 @numba.njit(cache=True)
-def ask_optional(seat, player, position, phase, kind, obs, hand, pol, state, script, cur, log,
-                 nlog):  # type: ignore[no-untyped-def]
+def ask_optional(seat, player, position, phase, kind, obs, hand, pol, state, script, cur, err,
+                 log, nlog):  # type: ignore[no-untyped-def]
     """A yes/no decision whose "no" leaves no action (give up, Contra, Re): yes is
     recorded as ``kind``."""
     private(obs, seat, position, hand)
     obs[O.PHASE] = phase
-    if pol == SCRIPTED:
+    if pol < 0:
+        if person_waits(pol, script, cur, obs, err, log, nlog):
+            return 0
         yes, _ = scripted_optional(script, cur, kind, player)
     else:
         yes = decide_yes(pol, obs, state)
@@ -188,9 +203,10 @@ def ask_optional(seat, player, position, phase, kind, obs, hand, pol, state, scr
 
 
 @numba.njit(cache=True, inline="always")
-def deal_three_hands(state, perm, hands):  # type: ignore[no-untyped-def]
-    """Shuffle the 32 cards and deal 10 to each of ``hands[0..2]``; return the skat."""
-    shuffle(state, perm)
+def deal_three_hands(state, perm, hands, preset):  # type: ignore[no-untyped-def]
+    """Shuffle the 32 cards (or take them as ``preset`` lays them: ``order_deck``) and
+    deal 10 to each of ``hands[0..2]``; return the skat."""
+    order_deck(state, perm, preset, 0)
     for s in range(3):
         h = np.uint64(0)
         for k in range(10):
@@ -214,7 +230,9 @@ def ask_card(seat, player, position, k, obs, hands, trick, seats, eff, masks, po
     obs[O.LEGAL] = np.int64(legal)
     obs[O.SKAT] = np.int64(skat_known)
     obs[O.KNOWN] = np.int64(known)
-    if pol == SCRIPTED:
+    if pol < 0:
+        if person_waits(pol, script, cur, obs, err, log, nlog):
+            return -1
         card = scripted(script, cur, A.PLAY, player, err)
         if err[0] or card < 0 or card >= 32 or not (legal >> np.uint64(card)) & np.uint64(1) \
                 or script[cur[0] - 1, 3] != source:
@@ -258,7 +276,9 @@ def ask_discard(seat, player, position, full, skat, obs, pol, state, script, cur
     private(obs, seat, position, full)
     obs[O.PHASE] = O.PH_DISCARD
     obs[O.SKAT] = np.int64(skat)
-    if pol == SCRIPTED:
+    if pol < 0:
+        if person_waits(pol, script, cur, obs, err, log, nlog):
+            return np.uint64(0)
         put = np.uint64(scripted(script, cur, A.DISCARD, player, err))
         if err[0] or popcount(put) != 2 or (put & ~full):
             err[0] = max(err[0], E_ILLEGAL)
@@ -277,7 +297,9 @@ def ask_declaration(seat, player, position, hand, skat_known, obs, pol, state, f
     private(obs, seat, position, hand)
     obs[O.PHASE] = O.PH_DECLARE
     obs[O.SKAT] = np.int64(skat_known)
-    if pol == SCRIPTED:
+    if pol < 0:
+        if person_waits(pol, script, cur, obs, err, log, nlog):
+            return -1
         decl = scripted(script, cur, A.DECLARE, player, err)
         if err[0] or not allowed_declaration(decl, obs, flags, buf):
             err[0] = max(err[0], E_ILLEGAL)

@@ -1,0 +1,174 @@
+"""What every game's table screen shares: questions with numbered choices, reading a
+person's answer, and cards shown in suit order with the game's trumps grouped.
+
+A ``Question`` offers only the legal choices; each ``Choice`` carries the script row
+the kernel reads when the person takes it (``sim.games.kernel``). An answer is the
+number shown (from 1) or what the choice is called (``CJ``, ``pass``, ``20``); a wrong
+answer gets one short line saying why, and the same question is asked again.
+
+>>> q = Question("Your card", (Choice("CJ", (14, 0, 3, 0), ("CJ",)),
+...                            Choice("HA", (14, 0, 9, 0), ("HA",))))
+>>> answer(q, "2"), answer(q, "cj")
+((14, 0, 9, 0), (14, 0, 3, 0))
+>>> answer(q, "7")
+'there is no choice 7: choose 1 to 2'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sim.actions import DISCARD
+from sim.cards import SUITS, Deck
+from sim.tricks import TRUMP
+
+Row = tuple[int, int, int, int]
+"""A script row ``[type, seat, a, b]`` (``sim.actions``)."""
+
+SUIT_NAMES = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal choice: what the screen shows, the row it adds to the person's script,
+    and the words (upper case) that name it besides its number."""
+
+    label: str
+    row: Row
+    keys: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Question:
+    """A decision due: the prompt, the legal choices (numbered from 1), how many to name
+    at once (a discard names several cards: the row is the first one's with ``a`` the
+    union of the chosen cards' masks) and, for words that name no choice, why not."""
+
+    prompt: str
+    choices: tuple[Choice, ...]
+    pick: int = 1
+    refusals: Mapping[str, str] = field(default_factory=dict)
+    taken: int = 0
+    """Cards named before, when the cards to pick are named a few at a time (a mask)."""
+
+    def lines(self) -> list[str]:
+        """The question as the screen shows it: numbered choices, then the prompt."""
+        width = len(str(len(self.choices)))
+        items = [f"{k:>{width}}) {c.label}" for k, c in enumerate(self.choices, 1)]
+        out = []
+        if max(len(c.label) for c in self.choices) <= 8:  # cards and numbers: several a line
+            size = max(len(i) for i in items) + 3
+            per_line = max(1, 76 // size)
+            for k in range(0, len(items), per_line):
+                out.append("  " + "".join(i.ljust(size) for i in items[k:k + per_line]).rstrip())
+        else:
+            out = [f"  {i}" for i in items]
+        how = "a number or a card" if self.pick == 1 else f"{self.pick} numbers or cards, or one at a time"
+        return out + [f"{self.prompt} ({how}):"]
+
+
+def normalise(word: str) -> str:
+    """An answer's word in the form choices are named: upper case, ``10`` as ``T``."""
+    return word.strip().upper().replace("10", "T")
+
+
+def answer(question: Question, text: str) -> Row | str | Question:
+    """The row ``text`` chooses; or the reason it chooses nothing (one short line); or,
+    when it names fewer cards than the question picks, the question for the rest."""
+    words = [normalise(w) for w in text.replace(",", " ").split()]
+    n = len(question.choices)
+    if not words:
+        return f"type a number from 1 to {n}" + (" or a card" if question.pick == 1 else "s")
+    if len(words) > question.pick:
+        return "choose one" if question.pick == 1 else f"name at most {question.pick} cards"
+    chosen: list[int] = []
+    for word in words:
+        if word.isdigit():
+            k = int(word)
+            if not 1 <= k <= n:
+                return f"there is no choice {word}: choose 1 to {n}"
+            chosen.append(k - 1)
+            continue
+        hits = [k for k, c in enumerate(question.choices) if word in c.keys]
+        if not hits:
+            return question.refusals.get(word, f"{word} is not one of the choices")
+        free = [k for k in hits if k not in chosen]
+        if len({question.choices[k].label for k in hits}) > 1:
+            numbers = ", ".join(str(k + 1) for k in hits)
+            return f"{word} is there more than once ({numbers}): give its number"
+        chosen.append(free[0] if free else hits[0])  # identical cards: either copy
+    if len(set(chosen)) != len(chosen):
+        return "name different cards"
+    first = question.choices[chosen[0]].row
+    if question.pick == 1 and not question.taken:
+        return first
+    mask = question.taken
+    for k in chosen:
+        mask |= question.choices[k].row[2]
+    if len(chosen) < question.pick:
+        rest = question.pick - len(chosen)
+        return Question(f"{question.prompt.split(' (')[0]} ({rest} more)",
+                        tuple(c for k, c in enumerate(question.choices) if k not in chosen),
+                        rest, question.refusals, mask)
+    return (first[0], first[1], mask, first[3])
+
+
+def card_order(cards: Iterable[int], eff: np.ndarray, strength: np.ndarray,
+               deck: Deck) -> list[list[int]]:
+    """Cards grouped for showing: the trumps first, then clubs, spades, hearts, diamonds;
+    the strongest first in each group (empty groups left out)."""
+    groups: list[list[int]] = [[] for _ in range(5)]
+    for c in cards:
+        groups[int(eff[c])].append(int(c))
+    order = [TRUMP, 0, 1, 2, 3]
+    return [sorted(groups[g], key=lambda c: (-int(strength[c]), c % deck.n_kinds, c))
+            for g in order if groups[g]]
+
+
+def group_name(cards: Sequence[int], eff: np.ndarray, deck: Deck) -> str:
+    """``trumps`` or the suit's name of a group from ``card_order``."""
+    return "trumps" if eff[cards[0]] == TRUMP else SUIT_NAMES[SUITS[int(deck.suit[cards[0]])]]
+
+
+def show_cards(mask: int, eff: np.ndarray, strength: np.ndarray, deck: Deck) -> str:
+    """A set of cards in suit order with the trumps grouped: ``trumps CJ HJ | clubs CA C7``
+    (``-`` for none)."""
+    groups = card_order(deck.cards(int(mask)), eff, strength, deck)
+    if not groups:
+        return "-"
+    return " | ".join(f"{group_name(g, eff, deck)} " + " ".join(deck.names[c] for c in g)
+                      for g in groups)
+
+
+def card_keys(card: int, deck: Deck) -> tuple[str, ...]:
+    """The words that name a card: its name (``HT``; ``H10`` reads the same)."""
+    return (deck.names[card],)
+
+
+def card_choices(mask: int, kind: int, seat: int, eff: np.ndarray, strength: np.ndarray,
+                 deck: Deck, b: int = 0) -> list[Choice]:
+    """One choice per card of ``mask`` in the order ``show_cards`` shows them, each adding
+    the row ``[kind, seat, a, b]``: for a play ``a`` is the card (identical copies are one
+    choice), for a discard the card's bit (each copy a choice: both may go)."""
+    seen: set[str] = set()
+    out = []
+    for group in card_order(deck.cards(int(mask)), eff, strength, deck):
+        for c in group:
+            name = deck.names[c]
+            if name in seen and kind != DISCARD:
+                continue
+            seen.add(name)
+            a = 1 << c if kind == DISCARD else c
+            out.append(Choice(name, (kind, seat, a, b), card_keys(c, deck)))
+    return out
+
+
+def held_refusals(hand: int, legal: int, deck: Deck, why: str) -> dict[str, str]:
+    """For each card held but not legal now, the reason it may not be played (``why``)."""
+    out = {}
+    for c in deck.cards(int(hand) & ~int(legal)):
+        out[deck.names[c]] = f"{deck.names[c]} may not be played now: {why}"
+    return out

@@ -1,0 +1,394 @@
+"""The table screen of the Skat family (``skat``, ``skat_en_deux``): what the person's
+seat sees, the decision due with its legal choices, the other seats' moves as they
+happen, and the result with the game value's levels.
+
+Everything shown comes from the seat's observation (``sim.games.skat_obs``), the
+public actions, and, once the deal is over, its result columns. In Skat-en-deux the
+person is a player: he decides for the blind's place too when he defends, and the
+observation's seats are places (forehand 0, the blind 1, rearhand 2; in its ramsch
+forehand 0 and rearhand 1).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sim import actions as A
+from sim.cards import SKAT_DECK
+from sim.games import Game
+from sim.games import skat_obs as O
+from sim.games.skat_family import declaration_choices
+from sim.games.skat_values import BASE, EFF, GRAND, NULL, RAMSCH, STRENGTH, null_value
+from sim.play.common import Choice, Question, card_choices, group_name, held_refusals, show_cards
+from sim.tricks import trick_winner
+
+DECK = SKAT_DECK
+GAME_LABELS = ("clubs", "spades", "hearts", "diamonds", "grand", "null", "ramsch")
+POSITIONS = ("forehand", "middlehand", "rearhand")
+OFFER_LABELS = ("no offer", "raus", "Stich")
+OPEN_LEVELS = ("", "einmal offen", "zweimal offen (2 levels)")
+
+
+def declaration_label(code: int) -> str:
+    """``grand``, ``hearts Schneider announced``, ``null ouvert``, ``spades zweimal offen``."""
+    words = [GAME_LABELS[code & 7]]
+    level = (code >> O.DECL_OPEN_SHIFT) & 3
+    if level:
+        words.append(OPEN_LEVELS[level].split(" (")[0])
+    if code & O.DECL_OUVERT:
+        words.append("ouvert")
+    elif code & O.DECL_SCHWARZ:
+        words.append("Schwarz announced")
+    elif code & O.DECL_SCHNEIDER:
+        words.append("Schneider announced")
+    return " ".join(words)
+
+
+class SkatFamilyScreen:
+    """The screen of a person at ``seat`` (a player) in deal ``number`` of a Skat-family
+    game under ``rules``."""
+
+    def __init__(self, game: Game, rules: dict[str, Any], seat: int, number: int) -> None:
+        self.game = game
+        self.module = game.module
+        self.rules = rules
+        self.seat = seat
+        self.two = game.n_players == 2
+        self.dealer = number % game.n_players
+        self.params = self.module.kernel_params(rules)
+        self.values = self.module.bid_list(rules)
+
+    # --- names ---------------------------------------------------------------------------
+
+    def player_name(self, player: int) -> str:
+        """``you`` or ``seat 2 (rearhand)`` (``player 1 (forehand)`` in Skat-en-deux)."""
+        if player == self.seat:
+            return "you"
+        if self.two:
+            role = "rearhand" if player == self.dealer else "forehand"
+            return f"player {player} ({role})"
+        return f"seat {player} ({POSITIONS[(player - self.dealer - 1) % 3]})"
+
+    def place_player(self, place: int, ramsch: bool) -> int:
+        """The player at an observation seat (a place in Skat-en-deux; -1: the blind)."""
+        if not self.two:
+            return place
+        fh = 1 - self.dealer
+        if ramsch:
+            return fh if place == 0 else self.dealer
+        return fh if place == 0 else (-1 if place == 1 else self.dealer)
+
+    def place_name(self, place: int, ramsch: bool) -> str:
+        p = self.place_player(place, ramsch)
+        return "the blind" if p < 0 else self.player_name(p)
+
+    # --- what the seat sees --------------------------------------------------------------
+
+    @staticmethod
+    def named(view: np.ndarray) -> bool:
+        """Whether the declarer has named his game (the play, offers, Contra and Re)."""
+        return view[O.DECLARER] >= 0 and view[O.PHASE] not in (
+            O.PH_PICKUP, O.PH_DISCARD, O.PH_DECLARE, O.PH_GIVE_UP)
+
+    def game_code(self, view: np.ndarray) -> int:
+        """The game whose order the cards are shown in (grand order until one is named)."""
+        if view[O.RAMSCH]:
+            return RAMSCH
+        return int(view[O.GAME]) if self.named(view) else GRAND
+
+    def cards(self, mask: int, game: int) -> str:
+        return show_cards(int(mask), EFF[game], STRENGTH[game], DECK)
+
+    def view_lines(self, view: np.ndarray) -> list[str]:
+        """What the seat may see now, one fact a line."""
+        ramsch = bool(view[O.RAMSCH])
+        game = self.game_code(view)
+        places = 2 if ramsch and self.two else 3
+        out = []
+        if view[O.DECLARER] >= 0:
+            decl = self.place_name(int(view[O.DECLARER]), ramsch)
+            code = int(view[O.GAME]) | (O.DECL_OUVERT if view[O.OUVERT] else 0) \
+                | (O.DECL_SCHNEIDER if view[O.SCHNEIDER_ANN] else 0) \
+                | (O.DECL_SCHWARZ if view[O.SCHWARZ_ANN] else 0) \
+                | int(view[O.OPEN_LEVEL]) << O.DECL_OPEN_SHIFT
+            what = (declaration_label(code) + (" hand" if view[O.HAND_GAME] else "")) \
+                if self.named(view) else "not named yet"
+            out.append(f"Declarer: {decl}, bid {int(view[O.BID])}; game: {what}")
+        elif ramsch:
+            out.append("Everybody passed: ramsch (jacks are trumps, the most card points lose)")
+        else:
+            bids = [f"{self.place_name(p, False)} {int(view[O.SEAT_BID + p])}"
+                    for p in range(3) if view[O.SEAT_BID + p]]
+            passed = [self.place_name(p, False) for p in range(3) if view[O.PASSED] >> p & 1]
+            out.append("Bidding: " + (", ".join(bids) if bids else "no bid yet")
+                       + (f"; passed: {', '.join(passed)}" if passed else ""))
+        if view[O.OFFER]:
+            state = "rejected" if view[O.REJECTED] else "made"
+            extra = (", Contra" if view[O.CONTRA] else "") + (", Re" if view[O.RE] else "")
+            out.append(f"Offer {OFFER_LABELS[int(view[O.OFFER])]} {state}{extra}")
+        if self.two and not ramsch:
+            out.append("Blind: " + (self.cards(view[O.BLIND], game) if view[O.BLIND]
+                                    else "face down (10 cards)"))
+        if view[O.OPEN_HAND] and self.place_player(int(view[O.DECLARER]), ramsch) != self.seat:
+            out.append("Declarer's open hand: " + self.cards(view[O.OPEN_HAND], game))
+        if view[O.SKAT]:
+            label = "Skat you picked up" if view[O.PHASE] == O.PH_DISCARD else "Skat (yours)"
+            out.append(f"{label}: " + self.cards(view[O.SKAT], game))
+        tricks = [f"{self.place_name(p, ramsch)} {int(view[O.TRICKS + p])} "
+                  f"({int(view[O.POINTS + p])} points)" for p in range(places)]
+        out.append("Tricks taken: " + ", ".join(tricks))
+        if view[O.PHASE] == O.PH_PLAY:
+            leader = int(view[O.TRICK_LEADER])
+            played = [f"{self.place_name((leader + k) % places, ramsch)} "
+                      f"{DECK.names[int(view[O.TRICK_CARD + k])]}" for k in range(int(view[O.TRICK_N]))]
+            out.append(f"Trick {int(view[O.TRICK_NO]) + 1}: " + (", ".join(played) if played
+                                                                else "you lead"))
+        me = int(view[O.SEAT])
+        if self.place_player(me, ramsch) < 0:
+            out.append("You play the blind now. Blind: " + self.cards(view[O.HAND], game))
+            out.append("Your hand: " + self.cards(view[O.KNOWN], game))
+        else:
+            out.append("Your hand: " + self.cards(view[O.HAND], game))
+        return out
+
+    # --- the decision due ----------------------------------------------------------------
+
+    def question(self, view: np.ndarray) -> Question:
+        """The decision due and its legal choices."""
+        me = self.seat
+        phase = int(view[O.PHASE])
+        bid = int(view[O.BID])
+        if phase == O.PH_BID:
+            choices = [Choice("pass", (A.PASS, me, 0, 0), ("PASS", "P"))]
+            choices += [Choice(str(v), (A.BID, me, int(v), 0), (str(v),))
+                        for v in self.values if v > bid]
+            return Question(f"Your bid (now {bid or 'none'})", tuple(choices))
+        if phase in (O.PH_ANSWER, O.PH_FH18):
+            yes = (A.HOLD, me, bid, 0) if phase == O.PH_ANSWER else (A.BID, me, 18, 0)
+            label = f"hold {bid}" if phase == O.PH_ANSWER else "bid 18"
+            return Question("Hold or pass" if phase == O.PH_ANSWER else "Take the game at 18",
+                            (Choice(label, yes, ("HOLD", "YES", "Y", "18") if phase == O.PH_FH18
+                                    else ("HOLD", "YES", "Y", str(bid))),
+                             Choice("pass", (A.PASS, me, 0, 0), ("PASS", "NO", "N", "P"))))
+        if phase == O.PH_PICKUP:
+            return Question("Pick up the skat or play hand",
+                            (Choice("pick up the skat", (A.PICKUP, me, 0, 0), ("PICKUP", "SKAT")),
+                             Choice("play hand", (A.HAND, me, 0, 0), ("HAND",))))
+        if phase == O.PH_DISCARD:
+            return Question("Put two cards away", tuple(card_choices(
+                int(view[O.HAND]), A.DISCARD, me, EFF[GRAND], STRENGTH[GRAND], DECK)), pick=2)
+        if phase == O.PH_DECLARE:
+            return self._declaration(view)
+        if phase == O.PH_PLAY:
+            return self._card(view)
+        if phase == O.PH_GIVE_UP:
+            return Question("Give the game up", (
+                Choice("give up", (A.GIVE_UP, me, 0, 0), ("GIVE", "YES", "Y")),
+                Choice("play on", (A.DECLINE, me, A.GIVE_UP, 0), ("PLAY", "NO", "N"))))
+        if phase == O.PH_OFFER:
+            return Question("Offer before this trick", (
+                Choice("no offer", (A.DECLINE, me, A.OFFER, 0), ("NO", "N", "NONE")),
+                Choice("offer raus (the declarer wins a plain game)", (A.OFFER, me, 1, 0),
+                       ("RAUS",)),
+                Choice("offer Stich (the declarer wins with Schneider)", (A.OFFER, me, 2, 0),
+                       ("STICH",))))
+        if phase == O.PH_ACCEPT:
+            return Question(f"Accept the offer {OFFER_LABELS[int(view[O.OFFER])]}", (
+                Choice("accept", (A.ACCEPT, me, 0, 0), ("ACCEPT", "YES", "Y")),
+                Choice("reject (one level more, x 1.5)", (A.REJECT, me, 0, 0),
+                       ("REJECT", "NO", "N"))))
+        if phase in (O.PH_CONTRA, O.PH_RE):
+            word = "Contra" if phase == O.PH_CONTRA else "Re"
+            kind = A.CONTRA if phase == O.PH_CONTRA else A.RE
+            return Question(f"Say {word} (doubles the game)", (
+                Choice(word, (kind, me, 0, 0), (word.upper(), "YES", "Y")),
+                Choice(f"no {word}", (A.DECLINE, me, kind, 0), ("NO", "N"))))
+        raise ValueError(f"no question for phase {phase}")
+
+    def _declaration(self, view: np.ndarray) -> Question:
+        flags = self.module.declaration_flags(view, self.params)
+        buf = np.zeros(64, np.int64)
+        n = declaration_choices(view, flags, buf)
+        keys = {0: ("C", "CLUBS"), 1: ("S", "SPADES"), 2: ("H", "HEARTS"), 3: ("D", "DIAMONDS"),
+                4: ("G", "GRAND"), 5: ("N", "NULL"), 5 | O.DECL_OUVERT: ("NO", "OUVERT")}
+        choices = tuple(Choice(declaration_label(int(c)), (A.DECLARE, self.seat, int(c), 0),
+                               keys.get(int(c), ())) for c in buf[:n])
+        return Question("Your game", choices)
+
+    def _card(self, view: np.ndarray) -> Question:
+        game = self.game_code(view)
+        ramsch = bool(view[O.RAMSCH])
+        blind = self.two and not ramsch and int(view[O.SEAT]) == 1
+        legal = int(view[O.LEGAL])
+        choices = card_choices(legal, A.PLAY, self.seat, EFF[game], STRENGTH[game], DECK,
+                               b=1 if blind else 0)
+        refusals = {}
+        if view[O.TRICK_N]:
+            led = int(view[O.TRICK_CARD])
+            refusals = held_refusals(int(view[O.HAND]), legal, DECK,
+                                     f"you must follow {group_name([led], EFF[game], DECK)}")
+        return Question("The blind's card" if blind else "Your card", tuple(choices),
+                        refusals=refusals)
+
+    # --- the moves as they happen --------------------------------------------------------
+
+    def narrate(self, actions: np.ndarray) -> list[str]:
+        """Every action so far as the person may know it (others' discards stay hidden)."""
+        out = []
+        game = GRAND
+        trick: list[int] = []
+        seats: list[str] = []
+        size = 3
+        tricks = 0
+        for kind, player, a, b in actions.tolist():
+            who = self.player_name(player)
+            you = player == self.seat
+            if kind == A.BID:
+                out.append(f"{who}: {'bid' if you else 'bids'} {a}")
+            elif kind == A.HOLD:
+                out.append(f"{who}: {'hold' if you else 'holds'} {a}")
+            elif kind == A.PASS:
+                out.append(f"{who}: {'pass' if you else 'passes'}")
+            elif kind == A.PICKUP:
+                out.append(f"{who}: {'pick' if you else 'picks'} up the skat")
+            elif kind == A.HAND:
+                out.append(f"{who}: {'play' if you else 'plays'} hand")
+            elif kind == A.GIVE_UP:
+                out.append(f"{who}: {'give' if you else 'gives'} the game up")
+            elif kind == A.DISCARD:
+                out.append(f"{who}: put away {DECK.format(a)}" if you
+                           else f"{who}: puts two cards away")
+            elif kind == A.DECLARE:
+                game = a & 7
+                out.append(f"{who}: {'declare' if you else 'declares'} {declaration_label(a)}")
+            elif kind == A.RAMSCH:
+                game = RAMSCH
+                size = 2 if self.two else 3
+                out.append("Everybody passed: ramsch")
+            elif kind == A.OFFER:
+                out.append(f"{who}: {'offer' if you else 'offers'} {OFFER_LABELS[a]}")
+            elif kind in (A.ACCEPT, A.REJECT):
+                verb = "accept" if kind == A.ACCEPT else "reject"
+                out.append(f"{who}: {verb if you else verb + 's'} the offer")
+            elif kind in (A.CONTRA, A.RE):
+                out.append(f"{who}: {'Contra' if kind == A.CONTRA else 'Re'}")
+            elif kind == A.PLAY:
+                name = f"the blind ({who})" if b == 1 else who
+                out.append(f"{name}: {'play' if you and b != 1 else 'plays'} {DECK.names[a]}")
+                trick.append(a)
+                seats.append(name)
+                if len(trick) == size:
+                    tricks += 1
+                    cards = np.array(trick, np.int64)
+                    w = trick_winner(cards, size, EFF[game], STRENGTH[game])
+                    points = int(DECK.points[cards].sum())
+                    out.append(f"  trick {tricks} to {seats[w]} ({points} points)")
+                    trick, seats = [], []
+        return out
+
+    # --- the end -------------------------------------------------------------------------
+
+    def result_lines(self, columns: dict[str, np.ndarray]) -> list[str]:
+        """The result and the score as the rules compute it."""
+        c = {k: v[0].item() for k, v in columns.items()}
+        n = self.game.n_players
+        out = []
+        if c["passed_out"]:
+            out.append("Everybody passed: the deal is thrown in.")
+        elif c["ramsch"]:
+            out += self._ramsch_lines(c)
+        elif c.get("give_up"):
+            who = self.player_name(c["declarer"])
+            if c["game_value"]:
+                out.append(f"{who} gave up after picking up the skat: lost at the smallest game "
+                           f"value reaching the bid {c['bid']}: {c['game_value']}")
+            else:
+                out.append(f"{who} gave up at 18: - 60")
+        else:
+            out += self.value_lines(c)[0]
+        out.append("Scores: " + ", ".join(f"{self.player_name(p)} {c[f'score_{p}']:+d}"
+                                          for p in range(n)))
+        return out
+
+    def _ramsch_lines(self, c: dict[str, Any]) -> list[str]:
+        n = self.game.n_players
+        points = ", ".join(f"{self.player_name(p)} {c[f'ramsch_points_{p}']}" for p in range(n))
+        out = [f"Ramsch. Card points: {points}"]
+        if self.two:
+            loser = self.player_name(c["ramsch_loser"])
+            tie = " (equal points: the taker of the last trick)" if c["ramsch_tie_last_trick"] else ""
+            out.append(f"Loser{tie}: {loser}, minus his points and the skat's "
+                       f"{c['ramsch_skat_points']}")
+        elif c["durchmarsch"]:
+            out.append("Durchmarsch: one player took every trick and scores 120")
+        else:
+            out.append(f"The skat's {c['ramsch_skat_points']} points went to the taker of the last "
+                       f"trick ({self.player_name(c['ramsch_last_trick'])}); the most points lose them")
+        return out
+
+    def value_lines(self, c: dict[str, Any]) -> tuple[list[str], int]:
+        """The declared game's value, level by level as the rules compute it; returns the
+        lines and the value they arrive at (the ``game_value`` the engine settled)."""
+        who = self.player_name(c["declarer"])
+        game = c["game"]
+        hand = bool(c["hand"])
+        ouvert = bool(c["ouvert"])
+        level = c.get("open_level", 0)
+        lines = [f"{who} played {GAME_LABELS[game]}{' ouvert' if ouvert else ''}"
+                 f"{' hand' if hand else ''} (bid {c['bid']}): {c['declarer_points']} card points "
+                 f"in {c['declarer_tricks']} tricks"]
+        if game == NULL:
+            value = int(null_value(int(hand), int(ouvert)))
+            lines.append(f"Null{' hand' if hand else ''}{' ouvert' if ouvert else ''}: value {value}")
+        else:
+            mat = c["matadors"]
+            terms = [(f"{'with' if mat > 0 else 'without'} {abs(mat)}", abs(mat)), ("game", 1)]
+            offer = c.get("offer", 0)
+            if hand:
+                terms.append(("hand", 1))
+            if offer and c.get("accepted"):
+                if offer == O.OFFER_STICH:
+                    terms.append(("Schneider (Stich offered)", 1))
+                if level:
+                    terms.append((OPEN_LEVELS[level], level))
+            else:
+                sch_ann = c.get("schneider_announced", False) or c.get("schwarz_announced", False) \
+                    or ouvert
+                schw_ann = c.get("schwarz_announced", False) or ouvert
+                if c["schneider"] or sch_ann:
+                    terms.append(("Schneider", 1))
+                if sch_ann:
+                    terms.append(("Schneider announced", 1))
+                if c["schwarz"] or schw_ann:
+                    terms.append(("Schwarz", 1))
+                if schw_ann:
+                    terms.append(("Schwarz announced", 1))
+                if ouvert:
+                    terms.append(("ouvert", 1))
+                if level:
+                    terms.append((OPEN_LEVELS[level], level))
+            levels = sum(k for _, k in terms)
+            base = int(BASE[game])
+            value = base * levels
+            lines.append("Levels: " + " + ".join(name for name, k in terms if k or name != "game")
+                         + f" = {levels}; value {levels} x {base} = {value}")
+            if c["overbid"]:
+                value = -(-c["bid"] // base) * base
+                lines.append(f"Overbid: the bid {c['bid']} is more than that; lost at the "
+                             f"smallest multiple of {base} reaching it: {value}")
+            if offer and not c.get("accepted"):
+                value = (3 * (value + base) + 1) // 2
+                lines.append(f"Offer {OFFER_LABELS[offer]} rejected: one level more, x 1.5 "
+                             f"(rounded up) = {value}")
+                for flag, word in (("contra", "Contra"), ("re", "Re")):
+                    if c.get(flag):
+                        value *= 2
+                        lines.append(f"{word}: x 2 = {value}")
+        factor = int(self.rules["lost_factor"])
+        if c["won"]:
+            lines.append(f"Won: {who} {value:+d}")
+        else:
+            lines.append(f"Lost: {who} -{factor} x {value} = {-factor * value:+d}")
+        return lines, value
