@@ -296,7 +296,7 @@ def cmd_play(args: argparse.Namespace) -> int:
               + (" (cards given by hand)" if preset is not None else "")
               + f"; you are seat {args.seat}, the others play {args.policy}",
               "Rules: " + (", ".join(f"{k}={v}" for k, v in changed.items()) or "the defaults")
-              + f". Answer with the number shown or the card (CJ, HT); 'quit' leaves."]
+              + ". Answer with the number shown or the card (CJ, HT); 'quit' leaves."]
 
     def read(prompt: str) -> str:
         return input(prompt)

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.cards import SKAT_DECK, CardError, Deck
+from sim.cards import CardError, Deck
 from sim.errors import StichsimError
 from sim.games import Game
 

@@ -312,8 +312,9 @@ def replay_file(path: Path, chunk: int = CHUNK) -> list[str]:
 
     A deal differs when its actions cannot be replayed (one does not fit the
     deal or is illegal), when its recorded cards are not those its seed and index
-    deal (a deal given by hand is dealt from its own ``cards``), or when a recorded action, the dealer or a result field differs from
-    the replay. Raises ``TraceError`` (naming the line) for a line that cannot be read.
+    deal (a deal given by hand is dealt from its own ``cards``), or when a recorded
+    action, the dealer or a result field differs from the replay. Raises ``TraceError``
+    (naming the line) for a line that cannot be read.
     """
     messages: list[tuple[int, str]] = []
     pending: list[_Line] = []

@@ -16,8 +16,8 @@ import numpy as np
 
 from sim import actions as A
 from sim.cards import Deck
-from sim.options import OptionTable
 from sim.games.kernel import E_ASK, SHUFFLED
+from sim.options import OptionTable
 from sim.policies import PERSON, SCRIPTED, SEATED, policy_ids
 
 _SCRATCH = threading.local()

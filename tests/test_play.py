@@ -1,0 +1,405 @@
+"""``stichsim play``: a person's seat in the engine, deals given by hand, the Skat family's
+screen, and the command driven through standard input for every game."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import numpy as np
+import pytest
+
+from sim import actions as A
+from sim.cards import SKAT_DECK
+from sim.cli import main
+from sim.deals import DealError, deck_order, layout, order_of
+from sim.games import GAMES, find_game
+from sim.games import skat_obs as O
+from sim.games.kernel import E_ASK
+from sim.play import SCREENS, screen_for
+from sim.play.common import Question, answer
+from sim.play.session import play_deal
+from sim.play.skat_family import SkatFamilyScreen
+from sim.play.table import Table
+from sim.trace import replay_file
+
+SKAT = find_game("skat")
+EN_DEUX = find_game("skat_en_deux")
+NO_SCRIPT = np.zeros((0, A.ROW), np.int64)
+
+
+# --- the engine: a person's seat --------------------------------------------------------
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_person_seat_stops_at_its_first_decision_with_its_observation(name: str) -> None:
+    game = find_game(name)
+    seat = 1
+    policies = ["heuristic"] * game.n_players
+    policies[seat] = "person"
+    batch = game.play(5, 0, 1, game.rules({}), policies, record=True, script=[NO_SCRIPT])
+    assert batch.columns["replay_error"][0] == E_ASK
+    assert batch.views is not None and batch.actions is not None
+    view = batch.views[0]
+    assert view is not None and view.shape == (game.observation.LENGTH,)
+    # in Skat-en-deux the observation's seat is a place: deal 0's forehand is player 1
+    assert view[game.observation.SEAT] == (0 if name == "skat_en_deux" else seat)
+    # nothing the person decided is logged, and no other seat acted after the stop
+    reference = game.play(5, 0, 1, game.rules({}), ["heuristic"] * game.n_players, record=True)
+    assert reference.actions is not None
+    log = batch.actions[0]
+    assert np.array_equal(log, reference.actions[0][:len(log)])
+
+
+def test_a_person_needs_a_script() -> None:
+    with pytest.raises(ValueError, match="script"):
+        SKAT.play(1, 0, 1, SKAT.rules({}), ["person", "random", "random"])
+
+
+def screens_choice(question: Question, row: tuple[int, ...], deck) -> tuple[int, ...] | None:  # type: ignore[no-untyped-def]
+    """The choice of ``question`` that makes the recorded ``row`` (cards by name), if any."""
+    for choice in question.choices:
+        c = choice.row
+        if c[0] != row[0] or c[1] != row[1] or c[3] != row[3]:
+            continue
+        if row[0] == A.DISCARD:
+            return None
+        same = deck.names[c[2]] == deck.names[row[2]] if row[0] == A.PLAY else c[2] == row[2]
+        if same:
+            return c
+    return None
+
+
+def discard_choice(question: Question, row: tuple[int, ...], deck) -> tuple[int, ...] | None:  # type: ignore[no-untyped-def]
+    """The discard row of ``question`` naming the cards of the recorded discard ``row``."""
+    wanted = sorted(deck.names[c] for c in deck.cards(row[2]))
+    words = " ".join(wanted)
+    got = answer(question, words)
+    assert not isinstance(got, (str, Question)), (got, words)
+    assert sorted(deck.names[c] for c in deck.cards(got[2])) == wanted
+    return got
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+@pytest.mark.parametrize("seat", [0, 1])
+def test_each_heuristic_decision_is_offered_and_replays_the_same_deal(name: str, seat: int) -> None:
+    """A person who decides as the heuristic did, choosing from the screen's questions,
+    gets the same deal: the screens offer every legal choice the engine's player took, and
+    the table reproduces the other seats' play."""
+    game = find_game(name)
+    if name not in SCREENS:
+        pytest.skip(f"no screen for {name} yet")
+    rules = game.rules({"contra_re": True} if name == "skat_en_deux" else {})
+    from sim.trace import trace_codec
+
+    codec = trace_codec(game)
+    for number in range(6):
+        ref = game.play(21, number, 1, rules, ["heuristic"] * game.n_players, record=True)
+        assert ref.actions is not None
+        mine = [tuple(int(v) for v in r) for r in ref.actions[0]
+                if r[1] == seat and r[0] not in (A.MARKER, A.RAMSCH)]  # no decisions
+        table = Table(game, rules, 21, number, seat, "heuristic")
+        screen = screen_for(game, rules, seat, number)
+        k = 0
+        while True:
+            moment = table.moment()
+            if moment.finished:
+                break
+            assert moment.view is not None
+            question = screen.question(moment.view)
+            if k < len(mine) and mine[k][0] == A.DISCARD and question.pick > 1:
+                row = discard_choice(question, mine[k], game.deck)
+            else:
+                row = screens_choice(question, mine[k], game.deck) if k < len(mine) else None
+            if row is None:  # a "no" that leaves no row in the log
+                declines = [c.row for c in question.choices if c.row[0] == A.DECLINE]
+                assert declines, (name, number, question.prompt, mine[k:k + 1])
+                row = declines[0]
+            else:
+                k += 1
+            table.decide(row)
+        assert k == len(mine)
+        assert moment.columns is not None
+        same = codec.result_json(moment.columns, 0, moment.actions) == \
+            codec.result_json(ref.columns, 0, ref.actions[0])
+        assert same and codec.actions_json(moment.actions) == codec.actions_json(ref.actions[0])
+
+
+# --- deals given by hand ------------------------------------------------------------------
+
+def physical_groups(name: str, cols: dict[str, np.ndarray], i: int) -> list[list[int]]:
+    """A deal's card groups (bit indices, copies told apart) from its result columns."""
+    game = find_game(name)
+    cards = game.deck.cards
+
+    def mask(col: str) -> list[int]:
+        return cards(int(cols[col][i]))
+
+    if name == "skat":
+        return [mask("hand_0"), mask("hand_1"), mask("hand_2"), mask("skat")]
+    if name == "skat_en_deux":
+        return [mask("hand_0"), mask("hand_1"), mask("blind"), mask("skat")]
+    if name == "doko_duell":
+        return [mask("hand_0"), mask("hand_1")] + [
+            [int(cols[f"pyramid_{s}_{k}"][i]) for k in range(12)] for s in range(2)]
+    first = [mask(f"first_round_{s}") for s in range(3)]
+    turned = [c for g in first for c in g if c % 24 == int(cols["turned_up"][i])]
+    return [mask(f"stock_{s}") for s in range(3)] + [mask("skat")] + first + [turned[:1]]
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_deal_given_back_as_its_own_order_replays_whole(name: str) -> None:
+    """The layout is the exact inverse of the kernel's dealing: a deal's cards given back
+    as a preset play the same deal, to the last action and result column."""
+    game = find_game(name)
+    policies = ["random"] * game.n_players
+    batch = game.play(17, 0, 120, game.rules({}), policies, record=True)
+    assert batch.actions is not None
+    for i in range(120):
+        dealer = int(batch.columns["dealer"][i])
+        groups = physical_groups(name, batch.columns, i)
+        if name == "doko_skat":
+            order = np.array(layout(game).order(groups, dealer), np.int64)
+        else:
+            order = order_of(game, [[game.deck.names[c] for c in g] for g in groups], dealer)
+        again = game.play(17, i, 1, game.rules({}), policies, record=True, preset=order)
+        assert again.actions is not None
+        for key, column in batch.columns.items():
+            assert column[i] == again.columns[key][0], (name, i, key)
+        assert np.array_equal(batch.actions[i], again.actions[0])
+
+
+SKAT_DEAL = ("CJ SJ HJ DJ CA CT CK CQ C9 C8 / SA ST SK SQ S9 S8 S7 HA HT HK / "
+             "HQ H9 H8 H7 DA DT DK DQ D9 D8 / C7 D7")
+
+
+def test_a_skat_deal_in_card_notation_is_dealt_as_written() -> None:
+    order = deck_order(SKAT, SKAT_DEAL, dealer=0)
+    batch = SKAT.play(3, 0, 1, SKAT.rules({}), ["heuristic"] * 3, preset=order)
+    assert SKAT_DECK.format(int(batch.columns["hand_0"][0])) == "CA CT CK CQ CJ C9 C8 SJ HJ DJ"
+    assert SKAT_DECK.format(int(batch.columns["skat"][0])) == "C7 D7"
+    # forehand (seat 1) holds no jack and seat 0 all four: seat 0 plays
+    assert batch.columns["declarer"][0] == 0
+
+
+@pytest.mark.parametrize("name, text, fragment", [
+    ("skat", "CJ SJ", "4 groups"),
+    ("skat", SKAT_DEAL.replace("C8 /", "/"), "has 9 card(s), it needs 10"),
+    ("skat", SKAT_DEAL.replace("C8 /", "XX /"), "unknown card 'XX'"),
+    ("skat", SKAT_DEAL.replace("C8 /", "CJ /"), "appears more than 1 time"),
+    ("doko_skat", " / ".join(["CA"] * 8), "has 1 card(s), it needs 12"),
+])
+def test_bad_deals_are_refused_with_a_reason(name: str, text: str, fragment: str) -> None:
+    with pytest.raises(DealError, match=re.escape(fragment)):
+        deck_order(find_game(name), text, dealer=0)
+
+
+def test_doko_skat_turned_up_card_must_be_a_first_round_card() -> None:
+    game = find_game("doko_skat")
+    cols = game.play(4, 0, 1, game.rules({}), ["random"] * 3).columns
+    groups = [[game.deck.names[c] for c in g] for g in physical_groups("doko_skat", cols, 0)]
+    first_round = {n for g in groups[4:7] for n in g}
+    elsewhere = next(n for g in groups[:3] for n in g if n not in first_round)
+    good = " / ".join(" ".join(g) for g in groups)
+    assert len(deck_order(game, good, dealer=0)) == 48 + 9
+    bad = " / ".join(" ".join(g) for g in groups[:7]) + " / " + elsewhere
+    with pytest.raises(DealError, match="turned-up card .* must be one of the first-round cards"):
+        deck_order(game, bad, dealer=0)
+
+
+# --- the Skat family's game value ----------------------------------------------------------
+
+@pytest.mark.parametrize("name, rules", [
+    ("skat", {}), ("skat", {"announcements": True}), ("skat", {"lost_factor": 1}),
+    ("skat_en_deux", {}), ("skat_en_deux", {"contra_re": True}),
+    ("skat_en_deux", {"open_hand": True, "give_up_after_pickup": True}),
+])
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+def test_the_value_breakdown_arrives_at_the_engines_game_value(name: str, rules: dict, policy: str) -> None:
+    game = find_game(name)
+    resolved = game.rules(rules)
+    cols = game.play(99, 0, 3000, resolved, [policy] * game.n_players).columns
+    screen = SkatFamilyScreen(game, resolved, 0, 0)
+    declared = 0
+    for i in range(3000):
+        c = {k: v[i].item() for k, v in cols.items()}
+        if c["passed_out"] or c["ramsch"] or c.get("give_up"):
+            continue
+        declared += 1
+        lines, value = screen.value_lines(c)
+        assert value == c["game_value"], (i, lines, c)
+        score = c[f"score_{c['declarer']}"]
+        assert lines[-1].endswith(f"{score:+d}"), (lines, score)
+    assert declared > 500
+
+
+# --- the whole command through standard input --------------------------------------------
+
+def play_cli(monkeypatch, capsys, answers: str, *argv: str) -> tuple[int, str, str]:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr("sys.stdin", io.StringIO(answers))
+    status = main(["play", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+CARD = re.compile(r"\b[CSHD][AKQJT987]\b|\b[CSHD]9\b")
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_whole_deal_through_standard_input(monkeypatch, capsys, tmp_path, name) -> None:  # type: ignore[no-untyped-def]
+    """A scripted person who always takes the first legal choice plays a whole deal; the
+    final screen shows the result and the trace, which replays without a difference."""
+    if name not in SCREENS:
+        pytest.skip(f"no screen for {name} yet")
+    trace = tmp_path / "deal.jsonl"
+    status, out, err = play_cli(monkeypatch, capsys, "1\n" * 400, name, "--seed", "8", "--seat",
+                                "1", "--trace", str(trace))
+    assert status == 0, err
+    assert "Deal over." in out and f"Trace written to {trace}" in out
+    final = out.split("Deal over.")[1]
+    assert "you" in final
+    lines = trace.read_text().splitlines()
+    assert len(lines) == 1
+    obj = json.loads(lines[0])
+    assert obj["policies"][1] == "person" and obj["seed"] == 8 and obj["deal"] == 0
+    assert replay_file(trace) == []
+    # the same seed and answers give the same deal, word for word
+    again = tmp_path / "again.jsonl"
+    status, out2, _ = play_cli(monkeypatch, capsys, "1\n" * 400, name, "--seed", "8", "--seat",
+                               "1", "--trace", str(again))
+    assert out2.replace(str(again), str(trace)) == out
+    assert again.read_text() == trace.read_text()
+
+
+def test_a_wrong_entry_is_refused_and_the_same_question_asked_again(monkeypatch, capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    trace = tmp_path / "t.jsonl"
+    status, out, _ = play_cli(monkeypatch, capsys, "99\nbanana\nSX\n" + "1\n" * 200, "skat",
+                              "--seed", "3", "--seat", "1", "--trace", str(trace))
+    assert status == 0
+    first = out.split("Take the game at 18")
+    assert len(first) >= 4  # asked, then asked again after each of the three wrong answers
+    assert "there is no choice 99: choose 1 to 2" in out
+    assert "BANANA is not one of the choices" in out
+    assert "SX is not one of the choices" in out
+    assert "Deal over." in out
+
+
+def test_a_card_that_may_not_be_played_is_refused_with_the_reason() -> None:
+    game = SKAT
+    rules = game.rules({})
+    table = Table(game, rules, 3, 0, 1, "heuristic")
+    screen = SkatFamilyScreen(game, rules, 1, 0)
+    for row in [(A.BID, 1, 18, 0), (A.PICKUP, 1, 0, 0)]:
+        table.decide(row)
+    moment = table.moment()
+    assert moment.view is not None
+    question = screen.question(moment.view)
+    assert question.pick == 2
+    assert isinstance(answer(question, "CJ"), Question)  # one at a time: the second is asked
+    table.decide(answer(question, "C8 S9"))  # type: ignore[arg-type]
+    table.decide((A.DECLARE, 1, 0, 0))  # clubs
+    while True:
+        moment = table.moment()
+        assert moment.view is not None
+        question = screen.question(moment.view)
+        if question.refusals:
+            break
+        table.decide(question.choices[0].row)
+    held = next(iter(question.refusals))
+    assert answer(question, held) == question.refusals[held]
+    assert "may not be played now: you must follow" in question.refusals[held]
+
+
+def test_end_of_input_and_quit_leave_cleanly_without_a_trace(monkeypatch, capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    trace = tmp_path / "t.jsonl"
+    status, out, err = play_cli(monkeypatch, capsys, "1\n", "skat", "--seed", "3", "--seat", "1",
+                                "--trace", str(trace))
+    assert status == 0 and "Left the table" in out and "--seed 3" in out and not err
+    assert not trace.exists()
+    status, out, _ = play_cli(monkeypatch, capsys, "quit\n", "doko_duell", "--seed", "3",
+                              "--trace", str(trace))
+    assert status == 0 and "Left the table" in out and not trace.exists()
+
+
+def test_ctrl_c_leaves_cleanly(monkeypatch, capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    def interrupt(prompt: str = "") -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("builtins.input", interrupt)
+    status = main(["play", "skat", "--seed", "3", "--trace", str(tmp_path / "t.jsonl")])
+    out, err = capsys.readouterr()
+    assert status == 130 and "Interrupted" in out and "Traceback" not in out + err
+    assert not (tmp_path / "t.jsonl").exists()
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["skat", "--deal", "CJ SJ"], "4 groups"),
+    (["skat", "--deal", SKAT_DEAL.replace("D7", "D8")], "appears more than 1 time"),
+    (["skat", "--seat", "3"], "--seat must be 0 to 2"),
+    (["skat", "--policy", "genius"], "unknown policy 'genius'"),
+    (["skat", "--rule", "all_pass=maybe"], "all_pass"),
+    (["bridge"], "unknown game"),
+])
+def test_bad_input_is_one_line_and_exit_2(monkeypatch, capsys, tmp_path, argv, fragment) -> None:  # type: ignore[no-untyped-def]
+    trace = tmp_path / "t.jsonl"
+    status, out, err = play_cli(monkeypatch, capsys, "1\n" * 50, *argv, "--trace", str(trace))
+    assert status == 2 and err.count("\n") == 1 and err.startswith("stichsim: error: "), err
+    assert fragment in err and "Traceback" not in err
+    assert not trace.exists() and not out
+
+
+def test_a_given_deal_is_played_and_its_trace_replays_from_its_cards(monkeypatch, capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    trace = tmp_path / "given.jsonl"
+    status, out, err = play_cli(monkeypatch, capsys, "1\n" * 100, "skat", "--deal", SKAT_DEAL,
+                                "--seat", "0", "--seed", "5", "--trace", str(trace))
+    assert status == 0, err
+    assert "(cards given by hand)" in out
+    assert "Your hand: trumps CJ SJ HJ DJ | clubs CA CT CK CQ C9 C8" in out
+    obj = json.loads(trace.read_text())
+    assert obj["given_deal"] is True and obj["cards"]["skat"] == ["C7", "D7"]
+    assert replay_file(trace) == []
+    # the same seed without the given cards deals otherwise: the replay notices a changed line
+    obj["given_deal"] = False
+    trace.write_text(json.dumps(obj) + "\n")
+    assert replay_file(trace) != []
+
+
+# --- hidden information on the screen -----------------------------------------------------
+
+def test_the_skat_screen_never_shows_a_hidden_card(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Whatever the person at the table is shown, up to the end of the deal, names only
+    cards he may know then: his own, the skat once he picked it up, cards played, an open
+    declarer's hand. Other hands, the skat and an opponent's discard stay hidden."""
+    rules = SKAT.rules({"all_pass": "ramsch"})
+    checked = 0
+    for seed in range(12):
+        for seat in range(3):
+            full = SKAT.play(seed, 0, 1, rules, ["heuristic"] * 3).columns
+            hands = [set(SKAT_DECK.name_list(int(full[f"hand_{s}"][0]))) for s in range(3)]
+            skat = set(SKAT_DECK.name_list(int(full["skat"][0])))
+            said: list[str] = []
+            table = Table(SKAT, rules, seed, 0, seat, "heuristic")
+
+            def read(prompt: str) -> str:
+                nonlocal checked
+                moment = table.moment()
+                assert moment.view is not None
+                played = {SKAT_DECK.names[r[2]] for r in moment.actions if r[0] == A.PLAY}
+                known = hands[seat] | played
+                view = moment.view
+                if view[O.SKAT]:
+                    known |= skat
+                known |= set(SKAT_DECK.name_list(int(view[O.OPEN_HAND])))
+                shown = set(CARD.findall("\n".join(said + [prompt])))
+                assert shown <= known, (seed, seat, shown - known)
+                checked += 1
+                return "1"
+
+            obj = play_deal(SKAT, table, SkatFamilyScreen(SKAT, rules, seat, 0), read,
+                            said.append, tmp_path / "t.jsonl", [])
+            played = {a["card"] for a in obj["actions"] if a["type"] == "play"}
+            picked = any(a["type"] == "pickup" and a["seat"] == seat for a in obj["actions"])
+            known = hands[seat] | played | (skat if picked else set())
+            shown = set(CARD.findall("\n".join(said)))
+            assert shown <= known, (seed, seat, shown - known)  # the end shows no more
+    assert checked > 300
