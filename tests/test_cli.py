@@ -38,7 +38,8 @@ def files(folder: Path) -> list[str]:
 
 # --- help and rules -----------------------------------------------------------------------
 
-@pytest.mark.parametrize("command", [[], ["run"], ["report"], ["rules"], ["trace"], ["replay"], ["bench"], ["play"]])
+@pytest.mark.parametrize("command", [[], ["run"], ["report"], ["rules"], ["trace"], ["replay"], ["bench"],
+                                     ["play"]])
 def test_help(capsys, command) -> None:  # type: ignore[no-untyped-def]
     status, out, _ = run(capsys, *command, "--help")
     assert status == 0 and out.startswith("usage: stichsim")

@@ -129,22 +129,25 @@ class SkatFamilyScreen:
             extra = (", Contra" if view[O.CONTRA] else "") + (", Re" if view[O.RE] else "")
             out.append(f"Offer {OFFER_LABELS[int(view[O.OFFER])]} {state}{extra}")
         if self.two and not ramsch:
-            out.append("Blind: " + (self.cards(view[O.BLIND], game) if view[O.BLIND]
+            turned = view[O.TRICK_NO] > 0 or view[O.TRICK_N] > 0  # after the opening lead
+            out.append("Blind: " + (self.cards(view[O.BLIND], game) if turned
                                     else "face down (10 cards)"))
         if view[O.OPEN_HAND] and self.place_player(int(view[O.DECLARER]), ramsch) != self.seat:
             out.append("Declarer's open hand: " + self.cards(view[O.OPEN_HAND], game))
         if view[O.SKAT]:
             label = "Skat you picked up" if view[O.PHASE] == O.PH_DISCARD else "Skat (yours)"
             out.append(f"{label}: " + self.cards(view[O.SKAT], game))
-        tricks = [f"{self.place_name(p, ramsch)} {int(view[O.TRICKS + p])} "
-                  f"({int(view[O.POINTS + p])} points)" for p in range(places)]
-        out.append("Tricks taken: " + ", ".join(tricks))
+        if ramsch or self.named(view):
+            tricks = [f"{self.place_name(p, ramsch)} {int(view[O.TRICKS + p])} "
+                      f"({int(view[O.POINTS + p])} points)" for p in range(places)]
+            out.append("Tricks taken: " + ", ".join(tricks))
         if view[O.PHASE] == O.PH_PLAY:
             leader = int(view[O.TRICK_LEADER])
             played = [f"{self.place_name((leader + k) % places, ramsch)} "
                       f"{DECK.names[int(view[O.TRICK_CARD + k])]}" for k in range(int(view[O.TRICK_N]))]
+            leads = f"{self.place_name(leader, ramsch)} to lead".replace("you to lead", "your lead")
             out.append(f"Trick {int(view[O.TRICK_NO]) + 1}: " + (", ".join(played) if played
-                                                                else "you lead"))
+                                                                else leads))
         me = int(view[O.SEAT])
         if self.place_player(me, ramsch) < 0:
             out.append("You play the blind now. Blind: " + self.cards(view[O.HAND], game))
