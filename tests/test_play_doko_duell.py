@@ -1,0 +1,274 @@
+"""``stichsim play`` for the Doppelkopf duel: the screen's victory-point breakdown against
+the engine's, its narration against the result columns, whole deals played through the
+session loop, refused entries, hidden cards, and a card legal from hand and pyramid."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim import actions as A
+from sim.games import doko_duell as G
+from sim.games import find_game
+from sim.play.common import Question, answer
+from sim.play.doko_duell import DokoDuellScreen
+from sim.play.session import play_deal
+from sim.play.table import Table
+from sim.trace import replay_file, trace_codec
+
+GAME = find_game("doko_duell")
+DECK = G.DECK
+CARD = re.compile(r"\b[CSHD][ATKQJ]\b")
+FACE_DOWN = [k for k in range(G.PYRAMID) if not G.FACE_UP_AT_DEAL >> k & 1]
+
+
+def column(cols: dict[str, np.ndarray], i: int) -> dict[str, np.ndarray]:
+    """Deal ``i``'s result columns as 1-element arrays (what the screen is given)."""
+    return {k: v[i:i + 1] for k, v in cols.items()}
+
+
+class Recording:
+    """A screen that keeps every question it asked."""
+
+    def __init__(self, screen: DokoDuellScreen) -> None:
+        self.screen = screen
+        self.questions: list[Question] = []
+
+    def view_lines(self, view: np.ndarray) -> list[str]:
+        return self.screen.view_lines(view)
+
+    def question(self, view: np.ndarray) -> Question:
+        self.questions.append(self.screen.question(view))
+        return self.questions[-1]
+
+    def narrate(self, actions: np.ndarray) -> list[str]:
+        return self.screen.narrate(actions)
+
+    def result_lines(self, columns: dict[str, np.ndarray]) -> list[str]:
+        return self.screen.result_lines(columns)
+
+
+# --- the result ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rules", [
+    {}, {"b_marker_mode": "v2"}, {"tie_rule": "last_trick"},
+    {"tie_rule": "starter_loses", "b_marker_mode": "v2"}, {"tie_rule": "starter_wins"},
+    {"tie_rule": "more_tricks"}, {"tie_rule": "b_markers", "b_marker_mode": "v2"},
+    {"a_marker_on_setup": False, "b_one_per_trick": True, "b_marker_supply": "none"},
+])
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+def test_the_vp_breakdown_arrives_at_the_engines_victory_points(rules: dict, policy: str) -> None:
+    resolved = GAME.rules(rules)
+    cols = GAME.play(31, 0, 2000, resolved, [policy] * 2, record=False).columns
+    seen = {"tie": 0, "tie won": 0, "floor": 0, "negative": 0}
+    for i in range(2000):
+        one = column(cols, i)
+        c = {k: v[0].item() for k, v in one.items()}
+        seat = i % 2
+        screen = DokoDuellScreen(GAME, resolved, seat, c["deal"])
+        winner, _ = screen.winner(c)
+        lines, total = screen.vp_terms(c)
+        assert winner == c["winner"], (i, lines, c)
+        if winner < 0:
+            assert total == 0 and c["vp_0"] == c["vp_1"] == 0
+        else:
+            assert (c[f"vp_{winner}"], c[f"vp_{1 - winner}"]) == (max(total, 0), max(-total, 0)), \
+                (i, lines, c)
+            assert f"  = {c['vp_raw']}" in lines, (lines, c["vp_raw"])
+        assert lines[-1].endswith(f"you {c[f'vp_{seat}']}, player {1 - seat} {c[f'vp_{1 - seat}']}")
+        shown = screen.result_lines(one)
+        assert shown[-len(lines):] == lines
+        seen["tie"] += c["tie"]
+        seen["tie won"] += c["tie"] and winner >= 0
+        seen["floor"] += winner >= 0 and c["vp_raw"] < 1
+        seen["negative"] += winner >= 0 and c["vp_raw"] < 0
+    assert seen["tie"] and seen["floor"] and seen["negative"], seen
+    assert bool(seen["tie won"]) == (resolved["tie_rule"] != "draw"), seen
+
+
+@pytest.mark.parametrize("rules", [{}, {"equal_cards": "second_wins", "b_one_per_trick": True},
+                                   {"equal_cards": "second_heart_ten"}])
+def test_the_narration_adds_up_to_the_result(rules: dict) -> None:
+    """Tricks, card points and markers as narrated per player are the result's."""
+    resolved = GAME.rules(rules)
+    batch = GAME.play(8, 0, 300, resolved, ["heuristic"] * 2, record=True)
+    assert batch.actions is not None
+    for i in range(300):
+        c = {k: v[i].item() for k, v in batch.columns.items()}
+        screen = DokoDuellScreen(GAME, resolved, 0, c["deal"])
+        text = screen.narrate(batch.actions[i])
+        for p, who in enumerate(("you", "player 1")):
+            taken = [int(m.group(1)) for line in text
+                     if (m := re.fullmatch(rf"  trick \d+ to {who} \((\d+) points\)", line))]
+            assert (len(taken), sum(taken)) == (c[f"tricks_{p}"], c[f"points_{p}"]), (i, p)
+            verb = "get" if p == 0 else "gets"
+            assert sum(f"{who} {verb} a B marker" in line for line in text) == c[f"b_markers_{p}"]
+            assert sum(f"{who} {verb} an A marker" in line for line in text) == c[f"a_markers_{p}"]
+        assert sum(line.startswith(("you: play ", "player 1: plays ")) for line in text) == 40
+
+
+def test_an_empty_box_awards_no_b_marker() -> None:
+    rules = GAME.rules({})
+    screen = DokoDuellScreen(GAME, rules, 1, 0)
+    rows = np.array([[A.MARKER, 0, 2, t] for t in range(13)], np.int64)
+    text = screen.narrate(rows)
+    assert text[:12] == ["  player 0 gets a B marker: Karlchen (trick won with CJ)"] * 12
+    assert text[12] == "  player 0: Karlchen (trick won with CJ), no B marker (the box is empty)"
+
+
+# --- whole deals -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_whole_deal_answering_the_first_choice(tmp_path: Path, seat: int) -> None:
+    rules = GAME.rules({})
+    table = Table(GAME, rules, 12, 0, seat, "heuristic")
+    screen = Recording(DokoDuellScreen(GAME, rules, seat, 0))
+    said: list[str] = []
+    path = tmp_path / "deal.jsonl"
+    obj = play_deal(GAME, table, screen, lambda prompt: "1", said.append, path, [])
+    assert "Deal over." in said
+    assert any(line.startswith("Victory points: you ") for line in said)
+    assert any(line.startswith("Victory points of the winner") or line.startswith("Nobody scores")
+               for line in said)
+    lines = path.read_text().splitlines()
+    assert len(lines) == 1
+    traced = json.loads(lines[0])
+    assert sum(a["type"] == "play" for a in traced["actions"]) == 40
+    assert traced["policies"][seat] == "person" and traced["policies"][1 - seat] == "heuristic"
+    assert obj["actions"] == traced["actions"]
+    assert replay_file(path) == []
+    moment = table.moment()
+    mine = [tuple(r) for r in moment.actions.tolist() if r[0] == A.PLAY and r[1] == seat]
+    assert len(mine) == len(screen.questions) == 20
+    assert mine == [q.choices[0].row for q in screen.questions]
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_each_heuristic_decision_is_offered_and_replays_the_same_deal(seat: int) -> None:
+    """A person who plays as the heuristic did, choosing from the screen's questions, gets
+    the same deal: every card the engine's player took is offered from the same place."""
+    rules = GAME.rules({})
+    codec = trace_codec(GAME)
+    for number in range(4):
+        ref = GAME.play(21, number, 1, rules, ["heuristic"] * 2, record=True)
+        assert ref.actions is not None
+        mine = [tuple(r) for r in ref.actions[0].tolist() if r[0] == A.PLAY and r[1] == seat]
+        table = Table(GAME, rules, 21, number, seat, "heuristic")
+        screen = DokoDuellScreen(GAME, rules, seat, number)
+        for row in mine:
+            moment = table.moment()
+            assert moment.view is not None
+            same = [c.row for c in screen.question(moment.view).choices
+                    if DECK.names[c.row[2]] == DECK.names[row[2]] and c.row[3] == row[3]]
+            assert len(same) == 1, (number, row)
+            table.decide(same[0])
+        moment = table.moment()
+        assert moment.columns is not None
+        assert codec.result_json(moment.columns, 0, moment.actions) == \
+            codec.result_json(ref.columns, 0, ref.actions[0])
+        assert codec.actions_json(moment.actions) == codec.actions_json(ref.actions[0])
+
+
+def test_a_wrong_entry_is_refused_and_asked_again(tmp_path: Path) -> None:
+    rules = GAME.rules({})
+    seat = 0
+    table = Table(GAME, rules, 3, 0, seat, "heuristic")
+    screen = DokoDuellScreen(GAME, rules, seat, 0)
+    said: list[str] = []
+    refused: list[str] = []
+    entries: list[str] = []
+
+    def read(prompt: str) -> str:
+        if not entries:  # a new question: first the wrong entries
+            moment = table.moment()
+            assert moment.view is not None
+            question = screen.question(moment.view)
+            keys = {k for c in question.choices for k in c.keys}
+            assert not keys & set(question.refusals)  # a refused name is no choice
+            stranger = next(n for n in DECK.names if n not in keys and n not in question.refusals)
+            entries.extend(["99", stranger, *question.refusals, "1"])
+            refused.extend(question.refusals)
+        return entries.pop(0)
+
+    play_deal(GAME, table, screen, read, said.append, tmp_path / "t.jsonl", [])
+    assert "Deal over." in said
+    assert sum(bool(re.fullmatch(r"  there is no choice 99: choose 1 to \d+", s)) for s in said) == 20
+    assert sum(bool(re.fullmatch(r"  [CSHD][ATKQJ] is not one of the choices", s)) for s in said) == 20
+    assert sum(bool(re.fullmatch(r"  [CSHD][ATKQJ] may not be played now: .+", s)) for s in said) \
+        == len(refused)
+    follow = [s for s in said if "may not be played now: you must follow" in s]
+    covered = [s for s in said if "may not be played now: it is still covered in your pyramid" in s]
+    assert follow and covered, said
+
+
+def test_the_screen_never_shows_a_hidden_card(tmp_path: Path) -> None:
+    """Whatever the person is shown names only cards he may know then: a card name some
+    copy of which is neither in the other hand unplayed nor face down in a pyramid."""
+    rules = GAME.rules({})
+    checked = 0
+    for seed in range(6):
+        for seat in range(2):
+            full = {k: v[0].item() for k, v in GAME.play(seed, 0, 1, rules, ["random"] * 2).columns.items()}
+            other_hand = set(DECK.cards(full[f"hand_{1 - seat}"]))
+            pyramid = [[full[f"pyramid_{s}_{k}"] for k in range(G.PYRAMID)] for s in range(2)]
+            said: list[str] = []
+            table = Table(GAME, rules, seed, 0, seat, "heuristic")
+
+            def read(prompt: str) -> str:
+                nonlocal checked
+                moment = table.moment()
+                plays = [r for r in moment.actions.tolist() if r[0] == A.PLAY]
+                played = {r[2] for r in plays}
+                present = [(1 << G.PYRAMID) - 1] * 2
+                for r in plays[:len(plays) // 2 * 2]:  # turned up at the end of a trick only
+                    if r[3]:
+                        present[r[1]] &= ~(1 << (r[3] - 1))
+                hidden = {pyramid[s][k] for s in range(2) for k in FACE_DOWN
+                          if present[s] & int(G.COVERED_BY[k])}
+                forbidden = (other_hand - played) | hidden
+                allowed = {DECK.names[c] for c in range(DECK.n_cards) if c not in forbidden}
+                shown = set(CARD.findall("\n".join(said + [prompt])))
+                assert shown <= allowed, (seed, seat, len(plays), shown - allowed)
+                checked += 1
+                return "1"
+
+            play_deal(GAME, table, DokoDuellScreen(GAME, rules, seat, 0), read, said.append,
+                      tmp_path / "t.jsonl", [])
+    assert checked == 6 * 2 * 20
+
+
+def test_a_card_in_hand_and_pyramid_asks_which() -> None:
+    """When a card name is legal from the hand and from the pyramid, the name alone is
+    ambiguous and the screen asks for the number; ``P<k>`` picks the pyramid's."""
+    rules = GAME.rules({})
+    for seed in range(40):
+        seat = seed % 2
+        table = Table(GAME, rules, seed, 0, seat, "heuristic")
+        screen = DokoDuellScreen(GAME, rules, seat, 0)
+        while not (moment := table.moment()).finished:
+            assert moment.view is not None
+            question = screen.question(moment.view)
+            hand = {DECK.names[c.row[2]] for c in question.choices if c.row[3] == 0}
+            both = [c for c in question.choices if c.row[3] and DECK.names[c.row[2]] in hand]
+            if both:
+                pick = both[0]
+                name = DECK.names[pick.row[2]]
+                numbers = [str(k + 1) for k, c in enumerate(question.choices)
+                           if DECK.names[c.row[2]] == name]
+                reply = answer(question, name.lower())
+                assert reply == f"{name} is there more than once ({', '.join(numbers)}): give its number"
+                k = pick.row[3] - 1
+                assert pick.label == f"{name} (p{k})"
+                assert answer(question, f"p{k}") == pick.row
+                assert answer(question, f"P{k}") == pick.row
+                assert answer(question, str(question.choices.index(pick) + 1)) == pick.row
+                table.decide(pick.row)  # and the engine takes the pyramid card
+                after = table.moment().actions
+                assert [A.PLAY, seat, pick.row[2], k + 1] in after.tolist()
+                return
+            table.decide(question.choices[0].row)
+    pytest.fail("no card legal both from hand and pyramid in 40 deals")
