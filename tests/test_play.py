@@ -158,7 +158,7 @@ def test_a_deal_given_back_as_its_own_order_replays_whole(name: str) -> None:
     for i in range(120):
         dealer = int(batch.columns["dealer"][i])
         groups = physical_groups(name, batch.columns, i)
-        if name == "doko_skat":
+        if game.deck.copies > 1:  # names do not tell a Doppelkopf card's copies apart
             order = np.array(layout(game).order(groups, dealer), np.int64)
         else:
             order = order_of(game, [[game.deck.names[c] for c in g] for g in groups], dealer)

@@ -10,10 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from sim.games import Game
+from sim.play.doko_duell import DokoDuellScreen
 from sim.play.session import Screen
 from sim.play.skat_family import SkatFamilyScreen
 
-SCREENS: dict[str, type] = {"skat": SkatFamilyScreen, "skat_en_deux": SkatFamilyScreen}
+SCREENS: dict[str, type] = {"skat": SkatFamilyScreen, "skat_en_deux": SkatFamilyScreen,
+                            "doko_duell": DokoDuellScreen}
 """The screen class of each game, made with ``(game, rules, seat, number)``."""
 
 
