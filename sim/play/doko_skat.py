@@ -1,0 +1,371 @@
+"""The table screen of Doko-Skat (``doko_skat``): what the person's seat sees, the decision
+due with its legal choices, the other seats' moves as they happen, and the result with
+the score broken down as ``doko_skat_values.settle`` computes it.
+
+Everything shown comes from the seat's observation (``sim.games.doko_skat_obs``), the
+public actions, and, once the deal is over, its result columns. Two facts the actions
+lack come from the observations seen: the turned-up card (the first round's trick
+order) and, in a redeal, the second one (the main game's). The person sees an
+observation before any trick he plays in is complete, so every trick the narration
+names has its order known by then, and the narration of a prefix of the actions stays
+the same from call to call.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sim import actions as A
+from sim.cards import DOKO_DECK_48, SUITS, popcount
+from sim.games import Game
+from sim.games import doko_skat_obs as O
+from sim.games.doko_skat_values import (
+    BRIDGE,
+    BRIDGE_BASE,
+    BRIDGE_ORDERS,
+    EFF,
+    GAME_TRUMP,
+    GAME_TYPE,
+    GRAND,
+    GRAND_CODE,
+    LONE,
+    N_GAMES,
+    PAIR,
+    STRENGTH,
+    band,
+    declaration_order,
+    table_of,
+)
+from sim.play.common import SUIT_NAMES, Choice, Question, card_choices, group_name, held_refusals, show_cards
+from sim.tricks import trick_winner
+
+DECK = DOKO_DECK_48
+POSITIONS = ("forehand", "middlehand", "rearhand")
+FIRST_ROUND_TRICKS = 3
+FIRST_ROUND_CARDS = 9
+"""The first round's cards: the first 9 PLAY rows are its 3 tricks."""
+
+
+def game_code(game_type: int, trump: int) -> int:
+    """The game code (0-8) of result columns ``game`` (a type) and ``trump`` (-1 in grand)."""
+    if game_type == GRAND:
+        return GRAND_CODE
+    return trump + (BRIDGE_BASE if game_type == BRIDGE else 0)
+
+
+class DokoSkatScreen:
+    """The screen of a person at ``seat`` in deal ``number`` of Doko-Skat under ``rules``."""
+
+    def __init__(self, game: Game, rules: dict[str, Any], seat: int, number: int) -> None:
+        self.rules = rules
+        self.seat = seat
+        self.dealer = number % 3
+        self.bridge_skat = int(rules["bridge_order"] == "skat")
+        self.fr_table: int | None = None
+        """The first round's trick table, from the turned-up card of a view seen."""
+        self.redeal_table: int | None = None
+        """The main game's trick table after a redeal, from a view seen."""
+
+    # --- names ---------------------------------------------------------------------------
+
+    def player_name(self, player: int) -> str:
+        """``you`` or ``seat 2 (rearhand)``."""
+        if player == self.seat:
+            return "you"
+        return f"seat {player} ({POSITIONS[(player - self.dealer - 1) % 3]})"
+
+    def game_text(self, code: int) -> str:
+        """``suit hearts (trumps: the jacks, then hearts)``, ``grand (...)``, ``bridge ...``:
+        the game and its trumps in words (naming no card: a name would look like one seen)."""
+        if code == GRAND_CODE:
+            return "grand (trumps: the jacks only)"
+        suit = SUIT_NAMES[SUITS[int(GAME_TRUMP[code])]]
+        if GAME_TYPE[code] == BRIDGE:
+            order = " ".join(BRIDGE_ORDERS[self.bridge_skat])
+            return f"bridge {suit} (trumps: {suit} only, jacks in their suits; every suit {order})"
+        return f"suit {suit} (trumps: the jacks, then {suit})"
+
+    @staticmethod
+    def game_label(code: int) -> str:
+        """``suit hearts``, ``grand``, ``bridge spades``."""
+        if code == GRAND_CODE:
+            return "grand"
+        kind = "bridge" if GAME_TYPE[code] == BRIDGE else "suit"
+        return f"{kind} {SUIT_NAMES[SUITS[int(GAME_TRUMP[code])]]}"
+
+    # --- what the seat sees --------------------------------------------------------------
+
+    @staticmethod
+    def table_in_force(view: np.ndarray) -> int:
+        """The trick table the cards are shown in: the first round's until the main game's
+        is known."""
+        if view[O.PHASE] == O.PH_FIRST_ROUND or view[O.TABLE] < 0:
+            return int(view[O.FR_TABLE])
+        return int(view[O.TABLE])
+
+    def cards(self, mask: int, table: int) -> str:
+        return show_cards(int(mask), EFF[table], STRENGTH[table], DECK)
+
+    def remember(self, view: np.ndarray) -> None:
+        """Keep the trick tables the actions do not tell (``narrate``)."""
+        self.fr_table = int(view[O.FR_TABLE])
+        if view[O.REDEAL] and view[O.TABLE] >= 0:
+            self.redeal_table = int(view[O.TABLE])
+
+    def speaking_order(self, view: np.ndarray) -> list[int]:
+        """Who names a game first, second, third (from the first-round tricks)."""
+        order = np.zeros(3, np.int64)
+        declaration_order(view[O.FR_TRICKS:O.FR_TRICKS + 3].copy(), int(view[O.LONE]),
+                          int(view[O.FOREHAND]), order)
+        return [int(s) for s in order]
+
+    def view_lines(self, view: np.ndarray) -> list[str]:
+        """What the seat may see now, one fact a line."""
+        self.remember(view)
+        phase = int(view[O.PHASE])
+        table = self.table_in_force(view)
+        me = self.seat
+        out = [f"Turned-up card {DECK.names[int(view[O.TURNED_UP])]}: the first round is "
+               + self.game_text(int(view[O.FR_GAME]))]
+        counts = " (they count for nobody after the redeal)" if view[O.REDEAL] else \
+            " (they count for the side that took them)" if view[O.COUNT_FIRST_ROUND] else ""
+        out.append("First-round tricks: " + ", ".join(
+            f"{self.player_name(p)} {int(view[O.FR_TRICKS + p])} ({int(view[O.FR_POINTS + p])} points)"
+            for p in range(3)) + counts)
+        lone = int(view[O.LONE])
+        if lone == me:
+            others = " and ".join(self.player_name(p) for p in range(3) if p != me)
+            out.append(f"Teams: you play alone against {others}; the skat is yours")
+        elif lone >= 0:
+            mate = 3 - me - lone
+            out.append(f"Teams: you are in the pair with {self.player_name(mate)}, against "
+                       f"{self.player_name(lone)} (alone, with the skat)")
+        if view[O.DECLARER] >= 0:
+            out.append(f"Declarer: {self.player_name(int(view[O.DECLARER]))}; game: "
+                       + self.game_text(int(view[O.GAME])))
+        elif view[O.REDEAL]:
+            out.append(f"Nobody declared: redeal. Second turned-up card "
+                       f"{DECK.names[int(view[O.SECOND_TURNED_UP])]}: the game is "
+                       f"{self.game_text(int(view[O.GAME]))}; nobody has a declaring side")
+        elif phase == O.PH_DECLARE:
+            order = self.speaking_order(view)
+            names = [self.player_name(p) + (" (passed)" if k < order.index(me) else "")
+                     for k, p in enumerate(order)]
+            out.append("Naming a game, in turn: " + ", ".join(names))
+        hand = int(view[O.HAND])
+        if phase == O.PH_FIRST_ROUND:
+            out.append("Your first-round cards: " + self.cards(hand, table))
+        else:
+            out.append("Your cards: " + self.cards(hand, table))
+            if view[O.SKAT]:
+                out.append("The skat you took: " + self.cards(view[O.SKAT], table))
+            if view[O.REDEAL]:
+                mine = hand | int(view[O.DISCARDED]) | int(view[O.PLAYED + me])
+                nine = int(view[O.FR_PLAYED]) | int(view[O.FR_PLAYED + 1]) | int(view[O.FR_PLAYED + 2])
+                out.append("Given to you in the redeal: " + self.cards(mine & nine, table))
+            if view[O.DISCARDED]:
+                out.append("You put away: " + self.cards(view[O.DISCARDED], table))
+        if phase in (O.PH_FIRST_ROUND, O.PH_PLAY):
+            leader = int(view[O.TRICK_LEADER])
+            played = [f"{self.player_name((leader + k) % 3)} {DECK.names[int(view[O.TRICK_CARD + k])]}"
+                      for k in range(int(view[O.TRICK_N]))]
+            which = f"First-round trick {int(view[O.TRICK_NO]) + 1} of {FIRST_ROUND_TRICKS}" \
+                if phase == O.PH_FIRST_ROUND else f"Trick {int(view[O.TRICK_NO]) + 1}"
+            out.append(f"{which}: " + (", ".join(played) if played else "you lead"))
+        if phase == O.PH_PLAY:
+            out.append("Main-game tricks: " + ", ".join(
+                f"{self.player_name(p)} {int(view[O.TRICKS + p])} ({int(view[O.POINTS + p])} points)"
+                for p in range(3)))
+        return out
+
+    # --- the decision due ----------------------------------------------------------------
+
+    def question(self, view: np.ndarray) -> Question:
+        """The decision due and its legal choices."""
+        self.remember(view)
+        phase = int(view[O.PHASE])
+        if phase in (O.PH_FIRST_ROUND, O.PH_PLAY):
+            return self._card(view)
+        if phase == O.PH_DECLARE:
+            return self._declaration(view)
+        if phase == O.PH_DISCARD:
+            n = int(view[O.N_DISCARD])
+            table = self.table_in_force(view)
+            why = "they count for you" if view[O.LONE] == self.seat and not view[O.REDEAL] \
+                else "they count for your side"
+            return Question(f"Put {n} cards away ({why})", tuple(card_choices(
+                int(view[O.HAND]), A.DISCARD, self.seat, EFF[table], STRENGTH[table], DECK)), pick=n)
+        raise ValueError(f"no question for phase {phase}")
+
+    def _declaration(self, view: np.ndarray) -> Question:
+        keys = {GRAND_CODE: ("G", "GRAND")}
+        for k, s in enumerate(SUITS):
+            keys[k] = (s, SUIT_NAMES[s].upper())
+            keys[BRIDGE_BASE + k] = ("B" + s,)
+        choices = [Choice(self.game_text(code), (A.DECLARE, self.seat, code, 0), keys[code])
+                   for code in range(N_GAMES)]
+        last = view[O.NEXT_SPEAKER] < 0
+        choices.append(Choice("pass (nobody has named a game: the nine first-round cards are dealt "
+                              "again)" if last else "pass", (A.PASS, self.seat, 0, 0), ("PASS", "P")))
+        return Question("Your game", tuple(choices))
+
+    def _card(self, view: np.ndarray) -> Question:
+        table = self.table_in_force(view)
+        legal = int(view[O.LEGAL])
+        choices = card_choices(legal, A.PLAY, self.seat, EFF[table], STRENGTH[table], DECK)
+        refusals = {}
+        if view[O.TRICK_N]:
+            led = int(view[O.TRICK_CARD])
+            refusals = held_refusals(int(view[O.HAND]), legal, DECK,
+                                     f"you must follow {group_name([led], EFF[table], DECK)}")
+        prompt = "Your card (first round)" if view[O.PHASE] == O.PH_FIRST_ROUND else "Your card"
+        return Question(prompt, tuple(choices), refusals=refusals)
+
+    # --- the moves as they happen --------------------------------------------------------
+
+    def narrate(self, actions: np.ndarray) -> list[str]:
+        """Every action so far as the person may know it (others' discards stay hidden).
+        A trick whose order is not known yet (no observation seen) is told without its
+        taker."""
+        out = []
+        trick: list[int] = []
+        seats: list[int] = []
+        plays = 0
+        passes = 0
+        table = self.fr_table
+        for kind, player, a, _ in actions.tolist():
+            who = self.player_name(player)
+            you = player == self.seat
+            if kind == A.PASS:
+                passes += 1
+                out.append(f"{who}: {'pass' if you else 'passes'}")
+                if passes == 3:
+                    out.append("Nobody named a game: redeal (the nine first-round cards are turned "
+                               "up and dealt again)")
+                    table = self.redeal_table
+            elif kind == A.DECLARE:
+                table = int(table_of(a, self.bridge_skat))
+                out.append(f"{who}: {'declare' if you else 'declares'} {self.game_label(a)}")
+            elif kind == A.DISCARD:
+                out.append(f"{who}: put away {DECK.format(a)}" if you
+                           else f"{who}: puts {popcount(np.uint64(a))} cards away")
+            elif kind == A.PLAY:
+                out.append(f"{who}: {'play' if you else 'plays'} {DECK.names[a]}")
+                plays += 1
+                trick.append(a)
+                seats.append(player)
+                if len(trick) == 3:
+                    first = plays <= FIRST_ROUND_CARDS
+                    number = (plays - 1) // 3 + 1 - (0 if first else FIRST_ROUND_TRICKS)
+                    out.append(self._trick_line(trick, seats, table, number, first))
+                    trick, seats = [], []
+        return out
+
+    def _trick_line(self, trick: list[int], seats: list[int], table: int | None, number: int,
+                    first: bool) -> str:
+        cards = np.array(trick, np.int64)
+        points = int(DECK.points[cards].sum())
+        which = f"first-round trick {number}" if first else f"trick {number}"
+        if table is None:
+            return f"  {which}: {points} points"
+        w = trick_winner(cards, 3, EFF[table], STRENGTH[table])
+        return f"  {which} to {self.player_name(seats[w])} ({points} points)"
+
+    # --- the end -------------------------------------------------------------------------
+
+    def result_lines(self, columns: dict[str, np.ndarray]) -> list[str]:
+        """The teams, the game, each side's card points, and the score as the rules
+        compute it."""
+        c = {k: v[0].item() for k, v in columns.items()}
+        lone = c["lone"]
+        pair = [c["pair_0"], c["pair_1"]]
+        both = " (holding both turned-up cards)" if c["lone_both"] else ""
+        out = [f"Teams: {self.player_name(pair[0])} and {self.player_name(pair[1])} (the pair) "
+               f"against {self.player_name(lone)} (alone{both})"]
+        code = game_code(c["game"], c["trump"])
+        if c["nobody_declared"]:
+            out.append(f"Nobody declared: redeal; the second turned-up card "
+                       f"{DECK.names[c['second_turned_up']]} set the game: {self.game_text(code)}")
+        else:
+            side = "the lone player" if c["declaring_side"] == LONE else "the pair"
+            out.append(f"Declarer: {self.player_name(c['declarer'])} ({side}); game: "
+                       f"{self.game_text(code)}")
+        lines, value = self.score_terms(c)
+        out += lines
+        if self.rules["zero_sum"] and value:
+            out.append("Zero sum: the lone player wins or loses twice that, each pair member once, "
+                       "the other side the opposite")
+        out.append("Scores: " + ", ".join(f"{self.player_name(p)} {s:+d}"
+                                          for p, s in enumerate(self.seat_scores(c, value))))
+        return out
+
+    def side_points(self, c: dict[str, Any]) -> tuple[list[str], int, int]:
+        """Each side's card points, part by part: main-game tricks, discards and, when they
+        count, first-round tricks. Returns the lines and the pair's and the lone player's
+        totals (the ``points_pair`` and ``points_lone`` the engine settled)."""
+        lone = c["lone"]
+        members = {PAIR: [c["pair_0"], c["pair_1"]], LONE: [lone]}
+        discards = {PAIR: c["discard_points_pair"], LONE: c["discard_points_lone"]}
+        first_round = bool(self.rules["first_round_points"]) and not c["nobody_declared"]
+        lines = []
+        totals = {}
+        for side, label in ((PAIR, "The pair"), (LONE, "The lone player")):
+            tricks = sum(c[f"points_{s}"] for s in members[side])
+            parts = [f"{tricks} in tricks", f"{discards[side]} put away"]
+            total = tricks + discards[side]
+            if first_round:
+                fr = sum(c[f"fr_points_{s}"] for s in members[side])
+                parts.append(f"{fr} in first-round tricks")
+                total += fr
+            names = ", ".join(self.player_name(s) for s in members[side])
+            lines.append(f"{label} ({names}): " + " + ".join(parts) + f" = {total} card points")
+            totals[side] = total
+        return lines, totals[PAIR], totals[LONE]
+
+    def score_terms(self, c: dict[str, Any]) -> tuple[list[str], int]:
+        """The card points, the winner and what each winner scores, term by term as
+        ``settle`` computes it; returns the lines and that value (the engine's ``value``)."""
+        lines, pair, lone = self.side_points(c)
+        declaring = c["declaring_side"]
+        if pair == lone:
+            if declaring < 0:
+                return lines + [f"Tie at {pair} card points and no declaring side: nobody scores"], 0
+            other = "the lone player" if declaring == PAIR else "each pair member"
+            return lines + [f"Tie at {pair} card points: the side that did not declare scores, "
+                            f"{other} 1"], 1
+        winner = PAIR if pair > lone else LONE
+        losers = lone if winner == PAIR else pair
+        lines.append(("The pair wins" if winner == PAIR else "The lone player wins")
+                     + f", {max(pair, lone)} card points to {losers}")
+        terms = [(f"band {band(losers)} (the losers have {losers} card points)", int(band(losers)))]
+        if declaring == winner and c["spitzen"]:
+            n = c["spitzen"]
+            grand = c["game"] == GRAND
+            terms.append((f"{n} Spitzen{' x 2 in grand' if grand else ''}", n * (2 if grand else 1)))
+        if not c["nobody_declared"]:
+            lone_tricks = c[f"fr_tricks_{c['lone']}"]
+            if winner == LONE and c["lone_both"]:
+                terms.append(("1 special point (the lone player held both turned-up cards)", 1))
+            if lone_tricks == (FIRST_ROUND_TRICKS if winner == LONE else 0):
+                terms.append(("1 special point (all three first-round tricks)", 1))
+        value = sum(k for _, k in terms)
+        lines.append("Each winner scores: " + " + ".join(name for name, _ in terms) + f" = {value}")
+        return lines, value
+
+    def seat_scores(self, c: dict[str, Any], value: int) -> list[int]:
+        """Each seat's score from what each winner scores (``value``): the scoring side
+        gets it, the lone player twice with ``zero_sum``, where the other side pays."""
+        lone = c["lone"]
+        _, pair, lone_points = self.side_points(c)
+        declaring = c["declaring_side"]
+        if pair == lone_points and declaring < 0:
+            return [0, 0, 0]
+        scoring = (PAIR if pair > lone_points else LONE) if pair != lone_points else 1 - declaring
+        zero_sum = bool(self.rules["zero_sum"])
+        if scoring == PAIR:
+            pair_score, lone_score = value, -2 * value if zero_sum else 0
+        else:
+            pair_score, lone_score = -value if zero_sum else 0, 2 * value if zero_sum else value
+        return [lone_score if s == lone else pair_score for s in range(3)]
