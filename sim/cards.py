@@ -15,6 +15,7 @@ same). Card ``i`` of a deck is ``suit * n_ranks + rank`` for its first copy and
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numba
@@ -28,6 +29,16 @@ SUITS = "CSHD"
 
 RANK_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
 """Card points of each rank (the same in every game here)."""
+
+
+TEN = re.compile(r"^([CSHD])10$")
+"""A card written with ``10`` for its ten."""
+
+
+def card_word(word: str) -> str:
+    """A typed card name in the deck's notation: upper case, ``10`` for a ten read as
+    ``T`` (``h10`` -> ``HT``); other words only upper-cased (``10`` stays ``10``)."""
+    return TEN.sub(r"\1T", word.strip().upper())
 
 
 class CardError(ValueError):

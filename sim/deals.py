@@ -18,8 +18,9 @@ a random policy's choices) still comes from the seed's streams.
 >>> from sim.games import find_game
 >>> text = "CJ SJ HJ DJ CA CT CK CQ C9 C8 / SA ST SK SQ S9 S8 S7 HA HT HK / " \\
 ...        "HQ H9 H8 H7 DA DT DK DQ D9 D8 / C7 D7"
->>> order = deck_order(find_game("skat"), text, dealer=0)
->>> SKAT_DECK.names[order[0]], SKAT_DECK.names[order[31]]
+>>> skat = find_game("skat")
+>>> order = deck_order(skat, text, dealer=0)
+>>> skat.deck.names[order[0]], skat.deck.names[order[31]]
 ('CJ', 'D7')
 """
 
@@ -31,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.cards import CardError, Deck
+from sim.cards import CardError, Deck, card_word
 from sim.errors import StichsimError
 from sim.games import Game
 
@@ -177,8 +178,7 @@ def order_of(game: Game, groups: Sequence[Sequence[str]], dealer: int) -> np.nda
 def parse_groups(text: str) -> list[list[str]]:
     """``"CJ SJ / HA, HT / ..."`` -> ``[["CJ", "SJ"], ["HA", "HT"], ...]`` (``10`` may be
     written for the ten: ``H10`` is ``HT``)."""
-    return [[w.upper().replace("10", "T") for w in part.replace(",", " ").split()]
-            for part in text.split("/")]
+    return [[card_word(w) for w in part.replace(",", " ").split()] for part in text.split("/")]
 
 
 def deck_order(game: Game, text: str, dealer: int) -> np.ndarray:

@@ -18,7 +18,7 @@ from sim.games import GAMES, find_game
 from sim.games import skat_obs as O
 from sim.games.kernel import E_ASK
 from sim.play import SCREENS, screen_for
-from sim.play.common import Question, answer
+from sim.play.common import Choice, Question, answer
 from sim.play.session import play_deal
 from sim.play.skat_family import SkatFamilyScreen
 from sim.play.table import Table
@@ -282,6 +282,14 @@ def test_a_wrong_entry_is_refused_and_the_same_question_asked_again(monkeypatch,
     assert "BANANA is not one of the choices" in out
     assert "SX is not one of the choices" in out
     assert "Deal over." in out
+
+
+def test_a_choice_numbered_10_or_more_is_taken_by_its_number() -> None:
+    choices = tuple(Choice(SKAT_DECK.names[c], (A.PLAY, 0, c, 0), (SKAT_DECK.names[c],))
+                    for c in range(12))
+    question = Question("Your card", choices)
+    assert answer(question, "10") == choices[9].row and answer(question, "12") == choices[11].row
+    assert answer(question, "c10") == choices[SKAT_DECK.index("CT")].row
 
 
 def test_a_card_that_may_not_be_played_is_refused_with_the_reason() -> None:

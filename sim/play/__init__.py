@@ -11,11 +11,12 @@ from typing import Any
 
 from sim.games import Game
 from sim.play.doko_duell import DokoDuellScreen
+from sim.play.doko_skat import DokoSkatScreen
 from sim.play.session import Screen
 from sim.play.skat_family import SkatFamilyScreen
 
 SCREENS: dict[str, type] = {"skat": SkatFamilyScreen, "skat_en_deux": SkatFamilyScreen,
-                            "doko_duell": DokoDuellScreen}
+                            "doko_duell": DokoDuellScreen, "doko_skat": DokoSkatScreen}
 """The screen class of each game, made with ``(game, rules, seat, number)``."""
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.actions import DISCARD
-from sim.cards import SUITS, Deck
+from sim.cards import SUITS, Deck, card_word
 from sim.tricks import TRUMP
 
 Row = tuple[int, int, int, int]
@@ -71,8 +71,9 @@ class Question:
 
 
 def normalise(word: str) -> str:
-    """An answer's word in the form choices are named: upper case, ``10`` as ``T``."""
-    return word.strip().upper().replace("10", "T")
+    """An answer's word in the form choices are named: upper case, a card's ``10`` as ``T``
+    (``H10`` is ``HT``; the number ``10`` stays a number)."""
+    return card_word(word)
 
 
 def answer(question: Question, text: str) -> Row | str | Question:
