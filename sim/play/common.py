@@ -167,6 +167,16 @@ def card_choices(mask: int, kind: int, seat: int, eff: np.ndarray, strength: np.
     return out
 
 
+def says(who: str, you: bool, phrase: str) -> str:
+    """A move told in the person's words or a third person's: ``you: pass``, ``seat 2
+    (middlehand): passes`` (the phrase's first word is its verb)."""
+    if you:
+        return f"{who}: {phrase}"
+    verb, _, rest = phrase.partition(" ")
+    verb += "es" if verb.endswith(("s", "sh", "ch")) else "s"
+    return f"{who}: {verb} {rest}".rstrip()
+
+
 def held_refusals(hand: int, legal: int, deck: Deck, why: str) -> dict[str, str]:
     """For each card held but not legal now, the reason it may not be played (``why``)."""
     out = {}

@@ -21,7 +21,15 @@ from sim.games import Game
 from sim.games import skat_obs as O
 from sim.games.skat_family import declaration_choices
 from sim.games.skat_values import BASE, EFF, GRAND, NULL, RAMSCH, STRENGTH, null_value
-from sim.play.common import Choice, Question, card_choices, group_name, held_refusals, show_cards
+from sim.play.common import (
+    Choice,
+    Question,
+    card_choices,
+    group_name,
+    held_refusals,
+    says,
+    show_cards,
+)
 from sim.tricks import trick_winner
 
 DECK = SKAT_DECK
@@ -29,6 +37,11 @@ GAME_LABELS = ("clubs", "spades", "hearts", "diamonds", "grand", "null", "ramsch
 POSITIONS = ("forehand", "middlehand", "rearhand")
 OFFER_LABELS = ("no offer", "raus", "Stich")
 OPEN_LEVELS = ("", "einmal offen", "zweimal offen (2 levels)")
+PHRASES = {A.BID: "bid {a}", A.HOLD: "hold {a}", A.PASS: "pass", A.PICKUP: "pick up the skat",
+           A.HAND: "play hand", A.GIVE_UP: "give the game up", A.DECLARE: "declare {game}",
+           A.OFFER: "offer {offer}", A.ACCEPT: "accept the offer", A.REJECT: "reject the offer",
+           A.CONTRA: "say Contra", A.RE: "say Re"}
+"""What a player does, by action, in the person's words (``says`` turns them)."""
 
 
 def declaration_label(code: int) -> str:
@@ -248,38 +261,22 @@ class SkatFamilyScreen:
         for kind, player, a, b in actions.tolist():
             who = self.player_name(player)
             you = player == self.seat
-            if kind == A.BID:
-                out.append(f"{who}: {'bid' if you else 'bids'} {a}")
-            elif kind == A.HOLD:
-                out.append(f"{who}: {'hold' if you else 'holds'} {a}")
-            elif kind == A.PASS:
-                out.append(f"{who}: {'pass' if you else 'passes'}")
-            elif kind == A.PICKUP:
-                out.append(f"{who}: {'pick' if you else 'picks'} up the skat")
-            elif kind == A.HAND:
-                out.append(f"{who}: {'play' if you else 'plays'} hand")
-            elif kind == A.GIVE_UP:
-                out.append(f"{who}: {'give' if you else 'gives'} the game up")
-            elif kind == A.DISCARD:
-                out.append(f"{who}: put away {DECK.format(a)}" if you
-                           else f"{who}: puts two cards away")
-            elif kind == A.DECLARE:
+            if kind == A.DECLARE:
                 game = a & 7
-                out.append(f"{who}: {'declare' if you else 'declares'} {declaration_label(a)}")
             elif kind == A.RAMSCH:
                 game = RAMSCH
                 size = 2 if self.two else 3
                 out.append("Everybody passed: ramsch")
-            elif kind == A.OFFER:
-                out.append(f"{who}: {'offer' if you else 'offers'} {OFFER_LABELS[a]}")
-            elif kind in (A.ACCEPT, A.REJECT):
-                verb = "accept" if kind == A.ACCEPT else "reject"
-                out.append(f"{who}: {verb if you else verb + 's'} the offer")
-            elif kind in (A.CONTRA, A.RE):
-                out.append(f"{who}: {'Contra' if kind == A.CONTRA else 'Re'}")
+            elif kind == A.DISCARD:
+                out.append(says(who, you, f"put away {DECK.format(a)}" if you
+                                else "put two cards away"))
+            if kind in PHRASES:
+                named = declaration_label(a) if kind == A.DECLARE else ""
+                out.append(says(who, you, PHRASES[kind].format(
+                    a=a, offer=OFFER_LABELS[a % 3], game=named)))
             elif kind == A.PLAY:
                 name = f"the blind ({who})" if b == 1 else who
-                out.append(f"{name}: {'play' if you and b != 1 else 'plays'} {DECK.names[a]}")
+                out.append(says(name, you and b != 1, f"play {DECK.names[a]}"))
                 trick.append(a)
                 seats.append(name)
                 if len(trick) == size:
