@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import re
 
 import numpy as np
@@ -434,3 +435,39 @@ def test_the_skat_screens_never_show_a_hidden_card(tmp_path, name, rules) -> Non
             assert shown <= knowable(name, full, seat, last.actions), (seed, seat)
             assert obj["actions"]
     assert checked > 150
+
+
+FUZZ_RULES = {"skat": [{}, {"all_pass": "ramsch", "announcements": True}],
+              "skat_en_deux": [{}, {"contra_re": True, "open_hand": True},
+                               {"give_up_after_pickup": True, "all_pass": "throw_in"}],
+              "doko_duell": [{}, {"equal_cards": "second_wins", "b_one_per_trick": True}],
+              "doko_skat": [{}, {"team_cards": "all", "bridge_order": "skat", "zero_sum": True}]}
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_person_answering_at_random_finishes_every_deal_and_its_trace_replays(name, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Random choices (and now and then a wrong answer) from every seat, under the game's
+    default and other rules, with random and heuristic players: every deal ends and its
+    trace replays without a difference."""
+    game = find_game(name)
+    rng = random.Random(7)
+    for rules in FUZZ_RULES[name]:
+        resolved = game.rules(rules)
+        for seed in range(10):
+            seat, number = seed % game.n_players, seed % 4
+            table = Table(game, resolved, seed, number, seat, ("random", "heuristic")[seed % 2])
+            screen = screen_for(game, resolved, seat, number)
+
+            def read(prompt: str) -> str:
+                view = table.moment().view
+                assert view is not None
+                question = screen.question(view)
+                if rng.random() < 0.1:
+                    return "zz"
+                picks = rng.sample(range(1, len(question.choices) + 1), question.pick)
+                return " ".join(map(str, picks))
+
+            trace = tmp_path / f"{seed}.jsonl"
+            obj = play_deal(game, table, screen, read, lambda line: None, trace, [])
+            assert obj["policies"][seat] == "person"
+            assert replay_file(trace) == [], (rules, seed)
