@@ -65,7 +65,7 @@ from sim.games.kernel import (
     store_deal,
 )
 from sim.options import Option, OptionTable
-from sim.policies import HEURISTIC, PERSON, SCRIPTED
+from sim.policies import HEURISTIC, SCRIPTED
 from sim.policies import doko_skat_heuristic as H
 from sim.policies.random import random_card, random_cards
 from sim.rng import STREAM_DEAL, STREAM_SEAT0, below, shuffle, stream_key
@@ -227,27 +227,21 @@ def _play_trick(leader, hands, table, main, obs, pols, states, discards, skat, l
     for n in range(3):
         seat = (leader + n) % 3
         legal = legal_mask(hands[seat], trick[0] if n else -1, eff, SUIT_MASKS[table])
-        if pols[seat] == SCRIPTED:  # a replay: nobody looks at the observation
+        _private(obs, seat, hands[seat], discards, skat, lone)
+        obs[O.TRICK_N] = n
+        obs[O.LEGAL] = np.int64(legal)
+        if pols[seat] < 0:
+            if person_waits(pols[seat], script, cur, obs, err, log, nlog):
+                return -1, 0
             card = scripted(script, cur, A.PLAY, seat, err)
             if err[0]:
                 return -1, 0
-        else:
-            _private(obs, seat, hands[seat], discards, skat, lone)
-            obs[O.TRICK_N] = n
-            obs[O.LEGAL] = np.int64(legal)
-            if pols[seat] < 0:
-                if person_waits(pols[seat], script, cur, obs, err, log, nlog):
-                    return -1, 0
-                card = scripted(script, cur, A.PLAY, seat, err)
-                if err[0]:
-                    return -1, 0
-            else:
-                card = decide_card(pols[seat], obs, states[STREAM_SEAT0 + seat])
-        if pols[seat] < 0:
             card = held_copy(card, hands[seat])
             if card < 0 or card >= N_CARDS or not (legal >> np.uint64(card)) & np.uint64(1):
                 err[0] = E_ILLEGAL
                 return -1, 0
+        else:
+            card = decide_card(pols[seat], obs, states[STREAM_SEAT0 + seat])
         record(log, nlog, A.PLAY, seat, card, 0)
         hands[seat] &= ~bit(card)
         obs[(O.PLAYED if main else O.FR_PLAYED) + seat] |= np.int64(bit(card))
@@ -287,12 +281,11 @@ def _ask_declaration(seat, obs, pol, state, script, cur, err, log, nlog):  # typ
 def _ask_discard(seat, n, hands, discards, skat, lone, obs, pol, state, script, cur, err, log,
                  nlog):  # type: ignore[no-untyped-def]
     """Seat ``seat`` puts ``n`` of its cards away."""
-    if pol == PERSON:
-        _private(obs, seat, hands[seat], discards, skat, lone)
-        obs[O.N_DISCARD] = n
+    _private(obs, seat, hands[seat], discards, skat, lone)
+    obs[O.N_DISCARD] = n
+    if pol < 0:
         if person_waits(pol, script, cur, obs, err, log, nlog):
             return
-    if pol < 0:
         cards = held_copies(np.uint64(scripted(script, cur, A.DISCARD, seat, err)), hands[seat])
         if err[0]:
             return
@@ -300,8 +293,6 @@ def _ask_discard(seat, n, hands, discards, skat, lone, obs, pol, state, script, 
             err[0] = E_ILLEGAL
             return
     else:
-        _private(obs, seat, hands[seat], discards, skat, lone)
-        obs[O.N_DISCARD] = n
         cards = np.uint64(decide_discard(pol, obs, state))
     record(log, nlog, A.DISCARD, seat, np.int64(cards), 0)
     hands[seat] &= ~cards
