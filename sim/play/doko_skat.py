@@ -38,7 +38,16 @@ from sim.games.doko_skat_values import (
     declaration_order,
     table_of,
 )
-from sim.play.common import SUIT_NAMES, Choice, Question, card_choices, group_name, held_refusals, show_cards
+from sim.play.common import (
+    SUIT_NAMES,
+    Choice,
+    Question,
+    card_choices,
+    group_name,
+    held_refusals,
+    says,
+    show_cards,
+)
 from sim.tricks import trick_winner
 
 DECK = DOKO_DECK_48
@@ -240,19 +249,19 @@ class DokoSkatScreen:
             you = player == self.seat
             if kind == A.PASS:
                 passes += 1
-                out.append(f"{who}: {'pass' if you else 'passes'}")
+                out.append(says(who, you, "pass"))
                 if passes == 3:
                     out.append("Nobody named a game: redeal (the nine first-round cards are turned "
                                "up and dealt again)")
                     table = self.redeal_table
             elif kind == A.DECLARE:
                 table = int(table_of(a, self.bridge_skat))
-                out.append(f"{who}: {'declare' if you else 'declares'} {self.game_label(a)}")
+                out.append(says(who, you, f"declare {self.game_label(a)}"))
             elif kind == A.DISCARD:
-                out.append(f"{who}: put away {DECK.format(a)}" if you
-                           else f"{who}: puts {popcount(np.uint64(a))} cards away")
+                out.append(says(who, you, f"put away {DECK.format(a)}" if you
+                                else f"put {popcount(np.uint64(a))} cards away"))
             elif kind == A.PLAY:
-                out.append(f"{who}: {'play' if you else 'plays'} {DECK.names[a]}")
+                out.append(says(who, you, f"play {DECK.names[a]}"))
                 plays += 1
                 trick.append(a)
                 seats.append(player)

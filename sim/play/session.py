@@ -55,16 +55,18 @@ def write_trace_line(obj: dict[str, Any], out: Path) -> None:
 def ask(question: Question, read: Callable[[str], str], say: Callable[[str], None]) -> tuple[int, ...]:
     """Ask until an answer names a legal choice (cards to pick may come a few at a time);
     ``LeftTable`` on ``quit``."""
-    for line in question.lines()[:-1]:
+    *choices, prompt = question.lines()
+    for line in choices:
         say(line)
     while True:
-        text = read(question.lines()[-1] + " ")
+        text = read(prompt + " ")
         if text.strip().upper() in QUIT:
             raise LeftTable("quit")
         got = answer(question, text)
         if isinstance(got, Question):
             question = got
-            for line in question.lines()[:-1]:
+            *choices, prompt = question.lines()
+            for line in choices:
                 say(line)
         elif isinstance(got, str):
             say(f"  {got}")
