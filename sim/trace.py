@@ -8,12 +8,11 @@ actions), regenerates the cards from the seed and the deal index, re-scores the
 deal and compares every recorded field.
 
 The game-specific parts (cards block, action fields, result block) are each game's
-codec: the ``CODEC`` of its module ``sim.games.<game>_trace`` (or of the module its
-game module names in ``TRACE_CODEC``); every registered game with such a module is
-traced (``traced_games``). Helpers every codec may use (card lists, result column
-converters, JSON comparison, the action comparison) are at the end of this module.
+codec: the ``CODEC`` of the module the game declares (``Game.trace_codec``); every
+registered game is traced (``traced_games``). What codecs are built from (the ``Codec``
+protocol, ``TraceError``, the helpers they share) is ``sim.trace_codec``.
 
->>> from sim.games import find_game
+>>> from sim.registry import find_game
 >>> lines = list(trace_lines(find_game("skat"), 7, 0, 1, {}, ["random"] * 3))
 >>> list(lines[0])[:6]
 ['game', 'rules', 'policies', 'seed', 'deal', 'dealer']
@@ -24,24 +23,23 @@ True
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import json
 import os
-import sys
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
 from sim import actions as A
-from sim.cards import CardError, Deck
 from sim.deals import DealError, trace_order
-from sim.games import GAMES, Game, GameError, find_game
+from sim.games.base import Game
 from sim.options import RuleError
 from sim.policies import SEATED, PolicyError, policy_ids
+from sim.registry import GAMES, GameError, find_game
+from sim.trace_codec import Codec, TraceError, short
 
 CHUNK = 2_000
 """Deals per ``Game.play`` call when writing or replaying (each recorded deal keeps
@@ -51,63 +49,19 @@ FIELDS = ("game", "rules", "policies", "seed", "deal", "dealer", "cards", "actio
 """Fields of every trace line, in the order they are written."""
 
 
-class TraceError(ValueError):
-    """A trace line that cannot be read: bad JSON, unknown game, option, card or action,
-    a missing field. The message is one line and names the line number."""
-
-
-class Codec(Protocol):
-    """A traced game's ``cards``, ``actions`` and ``result`` blocks (its codec module's
-    ``CODEC``): rendering from the result columns and action rows, parsing, comparing."""
-
-    def cards_json(self, columns: Mapping[str, np.ndarray], i: int) -> dict[str, Any]: ...
-    def parse_cards(self, cards: Any) -> Any: ...
-    def cards_diff(self, recorded: Any, columns: Mapping[str, np.ndarray], i: int) -> list[str]: ...
-    def actions_json(self, rows: np.ndarray) -> list[dict[str, Any]]: ...
-    def action_row(self, obj: Any) -> list[int]: ...
-    def actions_diff(self, recorded: Sequence[Mapping[str, Any]],
-                     replayed: Sequence[Mapping[str, Any]]) -> list[str]: ...
-    def result_json(self, columns: Mapping[str, np.ndarray], i: int,
-                    rows: np.ndarray) -> dict[str, Any]: ...
-    def check_result(self, result: Any) -> None: ...
-    def result_diff(self, recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]: ...
-
-
-class ScriptCodec(Codec, Protocol):
-    """A codec whose action objects do not name the kernel's exact action rows (a
-    Doppelkopf card name stands for either copy of the card): ``script_rows`` turns a
-    deal's parsed rows into the script the kernel replays, given the cards that deal
-    ``i`` of ``columns`` dealt. Codecs without it replay their parsed rows as they are."""
-
-    def script_rows(self, rows: np.ndarray, columns: Mapping[str, np.ndarray], i: int) -> np.ndarray: ...
-
-
-def codec_module(game: Game) -> str:
-    """The module holding ``game``'s codec: the game module's ``TRACE_CODEC`` if it names
-    one, else ``sim.games.<game>_trace``."""
-    return getattr(game.module, "TRACE_CODEC", f"sim.games.{game.name}_trace")
-
-
-def _has_codec(game: Game) -> bool:
-    name = codec_module(game)
-    try:
-        return name in sys.modules or importlib.util.find_spec(name) is not None
-    except ModuleNotFoundError:
-        return False
-
-
 def trace_codec(game: Game) -> Codec:
-    """``game``'s codec (its codec module's ``CODEC``, loaded on first use)."""
-    if not _has_codec(game):
-        raise TraceError(f"game {game.name} has no trace format yet "
-                         f"(traced games: {', '.join(traced_games())})")
-    # imported late: a codec module imports TraceError from here
-    return importlib.import_module(codec_module(game)).CODEC  # type: ignore[no-any-return]
+    """``game``'s codec: the ``CODEC`` of the module its ``trace_codec`` names (imported on
+    first use)."""
+    codec = getattr(importlib.import_module(game.trace_codec), "CODEC", None)
+    if not isinstance(codec, Codec):
+        raise TypeError(f"game {game.name}: {game.trace_codec}.CODEC is not a trace codec "
+                        f"(sim.trace_codec.Codec), got {type(codec).__name__}")
+    return codec
 
 
 def traced_games() -> list[str]:
-    """Ids of the registered games that traces support (those with a codec module)."""
-    return [name for name, game in GAMES.items() if _has_codec(game)]
+    """Ids of the games that traces support: every registered game."""
+    return list(GAMES)
 
 
 # --- writing -------------------------------------------------------------------------------
@@ -241,11 +195,9 @@ def parse_line(text: str, number: int) -> _Line:
         if not isinstance(name, str):
             raise GameError(f"game must be a name, got {json.dumps(name)}")
         game = find_game(name)
-        codec = trace_codec(game)
     except GameError:
         raise _fail(number, f"unknown game {json.dumps(name)} (games: {', '.join(traced_games())})") from None
-    except TraceError as e:
-        raise _fail(number, str(e)) from None
+    codec = trace_codec(game)
     given = obj["rules"]
     if not isinstance(given, dict):
         raise _fail(number, "rules must be an object of option: value")
@@ -400,106 +352,6 @@ def _replay_failure(line: _Line, log: np.ndarray, error: int) -> str:
     return f"action {k} {json.dumps(line.actions[k], separators=(',', ':'))} {why}"
 
 
-# --- helpers for codecs --------------------------------------------------------------------
-
-def card_names(mask: int, deck: Deck) -> list[str]:
-    """Card names of a mask in deck order, one entry per physical card (both copies of a
-    Doppelkopf card side by side, as the deck order of their kind)."""
-    return [deck.names[i] for i in sorted(deck.cards(int(mask)), key=lambda i: (i % deck.n_kinds, i))]
-
-
-def parse_names(value: Any, where: str, deck: Deck) -> int:
-    """The mask of a list of card names (each copy of a card once, lowest copy first);
-    ``where`` names the field in errors."""
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise TraceError(f"{where} must be a list of card names, got {short(value)}")
-    try:
-        return deck.parse(value)
-    except CardError as e:
-        raise TraceError(f"{where}: {e}") from None
-
-
-def flag(v: int) -> bool:
-    """A 0/1 column as ``true``/``false``."""
-    return bool(v)
-
-
-def number(v: int) -> int:
-    """A plain integer column."""
-    return int(v)
-
-
-def player(v: int) -> int | None:
-    """A player column, ``-1`` (nobody) as null."""
-    return int(v) if v >= 0 else None
-
-
-def label(labels: Sequence[str]) -> Callable[[int], str | None]:
-    """A coded column written as its label, code 0 (none) as null."""
-    def convert(v: int) -> str | None:
-        return labels[v] if v > 0 else None
-    return convert
-
-
-def actions_diff(recorded: Sequence[Mapping[str, Any]], replayed: Sequence[Mapping[str, Any]],
-                 deck: Deck) -> list[str]:
-    """The first difference between recorded and replayed action objects, if any.
-
-    Every field of the replayed object must be recorded with the same value (a
-    ``cards`` list in any order); extra recorded fields are not checked.
-    """
-    def pos(name: Any) -> int:
-        return deck.names.index(name) if name in deck.names else len(deck.names)
-
-    for k, (q, r) in enumerate(zip(recorded, replayed)):
-        for key, value in r.items():
-            mine = q.get(key)
-            if key == "cards" and isinstance(mine, list):
-                same = sorted(mine, key=pos) == sorted(value, key=pos)
-            else:
-                same = same_value(mine, value)
-            if not same:
-                return [f"action {k} recorded {compact(q)}, replayed {compact(r)}"]
-    if len(recorded) != len(replayed):
-        more = recorded if len(recorded) > len(replayed) else replayed
-        extra = compact(more[min(len(recorded), len(replayed))])
-        return [f"{len(recorded)} actions recorded, {len(replayed)} replayed (first extra {extra})"]
-    return []
-
-
-def same_value(a: Any, b: Any) -> bool:
-    """JSON equality that tells ``true`` from ``1`` and ``false`` from ``0`` (in lists and
-    objects too)."""
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    return type(a) is type(b) and a == b if a is None or b is None else a == b
-
-
-def require_fields(result: Any, fields: Sequence[str]) -> None:
-    """Raise ``TraceError`` unless ``result`` is an object holding every one of ``fields``
-    (the result fields TRACE.md requires of a game)."""
-    if not isinstance(result, dict):
-        raise TraceError(f"result must be an object, got {short(result)}")
-    missing = [f for f in fields if f not in result]
-    if missing:
-        raise TraceError(f"result: missing field(s) {', '.join(missing)}")
-
-
-def is_int(v: Any) -> bool:
-    """A JSON integer (not ``true``/``false``)."""
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def compact(obj: Any) -> str:
-    """JSON without spaces, for messages."""
-    return json.dumps(obj, separators=(",", ":"))
-
-
-def short(v: Any) -> str:
-    """A value for an error message, cut to 60 characters."""
-    text = json.dumps(v) if not isinstance(v, str) else repr(v)
-    return text if len(text) <= 60 else text[:57] + "..."
+__all__ = ["CHUNK", "FIELDS", "TraceError", "dump_line", "parse_line", "read_lines",
+           "replay_file", "trace_codec", "trace_lines", "trace_object", "traced_games",
+           "write_trace"]

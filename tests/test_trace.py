@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from sim.cards import SKAT_DECK
-from sim.games import find_game
+from sim.registry import find_game
 from sim.trace import FIELDS, TraceError, replay_file, trace_codec, trace_lines, traced_games, write_trace
 
 SKAT = find_game("skat")
@@ -845,7 +845,7 @@ def test_skat_en_deux_window_and_codec_registry(tmp_path: Path) -> None:
 
     from types import SimpleNamespace
 
-    from sim.games import Game
+    from sim.games.base import Game
 
     untraced = Game(SimpleNamespace(NAME="no_such_game"))  # type: ignore[arg-type]
     with pytest.raises(TraceError, match="game no_such_game has no trace format yet "

@@ -37,7 +37,7 @@ import numpy as np
 
 from sim import actions as A
 from sim.games import doko_duell as G
-from sim.trace import (
+from sim.trace_codec import (
     TraceError,
     actions_diff,
     card_names,

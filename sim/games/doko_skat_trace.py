@@ -49,7 +49,7 @@ from sim.games.doko_skat_values import (
     GRAND_CODE,
     SIDES,
 )
-from sim.trace import (
+from sim.trace_codec import (
     TraceError,
     actions_diff,
     card_names,
@@ -138,7 +138,7 @@ class DokoSkatTrace:
         dealt. The redeal's cards are compared once the replay has come that far (it has
         when it redealt or met no error; recorded and replayed absence are alike)."""
         dealt = self.cards_json(columns, i)
-        keys = DEAL_CARDS
+        keys: tuple[str, ...] = DEAL_CARDS
         if columns["nobody_declared"][i] or not columns["replay_error"][i]:
             keys += REDEAL_CARDS
         return [f"cards.{key} recorded {_text(recorded[key])}, dealt {_text(dealt.get(key))}"
@@ -212,7 +212,7 @@ class DokoSkatTrace:
     def actions_diff(self, recorded: Sequence[Mapping[str, Any]],
                      replayed: Sequence[Mapping[str, Any]]) -> list[str]:
         """The first difference between recorded and replayed action objects, if any
-        (``sim.trace.actions_diff``: discarded cards in any order)."""
+        (``sim.trace_codec.actions_diff``: discarded cards in any order)."""
         return actions_diff(recorded, replayed, self.deck)
 
     # result

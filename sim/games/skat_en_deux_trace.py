@@ -18,7 +18,8 @@ players:
 from __future__ import annotations
 
 from sim.games import skat_en_deux
-from sim.games.skat_trace import SkatFamilyTrace, flag, label, number, player
+from sim.games.skat_trace import SkatFamilyTrace
+from sim.trace_codec import flag, label, number, player
 
 CODEC = SkatFamilyTrace(
     skat_en_deux,

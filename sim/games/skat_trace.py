@@ -1,7 +1,7 @@
 """The Skat family's parts of a deal trace (``TRACE.md``): cards, actions, result.
 
-``sim.trace`` writes and replays traces for every game and asks each game's codec
-module (``sim.games.<game>_trace``) for its ``CODEC``. Skat and Skat-en-deux share
+``sim.trace`` writes and replays traces for every game and asks the codec module each
+game declares (``Game.trace_codec``) for its ``CODEC``. Skat and Skat-en-deux share
 one codec class, ``SkatFamilyTrace``, set up from the game module and what the
 game adds; this module holds it and Skat's instance:
 
@@ -14,11 +14,10 @@ game adds; this module holds it and Skat's instance:
   then the game's extra columns), the fields a trace must carry, and the
   field-by-field comparison a replay reports.
 
-Functions that read a trace raise ``sim.trace.TraceError`` with a message that
+Functions that read a trace raise ``sim.trace_codec.TraceError`` with a message that
 names the field; ``sim.trace`` adds the line number. The helpers any game's codec
 may use (card lists, result column converters ``flag``/``number``/``player``/``label``,
-``same_value``, the action comparison) live in ``sim.trace``; the ones Skat's codecs
-import are importable from here as before.
+``same_value``, the action comparison) live in ``sim.trace_codec``.
 
 >>> declaration_fields(4 | 8 | 16 | 32, hand=True)["ouvert"]
 True
@@ -39,19 +38,18 @@ from typing import Any
 import numpy as np
 
 from sim import actions as A
-from sim import trace as T
+from sim import trace_codec as T
 from sim.cards import SKAT_DECK, Deck
 from sim.games import skat
 from sim.games import skat_obs as O
 from sim.games.skat_values import GAME_NAMES, NULL
-from sim.trace import TraceError, flag, label, number, player, same_value
-from sim.trace import is_int as _is_int
-from sim.trace import short as _short
+from sim.trace_codec import TraceError, flag, same_value
+from sim.trace_codec import is_int as _is_int
+from sim.trace_codec import short as _short
 
 __all__ = ["ACTION_FIELDS", "CODEC", "DECLARED_GAMES", "GAME_FIELDS", "OPEN_LEVELS",
            "RAMSCH_FIELDS", "RESULT_FIELDS", "SkatFamilyTrace", "declaration_code",
-           "declaration_fields", "flag", "label", "names", "number", "parse_names", "player",
-           "same_value"]
+           "declaration_fields", "names", "parse_names"]
 
 DECLARED_GAMES = GAME_NAMES[:6]
 """Names a ``declare`` may give: ``C S H D grand null`` (codes 0-5)."""
@@ -82,7 +80,7 @@ GAME_FIELDS = ("game", "bid", "matadors", "declarer_points", "declarer_tricks", 
 # --- cards ---------------------------------------------------------------------------------
 
 def names(mask: int, deck: Deck = SKAT_DECK) -> list[str]:
-    """Card names of a mask, in deck order (``sim.trace.card_names``)."""
+    """Card names of a mask, in deck order (``sim.trace_codec.card_names``)."""
     return T.card_names(mask, deck)
 
 
@@ -273,7 +271,7 @@ class SkatFamilyTrace:
     def actions_diff(self, recorded: Sequence[Mapping[str, Any]],
                      replayed: Sequence[Mapping[str, Any]]) -> list[str]:
         """The first difference between recorded and replayed action objects, if any
-        (``sim.trace.actions_diff``: discarded cards in any order)."""
+        (``sim.trace_codec.actions_diff``: discarded cards in any order)."""
         return T.actions_diff(recorded, replayed, self.deck)
 
     # result
