@@ -34,7 +34,7 @@ from typing import Any
 
 import psutil
 
-from sim.games import find_game
+from sim.registry import find_game
 
 POLICIES = ("random", "heuristic")
 DEFAULT_DEALS = 2_000_000
@@ -57,7 +57,8 @@ def _peak_rss_mib() -> float:
 
 def _rss_mib() -> float:
     """This process's resident memory now, in MiB."""
-    return psutil.Process().memory_info().rss / 2**20
+    rss: int = psutil.Process().memory_info().rss
+    return rss / 2**20
 
 
 def _warm(args: tuple[str, tuple[str, ...], Any]) -> tuple[int, float, float]:

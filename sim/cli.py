@@ -29,7 +29,7 @@ from typing import NoReturn
 
 from sim import __version__
 from sim.errors import StichsimError
-from sim.games import GAMES, GameError
+from sim.registry import GAMES, GameError
 from sim.options import RuleError
 from sim.policies import POLICIES, PolicyError
 
@@ -83,7 +83,8 @@ def _seed(text: str) -> int:
 def _default_jobs() -> int:
     from joblib import cpu_count
 
-    return max(1, cpu_count())
+    count: int = cpu_count()
+    return max(1, count)
 
 
 @contextlib.contextmanager
@@ -180,7 +181,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     """Print every rule option of a game: name, default, allowed values, meaning."""
-    from sim.games import find_game
+    from sim.registry import find_game
 
     game = find_game(args.game)
     rows = game.options.describe()
@@ -202,7 +203,7 @@ def _atomic_output(out: Path) -> Path:
 
 def cmd_trace(args: argparse.Namespace) -> int:
     """Write deal traces (TRACE.md) as JSON lines."""
-    from sim.games import find_game
+    from sim.registry import find_game
 
     if args.config is not None:
         if args.game is not None:
@@ -275,7 +276,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     import secrets
 
     from sim.deals import deck_order
-    from sim.games import find_game
+    from sim.registry import find_game
     from sim.play import screen_for
     from sim.play.session import LeftTable, play_deal
     from sim.play.table import Table
@@ -315,7 +316,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Measure deals per second and peak memory."""
-    from sim.games import find_game
+    from sim.registry import find_game
 
     if args.all and args.games:
         raise CliError("bench: give GAME names or --all, not both")

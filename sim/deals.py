@@ -10,12 +10,13 @@ A deal is written as its card groups separated by ``/``, in the order of the tra
                                                                   (12 12 12 3 3 3 3 1)
 
 (a pyramid's cards in position order ``p0 ... p11``; the turned-up card is one of the
-first-round cards). The kernels deal from an order of the deck (``order_deck``): a
-layout turns the groups into the order that deals them, so a deal given by hand is
+first-round cards). The kernels deal from an order of the deck (``order_deck``): each
+game declares a ``Layout`` (``Game.deal_layout``, beside the kernel's dealing) that turns
+the groups into the order that deals them, so a deal given by hand is
 played by the engine's own dealing, and everything after the deal (a redeal's draws,
 a random policy's choices) still comes from the seed's streams.
 
->>> from sim.games import find_game
+>>> from sim.registry import find_game
 >>> text = "CJ SJ HJ DJ CA CT CK CQ C9 C8 / SA ST SK SQ S9 S8 S7 HA HT HK / " \\
 ...        "HQ H9 H8 H7 DA DT DK DQ D9 D8 / C7 D7"
 >>> skat = find_game("skat")
@@ -28,13 +29,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from sim.cards import CardError, Deck, card_word
 from sim.errors import StichsimError
-from sim.games import Game
+
+if TYPE_CHECKING:
+    from sim.games.base import Game
 
 
 class DealError(StichsimError):
@@ -64,71 +67,9 @@ class Layout:
     from_cards: Callable[[Mapping[str, Any]], list[list[str]]]
 
 
-def _skat_order(cards: list[list[int]], dealer: int) -> list[int]:
-    """Skat deals 10 to each seat in seat order from the top, then 2 to the skat."""
-    return cards[0] + cards[1] + cards[2] + cards[3]
-
-
-def _skat_en_deux_order(cards: list[list[int]], dealer: int) -> list[int]:
-    """Skat-en-deux deals forehand (the player who does not deal), the blind, rearhand
-    (the dealer), the skat."""
-    return cards[1 - dealer] + cards[2] + cards[dealer] + cards[3]
-
-
-def _doko_duell_order(cards: list[list[int]], dealer: int) -> list[int]:
-    """The duel lays both pyramids (positions in order), then deals the two hands."""
-    return cards[2] + cards[3] + cards[0] + cards[1]
-
-
-def _doko_skat_order(cards: list[list[int]], dealer: int) -> list[int]:
-    """Doko-Skat deals 4 to each stock from forehand on, 3 to the skat, 4 each, 4 each;
-    the 9 left over start with the turned-up card; then the 9's second order, which deals
-    them 3 to each from forehand on (``doko_skat._deal``)."""
-    forehand = (dealer + 1) % 3
-    order: list[int] = []
-    for packet in range(3):
-        for s in range(3):
-            order += cards[(forehand + s) % 3][4 * packet:4 * packet + 4]
-        if packet == 0:
-            order += cards[3]
-    turned = cards[7][0]
-    first_round = [c for s in range(3) for c in cards[4 + (forehand + s) % 3]]
-    nine = [turned] + [c for c in first_round if c != turned]
-    return order + nine + [nine.index(c) for c in first_round]
-
-
-LAYOUTS: dict[str, Layout] = {
-    "skat": Layout(
-        (Group("hand of seat 0", 10), Group("hand of seat 1", 10), Group("hand of seat 2", 10),
-         Group("skat", 2)),
-        _skat_order, lambda c: [*c["hands"], c["skat"]]),
-    "skat_en_deux": Layout(
-        (Group("hand of player 0", 10), Group("hand of player 1", 10), Group("blind", 10),
-         Group("skat", 2)),
-        _skat_en_deux_order, lambda c: [*c["hands"], c["blind"], c["skat"]]),
-    "doko_duell": Layout(
-        (Group("hand of player 0", 8), Group("hand of player 1", 8),
-         Group("pyramid of player 0", 12), Group("pyramid of player 1", 12)),
-        _doko_duell_order, lambda c: [*c["hands"], *c["pyramids"]]),
-    "doko_skat": Layout(
-        (Group("stock of seat 0", 12), Group("stock of seat 1", 12), Group("stock of seat 2", 12),
-         Group("skat", 3), Group("first-round cards of seat 0", 3),
-         Group("first-round cards of seat 1", 3), Group("first-round cards of seat 2", 3),
-         Group("turned-up card", 1, among=(4, 5, 6))),
-        _doko_skat_order, lambda c: [*c["stock"], c["skat"], *c["first_round_hands"],
-                                     [c["turned_up"]]]),
-}
-"""Each game's written deal and how the kernel deals it."""
-
-
-def layout(game: Game) -> Layout:
-    """``game``'s layout (every registered game has one)."""
-    return LAYOUTS[game.name]
-
-
 def notation(game: Game) -> str:
     """How ``game``'s deal is written, for help and error messages."""
-    return " / ".join(f"{g.name} ({g.size})" for g in layout(game).groups)
+    return " / ".join(f"{g.name} ({g.size})" for g in game.deal_layout.groups)
 
 
 def _allocate(groups: Sequence[Sequence[str]], spec: Sequence[Group], deck: Deck) -> list[list[int]]:
@@ -160,7 +101,7 @@ def _allocate(groups: Sequence[Sequence[str]], spec: Sequence[Group], deck: Deck
 def order_of(game: Game, groups: Sequence[Sequence[str]], dealer: int) -> np.ndarray:
     """The deck order that deals ``groups`` (card names per group of ``game``'s layout)
     when ``dealer`` deals; ``DealError`` if they are no valid deal."""
-    spec = layout(game)
+    spec = game.deal_layout
     if len(groups) != len(spec.groups):
         raise DealError(f"a {game.name} deal has {len(spec.groups)} groups separated by '/' "
                         f"({notation(game)}), got {len(groups)}")
@@ -189,11 +130,11 @@ def deck_order(game: Game, text: str, dealer: int) -> np.ndarray:
 def trace_order(game: Game, cards: Mapping[str, Any], dealer: int) -> np.ndarray:
     """The deck order of a trace's ``cards`` block (a deal given by hand, replayed)."""
     try:
-        groups = layout(game).from_cards(cards)
+        groups = game.deal_layout.from_cards(cards)
     except (KeyError, TypeError):
         raise DealError("the cards block lacks a group of the deal") from None
     return order_of(game, groups, dealer)
 
 
-__all__ = ["LAYOUTS", "DealError", "Group", "Layout", "deck_order", "layout",
-           "notation", "order_of", "parse_groups", "trace_order"]
+__all__ = ["DealError", "Group", "Layout", "deck_order", "notation", "order_of", "parse_groups",
+           "trace_order"]

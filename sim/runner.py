@@ -56,9 +56,10 @@ import pyarrow.parquet as pq
 
 import sim
 from sim.errors import ConfigError, ResultsError
-from sim.games import Game, GameError, find_game
+from sim.games.base import Game
 from sim.options import RuleError
 from sim.policies import POLICIES, PolicyError, policy_ids
+from sim.registry import GameError, find_game
 
 BASE = "base"
 """Name of the variant that the experiment's own rules and policies make."""
@@ -79,9 +80,6 @@ META_KEYS = ("stichsim_version", "engine_hash", "config_hash", "experiment", "va
 
 INTERNAL_COLUMNS = frozenset({"replay_error"})
 """Result columns that are never written to Parquet."""
-
-POSITIONS = ("forehand", "middlehand", "rearhand")
-"""Names of the ``declarer_position`` codes 0, 1, 2 (-1: no declarer)."""
 
 COMPRESSION = "zstd"
 
@@ -365,28 +363,11 @@ def write_shard(table: pa.Table, path: Path) -> None:
         raise
 
 
-def categories(game: Game) -> dict[str, tuple[str, ...]]:
-    """Integer-coded columns written as dictionary strings: column -> label of code 0, 1, ...
-
-    A game module may declare its own ``CATEGORIES``; otherwise the Skat family's
-    ``game`` (``C S H D grand null ramsch``) and ``declarer_position`` apply
-    where the game has those columns. Code -1 is written as null.
-    """
-    declared = getattr(game.module, "CATEGORIES", None)
-    if declared is not None:
-        return dict(declared)
-    from sim.games.skat_values import GAME_NAMES
-
-    names = {n for n, _ in game.columns}
-    defaults = {"game": tuple(GAME_NAMES), "declarer_position": POSITIONS}
-    return {k: v for k, v in defaults.items() if k in names}
-
-
 def shard_table(game: Game, columns: Mapping[str, np.ndarray],
                 metadata: Mapping[str, str]) -> pa.Table:
     """The Parquet table of one played shard: the game's columns in their own dtypes
     (categorical ones as dictionary strings, internal ones left out) plus ``metadata``."""
-    cats = categories(game)
+    cats = game.categories
     arrays: list[pa.Array] = []
     names: list[str] = []
     for name, dtype in game.columns:
@@ -632,5 +613,5 @@ def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] = Path("resu
 
 __all__ = ["BASE", "EXPERIMENT_FILE", "META_KEYS", "Experiment", "Shard", "ShardOutput", "ShardTask",
            "Variant",
-           "categories", "plan", "read_shard_metadata", "run_experiment", "run_shard",
+           "plan", "read_shard_metadata", "run_experiment", "run_shard",
            "shard_complete", "shard_metadata", "shard_path", "shard_table", "write_shard"]

@@ -19,8 +19,8 @@ from scipy import stats as sps
 from statsmodels.stats.proportion import proportion_confint
 
 from analysis import balance, load
-from sim.games import GAMES as SIM_GAMES
-from sim.runner import Experiment, categories, run_experiment
+from sim.registry import GAMES as SIM_GAMES
+from sim.runner import Experiment, run_experiment
 
 DTYPES = {"bool": pl.Boolean, "int8": pl.Int8, "int16": pl.Int16, "int64": pl.Int64,
           "uint32": pl.UInt32, "uint64": pl.UInt64}
@@ -30,7 +30,7 @@ def game_dtypes(game: str) -> dict[str, pl.DataType]:
     """Each result column's polars dtype as a scan of the game's Parquet files gives it."""
     g = SIM_GAMES[game]
     dtypes: dict[str, Any] = {name: DTYPES[kind] for name, kind in g.columns}
-    return dtypes | {name: pl.Categorical for name in categories(g)}
+    return dtypes | {name: pl.Categorical for name in g.categories}
 
 
 def frame(game: str, columns: dict[str, list[Any]], variant: str = "base") -> pl.LazyFrame:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from sim.cli import main
-from sim.games import GAMES, find_game
+from sim.registry import GAMES, find_game
 from sim.runner import EXPERIMENT_FILE
 
 SKAT = find_game("skat")

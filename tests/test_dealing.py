@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from sim.cards import SKAT_DECK
-from sim.games import find_game
+from sim.registry import find_game
 
 N = 300_000
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.games import GAMES
+from sim.registry import GAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 

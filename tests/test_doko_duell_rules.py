@@ -27,7 +27,7 @@ import pytest
 from sim import actions as A
 from sim.cards import DOKO_DECK_40
 from sim.games import doko_duell as dd
-from sim.games import find_game
+from sim.registry import find_game
 from sim.games.kernel import E_ILLEGAL, E_MISMATCH
 
 D = DOKO_DECK_40

@@ -31,7 +31,7 @@ import pytest
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_48, SUITS
-from sim.games import find_game
+from sim.registry import find_game
 from sim.games.doko_skat_values import (
     EFF,
     GAME_LABELS,

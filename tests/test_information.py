@@ -30,7 +30,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SPY = textwrap.dedent("""
     import json, sys
     import numpy as np
-    from sim.games import doko_duell, doko_skat, find_game, skat, skat_en_deux, skat_family
+    from sim.games import doko_duell, doko_skat, skat, skat_en_deux, skat_family
+    from sim.registry import find_game
 
     seen = []
     def spy(module, name):
@@ -176,7 +177,7 @@ def _sed_kind(c: dict, i: int) -> tuple:
 def _sed_selection() -> tuple[str, dict]:
     """Deals of every kind (open level, hand, declarer's place, offers, ramsch, give-up),
     two of each, chosen from compiled runs; their compiled result columns."""
-    from sim.games import find_game
+    from sim.registry import find_game
 
     game = find_game("skat_en_deux")
     runs, expected = [], {}
@@ -407,7 +408,7 @@ def doko_spied() -> list[dict]:
 
 
 def test_doko_duell_plain_python_runs_play_the_compiled_game() -> None:
-    from sim.games import find_game
+    from sim.registry import find_game
 
     game = find_game("doko_duell")
     deals = iter(doko_spied())
@@ -546,7 +547,7 @@ def _dsk_kind(c: dict, i: int) -> tuple:
 def _dsk_selection() -> tuple[str, dict]:
     """Deals of every kind (declaring side and turn, game type, the lone player's special
     points, dealer, the redeal), chosen from compiled runs; their compiled result columns."""
-    from sim.games import find_game
+    from sim.registry import find_game
 
     game = find_game("doko_skat")
     runs, expected = [], {}

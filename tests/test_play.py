@@ -14,15 +14,14 @@ import pytest
 from sim import actions as A
 from sim.cards import SKAT_DECK
 from sim.cli import main
-from sim.deals import DealError, deck_order, layout, order_of
-from sim.games import GAMES, find_game
+from sim.deals import DealError, deck_order, order_of
 from sim.games import skat_obs as O
 from sim.games.kernel import E_ASK
-from sim.play import SCREENS, screen_for
+from sim.play import screen_for
 from sim.play.common import Choice, Question, answer
 from sim.play.session import play_deal
-from sim.play.skat_family import SkatFamilyScreen
 from sim.play.table import Table
+from sim.registry import GAMES, find_game
 from sim.trace import replay_file
 
 SKAT = find_game("skat")
@@ -88,8 +87,6 @@ def test_each_heuristic_decision_is_offered_and_replays_the_same_deal(name: str,
     gets the same deal: the screens offer every legal choice the engine's player took, and
     the table reproduces the other seats' play."""
     game = find_game(name)
-    if name not in SCREENS:
-        pytest.skip(f"no screen for {name} yet")
     rules = game.rules({"contra_re": True} if name == "skat_en_deux" else {})
     from sim.trace import trace_codec
 
@@ -160,7 +157,7 @@ def test_a_deal_given_back_as_its_own_order_replays_whole(name: str) -> None:
         dealer = int(batch.columns["dealer"][i])
         groups = physical_groups(name, batch.columns, i)
         if game.deck.copies > 1:  # names do not tell a Doppelkopf card's copies apart
-            order = np.array(layout(game).order(groups, dealer), np.int64)
+            order = np.array(game.deal_layout.order(groups, dealer), np.int64)
         else:
             order = order_of(game, [[game.deck.names[c] for c in g] for g in groups], dealer)
         again = game.play(17, i, 1, game.rules({}), policies, record=True, preset=order)
@@ -220,7 +217,7 @@ def test_the_value_breakdown_arrives_at_the_engines_game_value(name: str, rules:
     game = find_game(name)
     resolved = game.rules(rules)
     cols = game.play(99, 0, 3000, resolved, [policy] * game.n_players).columns
-    screen = SkatFamilyScreen(game, resolved, 0, 0)
+    screen = screen_for(game, resolved, 0, 0)
     declared = 0
     for i in range(3000):
         c = {k: v[i].item() for k, v in cols.items()}
@@ -250,8 +247,6 @@ CARD = re.compile(r"\b[CSHD][AKQJT987]\b|\b[CSHD]9\b")
 def test_a_whole_deal_through_standard_input(monkeypatch, capsys, tmp_path, name) -> None:  # type: ignore[no-untyped-def]
     """A scripted person who always takes the first legal choice plays a whole deal; the
     final screen shows the result and the trace, which replays without a difference."""
-    if name not in SCREENS:
-        pytest.skip(f"no screen for {name} yet")
     trace = tmp_path / "deal.jsonl"
     status, out, err = play_cli(monkeypatch, capsys, "1\n" * 400, name, "--seed", "8", "--seat",
                                 "1", "--trace", str(trace))
@@ -297,7 +292,7 @@ def test_a_card_that_may_not_be_played_is_refused_with_the_reason() -> None:
     game = SKAT
     rules = game.rules({})
     table = Table(game, rules, 3, 0, 1, "heuristic")
-    screen = SkatFamilyScreen(game, rules, 1, 0)
+    screen = screen_for(game, rules, 1, 0)
     for row in [(A.BID, 1, 18, 0), (A.PICKUP, 1, 0, 0)]:
         table.decide(row)
     moment = table.moment()
@@ -426,7 +421,7 @@ def test_the_skat_screens_never_show_a_hidden_card(tmp_path, name, rules) -> Non
                 checked += 1
                 return "1"
 
-            obj = play_deal(game, table, SkatFamilyScreen(game, resolved, seat, 0), read,
+            obj = play_deal(game, table, screen_for(game, resolved, seat, 0), read,
                             said.append, tmp_path / "t.jsonl", [])
             # ``full`` has the deal's cards (its play differs: the person took first choices);
             # the end shows no card the last moment did not

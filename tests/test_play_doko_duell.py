@@ -13,7 +13,7 @@ import pytest
 
 from sim import actions as A
 from sim.games import doko_duell as G
-from sim.games import find_game
+from sim.registry import find_game
 from sim.play.common import Question, answer
 from sim.play.doko_duell import DokoDuellScreen
 from sim.play.session import play_deal

@@ -16,7 +16,7 @@ import pytest
 from sim import actions as A
 from sim.cards import DOKO_DECK_48 as DECK
 from sim.games import doko_skat_obs as O
-from sim.games import find_game
+from sim.registry import find_game
 from sim.play.common import answer
 from sim.play.doko_skat import DokoSkatScreen
 from sim.play.session import play_deal

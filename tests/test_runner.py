@@ -15,7 +15,7 @@ import pytest
 import sim
 from sim import runner
 from sim.errors import ConfigError, ResultsError
-from sim.games import find_game
+from sim.registry import find_game
 from sim.games.base import Game
 from sim.games.skat_values import GAME_NAMES
 from sim.runner import (

@@ -18,7 +18,7 @@ import pytest
 
 from sim import actions as A
 from sim.cards import SKAT_DECK
-from sim.games import find_game
+from sim.registry import find_game
 from sim.games import skat_en_deux as sed
 from sim.games import skat_obs as O
 from sim.games.kernel import E_ILLEGAL, E_MISMATCH

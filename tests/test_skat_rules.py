@@ -7,7 +7,8 @@ import pytest
 
 from sim import actions as A
 from sim.cards import SKAT_DECK
-from sim.games import find_game, skat
+from sim.games import skat
+from sim.registry import find_game
 from sim.games import skat_obs as O
 from sim.games.kernel import E_ILLEGAL, E_MISMATCH
 from sim.games.skat_values import (

@@ -1,25 +1,7 @@
-"""The game registry: every game the simulator knows, by id."""
+"""The games: one module per game (what it is, its options, deal, phases, scoring and
+kernel), each ending with its declaration (``GAME``, a ``sim.games.base.Game``), and the
+helpers they share. The registry of every game is ``sim.registry``.
 
-from __future__ import annotations
-
-from sim.games import doko_duell, doko_skat, skat, skat_en_deux
-from sim.games.base import Batch, Game
-
-GAMES: dict[str, Game] = {g.name: g for g in (Game(skat), Game(skat_en_deux), Game(doko_duell),
-                                             Game(doko_skat))}
-"""Games by id (RULES.md: ``skat``, ``skat_en_deux``, ``doko_duell``, ``doko_skat``)."""
-
-
-class GameError(ValueError):
-    """An unknown game id."""
-
-
-def find_game(name: str) -> Game:
-    """The registered game ``name``."""
-    try:
-        return GAMES[name]
-    except KeyError:
-        raise GameError(f"unknown game {name!r} (games: {', '.join(GAMES)})") from None
-
-
-__all__ = ["GAMES", "Batch", "Game", "GameError", "find_game"]
+Importing this package imports no game, so a policy or an observation layout can be
+imported on its own.
+"""

@@ -1,13 +1,14 @@
-"""What every game module provides, and the one call that plays a batch of deals.
+"""What every game declares, and the one call that plays a batch of deals.
 
-A game module (``sim.games.skat`` ...) opens with what the game is, declares its
-``OPTIONS``, its result ``COLUMNS`` and a compiled ``play_shard`` kernel; a
-``Game`` wraps it for the runner, the traces and the CLI.
+A game module (``sim.games.skat`` ...) opens with what the game is, then its options,
+result columns, phases and compiled kernel, and ends with one ``Game`` declaration that
+the registry (``sim.registry``) collects for the runner, the traces, the table and the CLI.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -16,6 +17,7 @@ import numpy as np
 
 from sim import actions as A
 from sim.cards import Deck
+from sim.deals import Layout
 from sim.games.kernel import E_ASK, SHUFFLED
 from sim.options import OptionTable
 from sim.policies import PERSON, SCRIPTED, SEATED, policy_ids
@@ -53,44 +55,74 @@ class Batch:
 
 
 @dataclass(frozen=True)
+class Outcome:
+    """How a deal's result reads the same in every game: what ``analysis`` needs.
+
+    The runner writes ``start_seat`` and ``won_<s>`` columns from these into every shard,
+    and the rest as file metadata (``sim.runner``), since ``analysis`` never imports
+    ``sim``."""
+
+    score: str
+    """Per-seat score column prefix: ``score`` for ``score_0``, ``score_1`` ..."""
+    unit: str
+    """What a score counts, for tables and figures: ``points`` or ``VP``."""
+    start_seat: Callable[[Mapping[str, np.ndarray]], np.ndarray]
+    """The seat that leads the first trick, from a shard's columns."""
+    seat_won: Callable[[Mapping[str, np.ndarray], int], np.ndarray]
+    """Whether seat ``s``'s side won each deal: 1 won, 0 lost, -1 nobody won (thrown in, a
+    draw, a ramsch all three lose)."""
+
+
+def forehand(n_players: int) -> Callable[[Mapping[str, np.ndarray]], np.ndarray]:
+    """``Outcome.start_seat`` of a game whose forehand, the seat after the dealer, leads."""
+    return lambda columns: (columns["dealer"].astype(np.int64) + 1) % n_players
+
+
+def no_bids(rules: dict[str, Any]) -> np.ndarray:
+    """The bid values of a game without bidding: none (the kernel's ``values`` argument)."""
+    return np.zeros(1, np.int64)
+
+
+@dataclass(frozen=True)
 class Game:
-    """A registered game: its metadata, options and kernel."""
+    """Everything the rest of the project needs of a game: the one declaration a game
+    module ends with (``GAME``), collected by ``sim.registry``."""
 
-    module: ModuleType
-
-    @property
-    def name(self) -> str:
-        return self.module.NAME
-
-    @property
-    def n_players(self) -> int:
-        return self.module.N_PLAYERS
-
-    @property
-    def deck(self) -> Deck:
-        return self.module.DECK
-
-    @property
-    def options(self) -> OptionTable:
-        return self.module.OPTIONS
-
-    @property
-    def columns(self) -> tuple[tuple[str, str], ...]:
-        return self.module.COLUMNS
-
-    @property
-    def observation(self) -> ModuleType:
-        """The module naming the fields of a seat's observation (``LENGTH`` of them)."""
-        return self.module.OBSERVATION
+    name: str
+    """The game's id (RULES.md)."""
+    n_players: int
+    deck: Deck
+    tricks: int
+    """Tricks in a deal's main card play."""
+    options: OptionTable
+    columns: tuple[tuple[str, str], ...]
+    """Result columns: name and Parquet type, in kernel order."""
+    categories: Mapping[str, tuple[str, ...]]
+    """Integer-coded columns written as labels: column -> label of code 0, 1, ... (-1: null)."""
+    outcome: Outcome
+    observation: ModuleType
+    """The module naming the fields of a seat's observation (``LENGTH`` of them)."""
+    kernel: Callable[..., None]
+    """The compiled ``play_shard(seed, first, count, params, pols, values, res, logs,
+    nlogs, script, starts, record, preset)``."""
+    kernel_params: Callable[[dict[str, Any]], np.ndarray]
+    """The rules as the kernel's parameter array."""
+    rescore: Callable[[dict[str, np.ndarray], dict[str, Any]], dict[str, np.ndarray]]
+    """Columns of deals played under rules with the same ``options.play_rules``, scored
+    under other rules (only scoring-only options may differ)."""
+    deal_layout: Layout
+    """How a deal is written by hand and the order the kernel deals its cards from."""
+    trace_codec: str
+    """Import path of the module whose ``CODEC`` reads and writes the game's traces."""
+    screen: str
+    """``module:factory`` of the table screen (``stichsim play``), made with ``(game,
+    rules, seat, number)``; imported only when a person sits down."""
+    bid_values: Callable[[dict[str, Any]], np.ndarray] = no_bids
+    """The bid values reachable under the rules (the kernel's ``values``)."""
 
     def rules(self, given: dict[str, Any] | None = None) -> dict[str, Any]:
         """Every option's value, ``given`` overriding the defaults (validated)."""
         return self.options.resolve(given, self.name)
-
-    def rescore(self, columns: dict[str, np.ndarray], rules: dict[str, Any]) -> dict[str, np.ndarray]:
-        """Columns of deals played under rules with the same ``options.play_rules``,
-        scored under ``rules`` (only scoring-only options may differ)."""
-        return self.module.rescore(columns, rules)
 
     def play(self, seed: int, first: int, count: int, rules: dict[str, Any],
              policies: list[str], record: bool = False,
@@ -105,15 +137,14 @@ class Game:
         (``Batch.views``). ``preset`` deals every deal from that order of the cards
         instead of shuffling (a deal given by hand).
         """
-        m = self.module
         pols = np.array(policy_ids(policies, self.n_players, self.name, SEATED), np.int64)
         if script is None and PERSON in pols:
             raise ValueError("a person's seat needs a script (his decisions so far)")
         if script is not None and PERSON not in pols:
             pols[:] = SCRIPTED
-        params = m.kernel_params(rules)
-        values = m.bid_list(rules) if hasattr(m, "bid_list") else np.zeros(1, np.int64)
-        res = _scratch(self.name, count, len(m.COLUMNS))
+        params = self.kernel_params(rules)
+        values = self.bid_values(rules)
+        res = _scratch(self.name, count, len(self.columns))
         record = record or script is not None
         logs = np.zeros((count if record else 1, A.MAX_ACTIONS, A.ROW), np.int64)
         nlogs = np.zeros(count if record else 1, np.int64)
@@ -126,11 +157,11 @@ class Game:
             starts = np.zeros(1, np.int64)
             flat = np.zeros((0, A.ROW), np.int64)
         deck = SHUFFLED if preset is None else np.ascontiguousarray(preset, np.int64)
-        m.play_shard(np.uint64(seed), first, count, params, pols, values, res, logs, nlogs,
+        self.kernel(np.uint64(seed), first, count, params, pols, values, res, logs, nlogs,
                      flat, starts, record, deck)
         if record and count and nlogs.max() >= A.MAX_ACTIONS:
             raise RuntimeError(f"{self.name}: a deal needed more than {A.MAX_ACTIONS} action rows")
-        columns = {name: res[j].astype(dtype) for j, (name, dtype) in enumerate(m.COLUMNS)}
+        columns = {name: res[j].astype(dtype) for j, (name, dtype) in enumerate(self.columns)}
         if not record:
             return Batch(columns)
         actions = [logs[i, :nlogs[i]].copy() for i in range(count)]

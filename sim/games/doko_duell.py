@@ -23,12 +23,16 @@ What the game is
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numba
 import numpy as np
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_40, bit
+from sim.deals import Group, Layout
 from sim.games import doko_obs as O
+from sim.games.base import Game, Outcome
 from sim.games.kernel import (
     E_ILLEGAL,
     E_MISMATCH,
@@ -41,9 +45,8 @@ from sim.games.kernel import (
     store_deal,
 )
 from sim.options import Option, OptionTable
-from sim.policies import HEURISTIC, SCRIPTED
-from sim.policies import doko_duell_heuristic as H
-from sim.policies.random import random_card
+from sim.policies import SCRIPTED
+from sim.policies.doko_duell import decide_card
 from sim.rng import STREAM_DEAL, STREAM_SEAT0, stream_key
 from sim.tricks import TRUMP, build_table, legal_mask
 
@@ -282,14 +285,6 @@ def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray
 # --- one deal ------------------------------------------------------------------------------
 
 @numba.njit(cache=True)
-def decide_card(pol, obs, state):  # type: ignore[no-untyped-def]
-    """The card to play, one of ``obs[LEGAL]``."""
-    if pol == HEURISTIC:
-        return H.play(obs)
-    return random_card(np.uint64(obs[O.LEGAL]), state)
-
-
-@numba.njit(cache=True)
 def _observe(obs, seat, hands, pyramid, present, face_up):  # type: ignore[no-untyped-def]
     """Fill the deciding seat's view: its hand and both pyramids' face-up cards."""
     obs[O.SEAT] = seat
@@ -510,3 +505,29 @@ def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, scrip
         play_deal(seed, first + i, params, pols, row, obs, states, hands, pyramid, perm, sc, cur,
                   err, log, nlog, preset)
         store_deal(i, row, res, C_ERROR, pols[0] == SCRIPTED, sc, cur, record, nlogs, nlog)
+
+
+# --- the declaration -----------------------------------------------------------------------
+
+def _seat_won(columns: Mapping[str, np.ndarray], seat: int) -> np.ndarray:
+    """1 where ``seat`` won the deal, 0 where it lost, -1 where nobody won (a 120 : 120
+    left drawn by the tie rule)."""
+    winner = columns["winner"].astype(np.int64)
+    return np.where(winner >= 0, winner == seat, -1).astype(np.int8)
+
+
+DEAL_LAYOUT = Layout(
+    (Group("hand of player 0", HAND_CARDS), Group("hand of player 1", HAND_CARDS),
+     Group("pyramid of player 0", PYRAMID), Group("pyramid of player 1", PYRAMID)),
+    lambda cards, dealer: cards[2] + cards[3] + cards[0] + cards[1],
+    lambda c: [*c["hands"], *c["pyramids"]])
+"""A deal written by hand: both hands, then both pyramids (positions in order); the kernel
+lays both pyramids first, then deals the hands (``play_deal``)."""
+
+GAME = Game(
+    name=NAME, n_players=N_PLAYERS, deck=DECK, tricks=TRICKS, options=OPTIONS, columns=COLUMNS,
+    categories={}, outcome=Outcome("vp", "VP", lambda columns: columns["starter"], _seat_won),
+    observation=O, kernel=play_shard, kernel_params=kernel_params, rescore=rescore,
+    deal_layout=DEAL_LAYOUT, trace_codec="sim.games.doko_duell_trace",
+    screen="sim.play.doko_duell:DokoDuellScreen")
+"""The Doppelkopf duel, as the registry (``sim.registry``) knows it."""

@@ -23,12 +23,16 @@ What the game is
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numba
 import numpy as np
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_48, SUITS, bit, lsb, mask_points, popcount
+from sim.deals import Group, Layout
 from sim.games import doko_skat_obs as O
+from sim.games.base import Game, Outcome, forehand
 from sim.games.doko_skat_values import (
     EFF,
     GAME_TRUMP,
@@ -65,10 +69,9 @@ from sim.games.kernel import (
     store_deal,
 )
 from sim.options import Option, OptionTable
-from sim.policies import HEURISTIC, SCRIPTED
-from sim.policies import doko_skat_heuristic as H
-from sim.policies.random import random_card, random_cards
-from sim.rng import STREAM_DEAL, STREAM_SEAT0, below, shuffle, stream_key
+from sim.policies import SCRIPTED
+from sim.policies.doko_skat import decide_card, decide_declaration, decide_discard
+from sim.rng import STREAM_DEAL, STREAM_SEAT0, shuffle, stream_key
 from sim.tricks import legal_mask, trick_winner
 
 NAME = "doko_skat"
@@ -178,31 +181,6 @@ def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray
 
 
 # --- decisions -----------------------------------------------------------------------------
-
-@numba.njit(cache=True)
-def decide_card(pol, obs, state):  # type: ignore[no-untyped-def]
-    """The card to play, one of ``obs[LEGAL]``."""
-    if pol == HEURISTIC:
-        return H.play(obs)
-    return random_card(np.uint64(obs[O.LEGAL]), state)
-
-
-@numba.njit(cache=True)
-def decide_declaration(pol, obs, state):  # type: ignore[no-untyped-def]
-    """A game code (0-8) or -1 to pass; ``random`` picks among the 10 uniformly."""
-    if pol == HEURISTIC:
-        return H.declare(obs)
-    c = below(state, N_GAMES + 1)
-    return -1 if c == N_GAMES else c
-
-
-@numba.njit(cache=True)
-def decide_discard(pol, obs, state):  # type: ignore[no-untyped-def]
-    """The ``obs[N_DISCARD]`` cards to put away (a mask)."""
-    if pol == HEURISTIC:
-        return H.discard(obs)
-    return random_cards(np.uint64(obs[O.HAND]), obs[O.N_DISCARD], state)
-
 
 @numba.njit(cache=True, inline="always")
 def _private(obs, seat, hand, discards, skat, lone):  # type: ignore[no-untyped-def]
@@ -566,3 +544,49 @@ def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, scrip
         play_deal(seed, first + i, params, pols, row, obs, states, stocks, first_round, hands,
                   extra, discards, perm, perm9, nine, trick, order, sc, cur, err, log, nlog, preset)
         store_deal(i, row, res, C_ERROR, pols[0] == SCRIPTED, sc, cur, record, nlogs, nlog)
+
+
+# --- the declaration -----------------------------------------------------------------------
+
+def _seat_won(columns: Mapping[str, np.ndarray], seat: int) -> np.ndarray:
+    """1 where ``seat``'s side (the lone player, or the pair) won, 0 where it lost, -1 where
+    nobody won (nobody declared and the redeal tied)."""
+    side = np.where(columns["lone"] == seat, LONE, PAIR)
+    winner = columns["winner_side"].astype(np.int64)
+    return np.where(winner >= 0, winner == side, -1).astype(np.int8)
+
+
+def _deal_order(cards: list[list[int]], dealer: int) -> list[int]:
+    """Doko-Skat deals 4 to each stock from forehand on, 3 to the skat, 4 each, 4 each;
+    the 9 left over start with the turned-up card; then the 9's second order, which deals
+    them 3 to each from forehand on (``_deal``)."""
+    fh = (dealer + 1) % 3
+    order: list[int] = []
+    for packet in range(3):
+        for s in range(3):
+            order += cards[(fh + s) % 3][4 * packet:4 * packet + 4]
+        if packet == 0:
+            order += cards[3]
+    turned = cards[7][0]
+    first_round = [c for s in range(3) for c in cards[4 + (fh + s) % 3]]
+    nine = [turned] + [c for c in first_round if c != turned]
+    return order + nine + [nine.index(c) for c in first_round]
+
+
+DEAL_LAYOUT = Layout(
+    (Group("stock of seat 0", STOCK), Group("stock of seat 1", STOCK), Group("stock of seat 2", STOCK),
+     Group("skat", 3), Group("first-round cards of seat 0", 3),
+     Group("first-round cards of seat 1", 3), Group("first-round cards of seat 2", 3),
+     Group("turned-up card", 1, among=(4, 5, 6))),
+    _deal_order,
+    lambda c: [*c["stock"], c["skat"], *c["first_round_hands"], [c["turned_up"]]])
+"""A deal written by hand: the three stocks, the skat, each seat's first-round cards and the
+turned-up card (one of those)."""
+
+GAME = Game(
+    name=NAME, n_players=N_PLAYERS, deck=DECK, tricks=TRICKS, options=OPTIONS, columns=COLUMNS,
+    categories=CATEGORIES, outcome=Outcome("score", "points", forehand(N_PLAYERS), _seat_won),
+    observation=O, kernel=play_shard, kernel_params=kernel_params, rescore=rescore,
+    deal_layout=DEAL_LAYOUT, trace_codec="sim.games.doko_skat_trace",
+    screen="sim.play.doko_skat:DokoSkatScreen")
+"""Doko-Skat, as the registry (``sim.registry``) knows it."""

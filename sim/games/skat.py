@@ -20,7 +20,9 @@ import numpy as np
 
 from sim import actions as A
 from sim.cards import SKAT_DECK, bit
+from sim.deals import Group, Layout
 from sim.games import skat_obs as O
+from sim.games.base import Game
 from sim.games.kernel import (
     E_ILLEGAL,
     deal_views,
@@ -41,12 +43,15 @@ from sim.games.skat_family import (
     deal_three_hands,
     decide_card,
     finish_trick,
+    outcome,
     private,
     scratch_views,
 )
 from sim.games.skat_values import (
     EFF,
+    GAME_NAMES,
     NULL,
+    POSITIONS,
     RAMSCH,
     STRENGTH,
     SUIT_MASKS,
@@ -408,3 +413,22 @@ def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, scrip
         play_deal(seed, first + i, params, pols, values, row, obs, states, hands, perm, work,
                   sc, cur, err, log, nlog, preset)
         store_deal(i, row, res, C_ERROR, pols[0] == SCRIPTED, sc, cur, record, nlogs, nlog)
+
+
+# --- the declaration -----------------------------------------------------------------------
+
+DEAL_LAYOUT = Layout(
+    (Group("hand of seat 0", 10), Group("hand of seat 1", 10), Group("hand of seat 2", 10),
+     Group("skat", 2)),
+    lambda cards, dealer: cards[0] + cards[1] + cards[2] + cards[3],
+    lambda c: [*c["hands"], c["skat"]])
+"""A deal written by hand: the three hands in seat order, then the skat, dealt in that order
+from the top (``deal_three_hands``)."""
+
+GAME = Game(
+    name=NAME, n_players=N_PLAYERS, deck=DECK, tricks=TRICKS, options=OPTIONS, columns=COLUMNS,
+    categories={"game": GAME_NAMES, "declarer_position": POSITIONS}, outcome=outcome(N_PLAYERS),
+    observation=O, kernel=play_shard, kernel_params=kernel_params, rescore=rescore,
+    deal_layout=DEAL_LAYOUT, trace_codec="sim.games.skat_trace",
+    screen="sim.play.skat_family:SkatScreen", bid_values=bid_list)
+"""Three-player Skat, as the registry (``sim.registry``) knows it."""

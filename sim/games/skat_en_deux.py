@@ -25,7 +25,9 @@ import numpy as np
 
 from sim import actions as A
 from sim.cards import SKAT_DECK
+from sim.deals import Group, Layout
 from sim.games import skat_obs as O
+from sim.games.base import Game
 from sim.games.kernel import (
     E_ILLEGAL,
     deal_views,
@@ -47,6 +49,7 @@ from sim.games.skat_family import (
     ask_yes,
     deal_three_hands,
     finish_trick,
+    outcome,
     private,
     scratch_views,
 )
@@ -55,6 +58,7 @@ from sim.games.skat_values import (
     EFF,
     GAME_NAMES,
     NULL,
+    POSITIONS,
     RAMSCH,
     STRENGTH,
     SUIT_MASKS,
@@ -67,9 +71,9 @@ from sim.games.skat_values import (
     settle_suit,
 )
 from sim.options import Option, OptionTable
-from sim.policies import HEURISTIC, SCRIPTED
-from sim.policies import skat_en_deux_heuristic as H2
-from sim.rng import STREAM_DEAL, STREAM_SEAT0, below, stream_key
+from sim.policies import SCRIPTED
+from sim.policies.skat_family import decide_offer
+from sim.rng import STREAM_DEAL, STREAM_SEAT0, stream_key
 
 NAME = "skat_en_deux"
 N_PLAYERS = 2
@@ -136,8 +140,7 @@ def bid_list(rules: dict) -> np.ndarray:
 
 
 OFFERS = ("none", "raus", "stich")
-CATEGORIES = {"game": GAME_NAMES, "declarer_position": ("forehand", "middlehand", "rearhand"),
-              "offer": OFFERS}
+CATEGORIES = {"game": GAME_NAMES, "declarer_position": POSITIONS, "offer": OFFERS}
 """Integer-coded columns written as labels (``sim.runner``)."""
 
 COLUMNS = (
@@ -177,14 +180,6 @@ def declaration_flags(obs, params):  # type: ignore[no-untyped-def]
 def declaration_allowed(decl, obs, params, buf):  # type: ignore[no-untyped-def]
     """Whether ``decl`` is among the declarations offered now."""
     return allowed_declaration(decl, obs, declaration_flags(obs, params), buf)
-
-
-@numba.njit(cache=True)
-def decide_offer(pol, obs, state):  # type: ignore[no-untyped-def]
-    """The defender's offer before a trick: none, "raus" or "Stich"."""
-    if pol == HEURISTIC:
-        return H2.offer(obs)
-    return below(state, 3)
 
 
 # --- one deal ------------------------------------------------------------------------------
@@ -591,3 +586,22 @@ def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, scrip
         play_deal(seed, first + i, params, pols, values, row, obs, states, hands, perm, work,
                   sc, cur, err, log, nlog, preset)
         store_deal(i, row, res, C_ERROR, pols[0] == SCRIPTED, sc, cur, record, nlogs, nlog)
+
+
+# --- the declaration -----------------------------------------------------------------------
+
+DEAL_LAYOUT = Layout(
+    (Group("hand of player 0", 10), Group("hand of player 1", 10), Group("blind", 10),
+     Group("skat", 2)),
+    lambda cards, dealer: cards[1 - dealer] + cards[2] + cards[dealer] + cards[3],
+    lambda c: [*c["hands"], c["blind"], c["skat"]])
+"""A deal written by hand: both players' hands, the blind, the skat; dealt to forehand (the
+player who does not deal), the blind, rearhand (the dealer), the skat."""
+
+GAME = Game(
+    name=NAME, n_players=N_PLAYERS, deck=DECK, tricks=TRICKS, options=OPTIONS, columns=COLUMNS,
+    categories=CATEGORIES, outcome=outcome(N_PLAYERS), observation=O, kernel=play_shard,
+    kernel_params=kernel_params, rescore=rescore, deal_layout=DEAL_LAYOUT,
+    trace_codec="sim.games.skat_en_deux_trace", screen="sim.play.skat_family:SkatEnDeuxScreen",
+    bid_values=bid_list)
+"""Skat-en-deux, as the registry (``sim.registry``) knows it."""

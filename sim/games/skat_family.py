@@ -1,5 +1,6 @@
-"""Decisions shared by the Skat family (``skat``, ``skat_en_deux``): the policy
-dispatchers and the bidding and yes/no questions a kernel puts to a seat.
+"""Decisions shared by the Skat family (``skat``, ``skat_en_deux``): the bidding, yes/no,
+discard, declaration and card questions a kernel puts to a seat (which policy answers is
+``sim.policies.skat_family``).
 
 A "seat" here is the place whose observation is filled (``skat_obs``); the
 "player" is who decides, as the trace names him (in Skat both are the same; in
@@ -8,12 +9,15 @@ Skat-en-deux the defender decides for the blind's place too).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numba
 import numpy as np
 
 from sim import actions as A
 from sim.cards import bit, popcount
 from sim.games import skat_obs as O
+from sim.games.base import Outcome, forehand
 from sim.games.kernel import (
     E_ILLEGAL,
     next_value,
@@ -24,58 +28,40 @@ from sim.games.kernel import (
     scripted_either,
     scripted_optional,
 )
-from sim.games.skat_values import NULL, POINTS, null_value
-from sim.policies import HEURISTIC
-from sim.policies import skat_en_deux_heuristic as H2
-from sim.policies import skat_heuristic as H
-from sim.policies.random import coin, random_card, random_cards
-from sim.rng import below
+from sim.games.skat_values import POINTS, declaration_choices
+from sim.policies.skat_family import (
+    decide_bid,
+    decide_card,
+    decide_declaration,
+    decide_discard,
+    decide_yes,
+)
 from sim.tricks import legal_mask, trick_winner
+
+
+def outcome(n_players: int) -> Outcome:
+    """How a Skat-family deal reads in the analysis: scores in game points; forehand
+    leads; a declared game is won by the declarer's side or the defenders (``won``); a
+    ramsch by the best score (no loss, or the Durchmarsch; nobody when every seat lost
+    points); a deal thrown in by nobody."""
+
+    def seat_won(columns: Mapping[str, np.ndarray], seat: int) -> np.ndarray:
+        scores = np.stack([columns[f"score_{s}"].astype(np.int64) for s in range(n_players)])
+        best = scores.max(axis=0)
+        ramsch = columns["ramsch"].astype(bool)
+        declared = (columns["declarer"] >= 0) & ~ramsch
+        out = np.full(best.shape[0], -1, np.int8)
+        on_top = ramsch & (best >= 0)
+        out[on_top] = scores[seat][on_top] == best[on_top]
+        out[declared] = (columns["declarer"][declared] == seat) == columns["won"][declared].astype(bool)
+        return out
+
+    return Outcome("score", "points", forehand(n_players), seat_won)
+
 
 W_POINTS, W_TRICKS, W_TRICK, W_SEATS, W_CHOICES, W_LEN = 0, 3, 6, 9, 12, 48
 """Scratch space of one shard (``work``), reused by every deal: points and tricks per
 seat, the trick's cards and seats, room for the declarations offered."""
-
-
-@numba.njit(cache=True)
-def decide_bid(pol, obs, state, values):  # type: ignore[no-untyped-def]
-    """A bid value above ``obs[BID]`` or 0 to pass."""
-    if obs[O.NEXT_BID] == 0:
-        return 0
-    if pol == HEURISTIC:
-        return H.bid(obs, values)
-    return obs[O.NEXT_BID] if coin(state) else 0
-
-
-@numba.njit(cache=True)
-def decide_yes(pol, obs, state):  # type: ignore[no-untyped-def]
-    """Hold (answer), take 18 (forehand after two passes), pick up the skat, give up,
-    accept an offer, say Contra or Re: yes or no."""
-    if pol == HEURISTIC:
-        return H2.answer(obs) if obs[O.PHASE] >= O.PH_GIVE_UP else H.yes(obs)
-    return coin(state)
-
-
-@numba.njit(cache=True)
-def declaration_choices(obs, flags, out):  # type: ignore[no-untyped-def]
-    """Every declaration offered now, written to ``out``; returns how many.
-
-    Each suit game and grand with each of ``flags`` (the announcement or open-level
-    bits the rules allow here), then null and null ouvert where their value reaches
-    the bid.
-    """
-    bid = obs[O.BID]
-    hand = obs[O.HAND_GAME]
-    n = 0
-    for g in range(5):
-        for k in range(flags.shape[0]):
-            out[n] = g | flags[k]
-            n += 1
-    for ouvert in range(2):
-        if null_value(hand, ouvert) >= bid:
-            out[n] = NULL | (O.DECL_OUVERT if ouvert else 0)
-            n += 1
-    return n
 
 
 @numba.njit(cache=True)
@@ -88,36 +74,11 @@ def allowed_declaration(decl, obs, flags, buf):  # type: ignore[no-untyped-def]
     return False
 
 
-@numba.njit(cache=True)
-def decide_declaration(pol, obs, state, flags, announce, buf):  # type: ignore[no-untyped-def]
-    """A declaration code: game | ouvert and announcement flags | open level bits."""
-    if pol == HEURISTIC:
-        return H.declare(obs, announce)
-    n = declaration_choices(obs, flags, buf)
-    return buf[below(state, n)]
-
-
 @numba.njit(cache=True, inline="always")
 def scratch_views(work):  # type: ignore[no-untyped-def]
     """The trick, its seats, and points and tricks per seat, inside a shard's scratch."""
     return (work[W_TRICK:W_TRICK + 3], work[W_SEATS:W_SEATS + 3], work[W_POINTS:W_POINTS + 3],
             work[W_TRICKS:W_TRICKS + 3])
-
-
-@numba.njit(cache=True)
-def decide_discard(pol, obs, state):  # type: ignore[no-untyped-def]
-    """The two cards to put away (a mask)."""
-    if pol == HEURISTIC:
-        return H.discard(obs)
-    return random_cards(np.uint64(obs[O.HAND]), 2, state)
-
-
-@numba.njit(cache=True, inline="always")
-def decide_card(pol, obs, state):  # type: ignore[no-untyped-def]
-    """The card to play, one of ``obs[LEGAL]``."""
-    if pol == HEURISTIC:
-        return H.play(obs)
-    return random_card(np.uint64(obs[O.LEGAL]), state)
 
 
 @numba.njit(cache=True, inline="always")

@@ -5,7 +5,7 @@ index), grand 4, null 5, ramsch 6 (jacks trump, grand order). This module holds
 their trick tables, the matador count, the bid values reachable under a set of
 options (computed, never typed in) and the settlement of a finished game.
 
->>> int(game_value_levels(GRAND, 4, 1 + 1))  # grand hand with four: 24 x (4 + 1 + 1)
+>>> int(game_value_levels(GRAND, 4, 1))  # grand hand with four: 24 x (4 + 1 game + 1 hand)
 144
 """
 
@@ -15,11 +15,15 @@ import numba
 import numpy as np
 
 from sim.cards import SKAT_DECK, SUITS, mask_points
+from sim.games import skat_obs as O
 from sim.tricks import build_table, stack_tables
 
 CLUBS, SPADES, HEARTS, DIAMONDS, GRAND, NULL, RAMSCH = range(7)
 GAME_NAMES = ("C", "S", "H", "D", "grand", "null", "ramsch")
 """Trace/Parquet names of the game types."""
+
+POSITIONS = ("forehand", "middlehand", "rearhand")
+"""Names of the ``declarer_position`` codes 0, 1, 2 (-1: no declarer)."""
 
 BASE = np.array([12, 11, 10, 9, 24, 0, 0], np.int64)
 """Base value of each game type (null and ramsch have none)."""
@@ -161,3 +165,25 @@ def rescore_lost_factor(columns: dict[str, np.ndarray], lost_factor: int, n_play
         fresh = np.where(declarer == s, score, 0)
         out[name] = np.where(declared, fresh, columns[name]).astype(columns[name].dtype)
     return out
+
+
+@numba.njit(cache=True)
+def declaration_choices(obs, flags, out):  # type: ignore[no-untyped-def]
+    """Every declaration offered now, written to ``out``; returns how many.
+
+    Each suit game and grand with each of ``flags`` (the announcement or open-level
+    bits the rules allow here), then null and null ouvert where their value reaches
+    the bid.
+    """
+    bid = obs[O.BID]
+    hand = obs[O.HAND_GAME]
+    n = 0
+    for g in range(5):
+        for k in range(flags.shape[0]):
+            out[n] = g | flags[k]
+            n += 1
+    for ouvert in range(2):
+        if null_value(hand, ouvert) >= bid:
+            out[n] = NULL | (O.DECL_OUVERT if ouvert else 0)
+            n += 1
+    return n

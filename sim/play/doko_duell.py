@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from sim import actions as A
-from sim.games import Game
+from sim.games.base import Game
 from sim.games import doko_obs as O
 from sim.games.doko_duell import (
     B_EVENTS,

@@ -19,7 +19,7 @@ import numpy as np
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_48, SUITS, popcount
-from sim.games import Game
+from sim.games.base import Game
 from sim.games import doko_skat_obs as O
 from sim.games.doko_skat_values import (
     BRIDGE,
@@ -209,7 +209,7 @@ class DokoSkatScreen:
         raise ValueError(f"no question for phase {phase}")
 
     def _declaration(self, view: np.ndarray) -> Question:
-        keys = {GRAND_CODE: ("G", "GRAND")}
+        keys: dict[int, tuple[str, ...]] = {GRAND_CODE: ("G", "GRAND")}
         for k, s in enumerate(SUITS):
             keys[k] = (s, SUIT_NAMES[s].upper())
             keys[BRIDGE_BASE + k] = ("B" + s,)

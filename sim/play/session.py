@@ -19,8 +19,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from sim.games import Game
-from sim.play.common import Question, answer
+from sim.games.base import Game
+from sim.play.common import Question, Row, answer
 from sim.play.table import Table
 from sim.trace import dump_line, trace_object
 
@@ -52,7 +52,7 @@ def write_trace_line(obj: dict[str, Any], out: Path) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def ask(question: Question, read: Callable[[str], str], say: Callable[[str], None]) -> tuple[int, ...]:
+def ask(question: Question, read: Callable[[str], str], say: Callable[[str], None]) -> Row:
     """Ask until an answer names a legal choice (cards to pick may come a few at a time);
     ``LeftTable`` on ``quit``."""
     *choices, prompt = question.lines()
@@ -95,7 +95,7 @@ def play_deal(game: Game, table: Table, screen: Screen, read: Callable[[str], st
         say("")
         for line in screen.view_lines(moment.view):
             say(line)
-        table.decide(ask(screen.question(moment.view), read, say))  # type: ignore[arg-type]
+        table.decide(ask(screen.question(moment.view), read, say))
     assert moment.columns is not None
     say("")
     say("Deal over.")

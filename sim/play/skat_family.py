@@ -11,16 +11,17 @@ forehand 0 and rearhand 1).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from sim import actions as A
 from sim.cards import SKAT_DECK
-from sim.games import Game
+from sim.games import skat, skat_en_deux
 from sim.games import skat_obs as O
-from sim.games.skat_family import declaration_choices
-from sim.games.skat_values import BASE, EFF, GRAND, NULL, RAMSCH, STRENGTH, null_value
+from sim.games.base import Game
+from sim.games.skat_values import BASE, EFF, GRAND, NULL, RAMSCH, STRENGTH, declaration_choices, null_value
 from sim.play.common import (
     Choice,
     Question,
@@ -61,17 +62,18 @@ def declaration_label(code: int) -> str:
 
 class SkatFamilyScreen:
     """The screen of a person at ``seat`` (a player) in deal ``number`` of a Skat-family
-    game under ``rules``."""
+    game under ``rules`` (each game's subclass names the declarations it offers)."""
+
+    declaration_flags: Callable[[np.ndarray, np.ndarray], np.ndarray]
 
     def __init__(self, game: Game, rules: dict[str, Any], seat: int, number: int) -> None:
         self.game = game
-        self.module = game.module
         self.rules = rules
         self.seat = seat
         self.two = game.n_players == 2
         self.dealer = number % game.n_players
-        self.params = self.module.kernel_params(rules)
-        self.values = self.module.bid_list(rules)
+        self.params = game.kernel_params(rules)
+        self.values = game.bid_values(rules)
 
     # --- names ---------------------------------------------------------------------------
 
@@ -224,7 +226,7 @@ class SkatFamilyScreen:
         raise ValueError(f"no question for phase {phase}")
 
     def _declaration(self, view: np.ndarray) -> Question:
-        flags = self.module.declaration_flags(view, self.params)
+        flags = self.declaration_flags(view, self.params)
         buf = np.zeros(64, np.int64)
         n = declaration_choices(view, flags, buf)
         keys = {0: ("C", "CLUBS"), 1: ("S", "SPADES"), 2: ("H", "HEARTS"), 3: ("D", "DIAMONDS"),
@@ -392,3 +394,15 @@ class SkatFamilyScreen:
         else:
             lines.append(f"Lost: {who} -{factor} x {value} = {-factor * value:+d}")
         return lines, value
+
+
+class SkatScreen(SkatFamilyScreen):
+    """Three-player Skat's screen: announcements offered in hand games."""
+
+    declaration_flags = staticmethod(skat.declaration_flags)
+
+
+class SkatEnDeuxScreen(SkatFamilyScreen):
+    """Skat-en-deux's screen: open levels offered."""
+
+    declaration_flags = staticmethod(skat_en_deux.declaration_flags)

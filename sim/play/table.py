@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from sim.actions import ROW
-from sim.games import Game
+from sim.games.base import Game
 from sim.games.kernel import E_ASK
 from sim.play.common import Row
 
@@ -72,4 +72,5 @@ class Table:
 
     def decide(self, row: Row) -> None:
         """Add the person's next decision."""
-        self.decisions.append(tuple(int(v) for v in row))  # type: ignore[arg-type]
+        kind, seat, a, b = row
+        self.decisions.append((int(kind), int(seat), int(a), int(b)))

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sim.games import find_game
+from sim.registry import find_game
 from sim.trace import write_trace
 
 HERE = Path(__file__).resolve().parent

@@ -1,0 +1,20 @@
+"""Which policy decides at a seat of the Doppelkopf duel: the one place where the kernel's
+question goes to the heuristic or the random player (observation and own stream only)."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from sim.games import doko_obs as O
+from sim.policies import HEURISTIC
+from sim.policies import doko_duell_heuristic as H
+from sim.policies.random import random_card
+
+
+@numba.njit(cache=True)
+def decide_card(pol, obs, state):  # type: ignore[no-untyped-def]
+    """The card to play, one of ``obs[LEGAL]``."""
+    if pol == HEURISTIC:
+        return H.play(obs)
+    return random_card(np.uint64(obs[O.LEGAL]), state)

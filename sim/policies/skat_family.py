@@ -1,0 +1,71 @@
+"""Which policy decides at a Skat-family seat (``skat``, ``skat_en_deux``): the one place
+where a kernel's question goes to the heuristic or the random player.
+
+Each function takes the policy id, the seat's observation and the seat's own random
+stream, never the deal.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from sim.games import skat_obs as O
+from sim.games.skat_values import declaration_choices
+from sim.policies import HEURISTIC
+from sim.policies import skat_en_deux_heuristic as H2
+from sim.policies import skat_heuristic as H
+from sim.policies.random import coin, random_card, random_cards
+from sim.rng import below
+
+
+@numba.njit(cache=True)
+def decide_bid(pol, obs, state, values):  # type: ignore[no-untyped-def]
+    """A bid value above ``obs[BID]`` or 0 to pass."""
+    if obs[O.NEXT_BID] == 0:
+        return 0
+    if pol == HEURISTIC:
+        return H.bid(obs, values)
+    return obs[O.NEXT_BID] if coin(state) else 0
+
+
+@numba.njit(cache=True)
+def decide_yes(pol, obs, state):  # type: ignore[no-untyped-def]
+    """Hold (answer), take 18 (forehand after two passes), pick up the skat, give up,
+    accept an offer, say Contra or Re: yes or no."""
+    if pol == HEURISTIC:
+        return H2.answer(obs) if obs[O.PHASE] >= O.PH_GIVE_UP else H.yes(obs)
+    return coin(state)
+
+
+@numba.njit(cache=True)
+def decide_declaration(pol, obs, state, flags, announce, buf):  # type: ignore[no-untyped-def]
+    """A declaration code: game | ouvert and announcement flags | open level bits."""
+    if pol == HEURISTIC:
+        return H.declare(obs, announce)
+    n = declaration_choices(obs, flags, buf)
+    return buf[below(state, n)]
+
+
+@numba.njit(cache=True)
+def decide_discard(pol, obs, state):  # type: ignore[no-untyped-def]
+    """The two cards to put away (a mask)."""
+    if pol == HEURISTIC:
+        return H.discard(obs)
+    return random_cards(np.uint64(obs[O.HAND]), 2, state)
+
+
+@numba.njit(cache=True, inline="always")
+def decide_card(pol, obs, state):  # type: ignore[no-untyped-def]
+    """The card to play, one of ``obs[LEGAL]``."""
+    if pol == HEURISTIC:
+        return H.play(obs)
+    return random_card(np.uint64(obs[O.LEGAL]), state)
+
+
+@numba.njit(cache=True)
+def decide_offer(pol, obs, state):  # type: ignore[no-untyped-def]
+    """The defender's offer before a trick: none, "raus" or "Stich"."""
+    if pol == HEURISTIC:
+        return H2.offer(obs)
+    return below(state, 3)

@@ -1,0 +1,102 @@
+"""The shape every game shares: modules that import on their own, one complete declaration
+per game, analysis apart from the simulator."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.games.base import Game, Outcome
+from sim.registry import GAMES
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _modules(package: str) -> list[str]:
+    names = []
+    for path in sorted((ROOT / package).rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        names.append(".".join(parts))
+    return names
+
+
+MODULES = _modules("sim") + _modules("analysis")
+
+_IMPORT_EACH = """
+import importlib, json, sys
+failed = {}
+leaks = []
+for name in json.loads(sys.argv[1]):
+    for loaded in [m for m in sys.modules if m.split(".")[0] in ("sim", "analysis")]:
+        del sys.modules[loaded]
+    try:
+        importlib.import_module(name)
+    except Exception as e:
+        failed[name] = f"{type(e).__name__}: {e}"
+    if name.split(".")[0] == "analysis" and any(m.split(".")[0] == "sim" for m in sys.modules):
+        leaks.append(name)
+print(json.dumps({"failed": failed, "leaks": leaks}))
+"""
+
+
+def test_every_module_imports_on_its_own() -> None:
+    """Each module of ``sim`` and ``analysis``, imported first with none of the project's
+    modules loaded, imports (no cycle needs a friendlier order); importing an ``analysis``
+    module loads nothing of ``sim``."""
+    assert len(MODULES) > 40
+    done = subprocess.run([sys.executable, "-c", _IMPORT_EACH, json.dumps(MODULES)], cwd=ROOT,
+                          capture_output=True, text=True, check=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["failed"] == {}
+    assert result["leaks"] == []
+
+
+@pytest.mark.parametrize("name", ["sim.policies.skat_heuristic", "sim.policies.doko_skat_heuristic",
+                                  "sim.games.skat_trace", "sim.trace", "sim.play.doko_skat"])
+def test_a_fresh_interpreter_imports_a_module_first(name: str) -> None:
+    """What a notebook does first: import a heuristic (or a codec, the table) on its own."""
+    subprocess.run([sys.executable, "-c", f"import {name}"], cwd=ROOT, check=True)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_game_declares_every_field(name: str) -> None:
+    """A registered game's declaration is whole: every field set, and the parts agree with
+    each other (columns the outcome and categories name exist, the codec and the screen
+    load, the kernel's parameters and bid values come from the rules)."""
+    game = GAMES[name]
+    assert isinstance(game, Game) and game.name == name
+    for field in dataclasses.fields(Game):
+        assert getattr(game, field.name) is not None, field.name
+    columns = [c for c, _ in game.columns]
+    assert len(set(columns)) == len(columns)
+    for s in range(game.n_players):
+        assert f"{game.outcome.score}_{s}" in columns
+    assert set(game.categories) <= set(columns)
+    assert isinstance(game.outcome, Outcome) and game.outcome.unit in ("points", "VP")
+    assert game.deck.n_cards == sum(g.size for g in game.deal_layout.groups if not g.among)
+    assert game.observation.LENGTH > 0
+    rules = game.rules()
+    params = game.kernel_params(rules)
+    assert params.dtype == np.int64 and params.ndim == 1
+    assert game.bid_values(rules).dtype == np.int64
+    codec = importlib.import_module(game.trace_codec).CODEC
+    assert hasattr(codec, "cards_json") and hasattr(codec, "result_json")
+    module, _, factory = game.screen.partition(":")
+    assert callable(getattr(importlib.import_module(module), factory))
+    assert callable(game.kernel) and callable(game.rescore)
+
+
+def test_each_game_module_ends_with_its_declaration() -> None:
+    """The declaration is the game module's ``GAME``, and the registry holds exactly those."""
+    for name, game in GAMES.items():
+        module = importlib.import_module(f"sim.games.{name}")
+        assert module.GAME is game
