@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from sim.cards import SKAT_DECK
-from sim.registry import find_game
+from sim.registry import GAMES, find_game
 from sim.trace import FIELDS, TraceError, replay_file, trace_codec, trace_lines, traced_games, write_trace
 
 SKAT = find_game("skat")
@@ -843,14 +843,12 @@ def test_skat_en_deux_window_and_codec_registry(tmp_path: Path) -> None:
     write_trace(DEUX, 5, 7, 5, rules, ["random", "heuristic"], part)
     assert part.read_text() == "".join(whole.read_text().splitlines(keepends=True)[7:])
 
-    from types import SimpleNamespace
+    import dataclasses
 
-    from sim.games.base import Game
-
-    untraced = Game(SimpleNamespace(NAME="no_such_game"))  # type: ignore[arg-type]
-    with pytest.raises(TraceError, match="game no_such_game has no trace format yet "
-                                         r"\(traced games: skat, skat_en_deux, doko_duell"):
-        trace_codec(untraced)
+    assert traced_games() == list(GAMES)
+    undeclared = dataclasses.replace(DEUX, trace_codec="sim.cards")
+    with pytest.raises(TypeError, match=r"game skat_en_deux: sim.cards.CODEC is not a trace codec"):
+        trace_codec(undeclared)
 
 
 def test_skat_en_deux_trace_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
