@@ -1,5 +1,5 @@
 # Two commands: `make run` (set up, run the balance experiments, write their reports) and
-# `make test` (set up + all tests).
+# `make test` (set up, then lint, type-check, the tests, the doctests and the notebooks).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -24,10 +24,15 @@ run: $(STAMP)
 	@echo "Reports (open index.html in a browser; summary.md beside it):"
 	@for q in $(QUESTIONS); do echo "  reports/$$q/index.html"; done
 
-# `make test`: the tests, then every notebook on a quick look (3000 deals per variant), in
-# a fresh folder removed afterwards (never over results/ or reports/, never on old results).
+# `make test`: the linter (ruff) and the type checker (mypy, over sim and analysis, set up in
+# pyproject.toml), the tests, the examples in the docstrings (doctests), then every notebook
+# on a quick look (3000 deals per variant), in a fresh folder removed afterwards (never over
+# results/ or reports/, never on old results). The first step that fails stops the rest.
 test: $(STAMP)
+	$(BIN)/ruff check sim analysis tests
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --doctest-modules sim analysis
 	work=$$(mktemp -d) && trap 'rm -rf "$$work"' EXIT && \
 	STICHSIM_NOTEBOOK_DEALS=3000 STICHSIM_NOTEBOOK_WORKDIR="$$work" \
 	$(BIN)/python -m pytest --nbmake --nbmake-timeout=120 notebooks

@@ -19,7 +19,7 @@ import re
 import textwrap
 from collections.abc import Callable, Sequence
 from functools import wraps
-from typing import NamedTuple, ParamSpec
+from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec
 
 import matplotlib as mpl
 import numpy as np
@@ -31,7 +31,10 @@ from matplotlib.ticker import MaxNLocator
 
 from analysis.balance import MEASURES, fairest
 
-STYLE = {
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
+
+STYLE: dict[RcKeyType, Any] = {
     "font.size": 9.5, "axes.titlesize": 10.5, "axes.titleweight": "bold", "axes.titlelocation": "left",
     "figure.titlesize": 13, "figure.titleweight": "bold", "axes.grid": True, "grid.alpha": 0.35,
     "axes.spines.top": False, "axes.spines.right": False, "legend.frameon": False,
@@ -85,7 +88,7 @@ def _wrap(label: object, width: int = 28) -> str:
 
 
 def _whiskers(ax: Axes, pos: np.ndarray, value: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-              **style: object) -> None:
+              **style: Any) -> None:
     """Estimates at y positions ``pos`` with horizontal whiskers from ``lo`` to ``hi``."""
     err = np.clip([value - lo, hi - value], 0, None)
     ax.errorbar(value, pos, xerr=err, **({"fmt": "o"} | style))

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import polars as pl
@@ -344,8 +344,8 @@ def _sweep_headline(tables: dict[str, pl.DataFrame], run: Run) -> list[str]:
                      + (", ".join(clear) if clear else "no variant") + ".")
         moved = others.filter(pl.col("diff_hi") > pl.col("diff_lo"))  # a variant equal to base has width 0
         if moved.height:
-            ratio = moved.select((pl.col("unpaired_hi") - pl.col("unpaired_lo"))
-                                 / (pl.col("diff_hi") - pl.col("diff_lo"))).to_series().median()
+            ratio = cast(float, moved.select((pl.col("unpaired_hi") - pl.col("unpaired_lo"))
+                                             / (pl.col("diff_hi") - pl.col("diff_lo"))).to_series().median())
             lines.append(f"Paired intervals are {ratio:.1f} times narrower (median) than the same "
                          "comparison on independent deals would give.")
     return lines

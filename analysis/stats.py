@@ -49,7 +49,8 @@ def mean_interval(mean: np.ndarray | float, std: np.ndarray | float, n: np.ndarr
 
 def mcse(std: np.ndarray | float, n: np.ndarray | int) -> np.ndarray:
     """Monte Carlo standard error of a mean of ``n`` independent deals."""
-    return np.asarray(std, float) / np.sqrt(np.asarray(n, float))
+    se: np.ndarray = np.asarray(std, float) / np.sqrt(np.asarray(n, float))
+    return se
 
 
 def mean_estimate(x: np.ndarray, alpha: float = ALPHA) -> Estimate:

@@ -156,21 +156,23 @@ def _cttz(typingctx, x):  # type: ignore[no-untyped-def]
 @numba.njit(cache=True, inline="always")
 def popcount(x):  # type: ignore[no-untyped-def]
     """Number of set bits (cards) in a mask."""
-    return np.int64(_ctpop(np.uint64(x)))
+    return np.int64(_ctpop(np.uint64(x)))  # type: ignore[call-arg]  # numba fills in typingctx
 
 
 @numba.njit(cache=True, inline="always")
 def lsb(x):  # type: ignore[no-untyped-def]
     """Index of the lowest set bit of a non-zero mask."""
-    return np.int64(_cttz(np.uint64(x)))
+    return np.int64(_cttz(np.uint64(x)))  # type: ignore[call-arg]  # numba fills in typingctx
 
 
-if numba.config.DISABLE_JIT:  # plain Python (tests that spy on kernels): no LLVM intrinsics
-    def popcount(x):  # type: ignore[no-untyped-def]  # noqa: F811
+# plain Python (tests that spy on kernels): no LLVM intrinsics (numba sets its config's
+# attributes at run time, where mypy cannot see them)
+if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
+    def popcount(x):  # type: ignore[misc, no-untyped-def]  # noqa: F811
         """Number of set bits (cards) in a mask."""
         return np.int64(int(x).bit_count())
 
-    def lsb(x):  # type: ignore[no-untyped-def]  # noqa: F811
+    def lsb(x):  # type: ignore[misc, no-untyped-def]  # noqa: F811
         """Index of the lowest set bit of a non-zero mask."""
         return np.int64((int(x) & -int(x)).bit_length() - 1)
 

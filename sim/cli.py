@@ -29,9 +29,9 @@ from typing import NoReturn
 
 from sim import __version__
 from sim.errors import StichsimError
-from sim.registry import GAMES, GameError
 from sim.options import RuleError
 from sim.policies import POLICIES, PolicyError
+from sim.registry import GAMES, GameError
 
 PROG = "stichsim"
 EXIT_USAGE = 2
@@ -276,11 +276,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     import secrets
 
     from sim.deals import deck_order
-    from sim.registry import find_game
     from sim.play import screen_for
     from sim.play.session import LeftTable, play_deal
     from sim.play.table import Table
     from sim.policies import policy_ids
+    from sim.registry import find_game
 
     game = find_game(args.game)
     rules = game.rules(game.options.parse_assignments(args.rule or [], game.name))

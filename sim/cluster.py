@@ -51,7 +51,9 @@ def _local_cluster(distributed: ModuleType, workers: int) -> Iterator[object]:
 def _client(distributed: ModuleType, address: object) -> contextlib.AbstractContextManager[object]:
     """A Dask client of ``address`` (a scheduler address or a cluster)."""
     try:
-        return distributed.Client(address, timeout=CONNECT_TIMEOUT_S)
+        client: contextlib.AbstractContextManager[object] = distributed.Client(
+            address, timeout=CONNECT_TIMEOUT_S)
+        return client
     except (OSError, TimeoutError, ValueError) as e:
         raise ClusterError(f"cannot reach the Dask scheduler at {address} ({e})") from None
 
@@ -79,7 +81,7 @@ def joblib_backend(backend: str, scheduler: str | None = None, jobs: int = 1) ->
     with contextlib.ExitStack() as stack:
         address = scheduler if scheduler is not None else stack.enter_context(
             _local_cluster(distributed, jobs))
-        stack.enter_context(_client(distributed, address))  # type: ignore[arg-type]
+        stack.enter_context(_client(distributed, address))
         # configured, not named in Parallel: joblib 1.6 passes a named Dask backend a
         # nesting_level that ends up as an argument of every task
         stack.enter_context(joblib.parallel_config(backend="dask"))

@@ -7,13 +7,13 @@ one registry): name, default, allowed values and a one-line description. A
 
 >>> opts = OptionTable([Option("lost_factor", 2, (2, 1), "lost games count this many times")])
 >>> r = opts.resolve({"lost_factor": 1})
->>> r["lost_factor"], list(opts.codes(r))
+>>> r["lost_factor"], opts.codes(r).tolist()
 (1, [1])
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,7 +65,7 @@ class OptionTable:
         self.options = tuple(options)
         self.by_name = {o.name: o for o in self.options}
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[Option]:
         return iter(self.options)
 
     def index(self, name: str) -> int:

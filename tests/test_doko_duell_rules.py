@@ -27,8 +27,8 @@ import pytest
 from sim import actions as A
 from sim.cards import DOKO_DECK_40
 from sim.games import doko_duell as dd
-from sim.registry import find_game
 from sim.games.kernel import E_ILLEGAL, E_MISMATCH
+from sim.registry import find_game
 
 D = DOKO_DECK_40
 GAME = find_game("doko_duell")

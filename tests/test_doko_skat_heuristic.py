@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.registry import GAMES
 from sim.games import doko_skat_obs as O
 from sim.games.doko_skat_values import DECK, GAME_LABELS, table_of
 from sim.policies import doko_skat_heuristic as H
+from sim.registry import GAMES
 
 GAME = GAMES["doko_skat"]
 

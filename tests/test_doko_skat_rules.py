@@ -31,7 +31,6 @@ import pytest
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_48, SUITS
-from sim.registry import find_game
 from sim.games.doko_skat_values import (
     EFF,
     GAME_LABELS,
@@ -46,6 +45,7 @@ from sim.games.doko_skat_values import (
     teams,
 )
 from sim.games.kernel import E_ILLEGAL, E_MISMATCH
+from sim.registry import find_game
 from sim.tricks import legal_mask, trick_winner
 
 D = DOKO_DECK_48

@@ -14,11 +14,11 @@ import pytest
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_40, DOKO_DECK_48, SKAT_DECK
-from sim.games.base import Batch
-from sim.registry import GAMES
 from sim.games import doko_duell as dd
 from sim.games import doko_skat_values as dv
+from sim.games.base import Batch
 from sim.games.skat_values import EFF, NULL, POINTS, RAMSCH, STRENGTH, SUIT_MASKS
+from sim.registry import GAMES
 from sim.tricks import legal_mask, trick_winner
 
 DEALS = 1500

@@ -13,11 +13,11 @@ import pytest
 
 from sim import actions as A
 from sim.games import doko_duell as G
-from sim.registry import find_game
 from sim.play.common import Question, answer
 from sim.play.doko_duell import DokoDuellScreen
 from sim.play.session import play_deal
 from sim.play.table import Table
+from sim.registry import find_game
 from sim.trace import replay_file, trace_codec
 
 GAME = find_game("doko_duell")

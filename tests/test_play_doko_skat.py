@@ -16,11 +16,11 @@ import pytest
 from sim import actions as A
 from sim.cards import DOKO_DECK_48 as DECK
 from sim.games import doko_skat_obs as O
-from sim.registry import find_game
 from sim.play.common import answer
 from sim.play.doko_skat import DokoSkatScreen
 from sim.play.session import play_deal
 from sim.play.table import Table
+from sim.registry import find_game
 from sim.trace import replay_file
 
 GAME = find_game("doko_skat")

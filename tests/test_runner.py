@@ -15,9 +15,9 @@ import pytest
 import sim
 from sim import runner
 from sim.errors import ConfigError, ResultsError
-from sim.registry import find_game
 from sim.games.base import Game
 from sim.games.skat_values import GAME_NAMES
+from sim.registry import find_game
 from sim.runner import (
     BASE,
     EXPERIMENT_FILE,

@@ -18,7 +18,6 @@ import pytest
 
 from sim import actions as A
 from sim.cards import SKAT_DECK
-from sim.registry import find_game
 from sim.games import skat_en_deux as sed
 from sim.games import skat_obs as O
 from sim.games.kernel import E_ILLEGAL, E_MISMATCH
@@ -35,6 +34,7 @@ from sim.games.skat_values import (
     settle_suit,
 )
 from sim.policies import SCRIPTED
+from sim.registry import find_game
 
 D = SKAT_DECK
 GAME = find_game("skat_en_deux")

@@ -8,7 +8,6 @@ import pytest
 from sim import actions as A
 from sim.cards import SKAT_DECK
 from sim.games import skat
-from sim.registry import find_game
 from sim.games import skat_obs as O
 from sim.games.kernel import E_ILLEGAL, E_MISMATCH
 from sim.games.skat_values import (
@@ -29,6 +28,7 @@ from sim.games.skat_values import (
     settle_suit,
 )
 from sim.policies import SCRIPTED
+from sim.registry import find_game
 from sim.tricks import legal_mask, trick_winner
 
 D = SKAT_DECK

@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 
 from sim import actions as A
-from sim.games.base import Game
 from sim.games import doko_obs as O
+from sim.games.base import Game
 from sim.games.doko_duell import (
     B_EVENTS,
     B_SUPPLY,

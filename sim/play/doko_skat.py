@@ -19,8 +19,8 @@ import numpy as np
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_48, SUITS, popcount
-from sim.games.base import Game
 from sim.games import doko_skat_obs as O
+from sim.games.base import Game
 from sim.games.doko_skat_values import (
     BRIDGE,
     BRIDGE_BASE,
