@@ -48,7 +48,7 @@ import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -87,7 +87,8 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 _MAX_DEALS = 2**62
 
 
-class Shard(NamedTuple):
+@dataclass(frozen=True)
+class Shard:
     """Deals ``first .. first + count - 1``, the ``index``-th shard of an experiment."""
 
     index: int

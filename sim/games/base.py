@@ -18,7 +18,8 @@ import numpy as np
 from sim import actions as A
 from sim.cards import Deck
 from sim.deals import Layout
-from sim.games.kernel import E_ASK, SHUFFLED
+from sim.games.cardplay import CardPlay
+from sim.games.kernel import E_ASK, SHUFFLED, KernelTag, play_shard
 from sim.options import OptionTable
 from sim.policies import PERSON, SCRIPTED, SEATED, policy_ids
 
@@ -102,9 +103,9 @@ class Game:
     outcome: Outcome
     observation: ModuleType
     """The module naming the fields of a seat's observation (``LENGTH`` of them)."""
-    kernel: Callable[..., None]
-    """The compiled ``play_shard(seed, first, count, params, pols, values, res, logs,
-    nlogs, script, starts, record, preset)``."""
+    kernel: KernelTag
+    """The game's kernel tag: ``sim.games.kernel.play_shard`` plays the game's deals with the
+    ``play_deal`` its module implements for it."""
     kernel_params: Callable[[dict[str, Any]], np.ndarray]
     """The rules as the kernel's parameter array."""
     rescore: Callable[[dict[str, np.ndarray], dict[str, Any]], dict[str, np.ndarray]]
@@ -117,6 +118,8 @@ class Game:
     screen: str
     """``module:factory`` of the table screen (``stichsim play``), made with ``(game,
     rules, seat, number)``; imported only when a person sits down."""
+    card_play: CardPlay | None = None
+    """The card-play phase as a state and pure functions (``sim.games.cardplay``)."""
     bid_values: Callable[[dict[str, Any]], np.ndarray] = no_bids
     """The bid values reachable under the rules (the kernel's ``values``)."""
 
@@ -157,7 +160,7 @@ class Game:
             starts = np.zeros(1, np.int64)
             flat = np.zeros((0, A.ROW), np.int64)
         deck = SHUFFLED if preset is None else np.ascontiguousarray(preset, np.int64)
-        self.kernel(np.uint64(seed), first, count, params, pols, values, res, logs, nlogs,
+        play_shard(self.kernel, np.uint64(seed), first, count, params, pols, values, res, logs, nlogs,
                      flat, starts, record, deck)
         if record and count and nlogs.max() >= A.MAX_ACTIONS:
             raise RuntimeError(f"{self.name}: a deal needed more than {A.MAX_ACTIONS} action rows")

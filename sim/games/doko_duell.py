@@ -36,16 +36,16 @@ from sim.games.base import Game, Outcome
 from sim.games.kernel import (
     E_ILLEGAL,
     E_MISMATCH,
-    deal_views,
+    KernelTag,
+    deal_scratch,
+    implements,
     order_deck,
     person_waits,
     record,
-    shard_scratch,
     skip_markers,
-    store_deal,
 )
+from sim.games.kernel import play_deal as kernel_play_deal
 from sim.options import Option, OptionTable
-from sim.policies import SCRIPTED
 from sim.policies.doko_duell import decide_card
 from sim.rng import STREAM_DEAL, STREAM_SEAT0, stream_key
 from sim.tricks import TRUMP, build_table, legal_mask
@@ -483,28 +483,18 @@ def play_deal(seed, deal, params, pols, row, obs, states, hands, pyramid, perm, 
     row[C_RAW] = raw
 
 
-@numba.njit(cache=True)
-def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, script, starts,
-               record, preset):  # type: ignore[no-untyped-def]
-    """Play deals ``first .. first+count-1`` into ``res`` (one column per deal: ``res[c, i]``).
+@implements(deal_scratch, NAME)
+def _deal_scratch(game):  # type: ignore[no-untyped-def]
+    return (np.zeros(O.LENGTH, np.int64), np.zeros((STREAM_SEAT0 + 2, 1), np.uint64),
+            np.zeros(2, np.uint64), np.zeros((2, PYRAMID), np.int64), np.zeros(N_CARDS, np.int64))
 
-    With ``record`` the actions go to ``logs[i]`` (``nlogs[i]`` rows); a scripted seat
-    (replay) reads deal ``i``'s actions from ``script[starts[i]:starts[i+1]]``. A
-    non-empty ``preset`` is the order the cards lie in before dealing, for every deal (a
-    deal given by hand).
-    """
-    obs = np.zeros(O.LENGTH, np.int64)
-    states = np.zeros((STREAM_SEAT0 + 2, 1), np.uint64)
-    hands = np.zeros(2, np.uint64)
-    pyramid = np.zeros((2, PYRAMID), np.int64)
-    perm = np.zeros(N_CARDS, np.int64)
-    err, nlog, cur, scratch, row = shard_scratch(res)
-    for i in range(count):
-        err[0] = 0
-        log, sc = deal_views(i, logs, scratch, script, starts, record)
-        play_deal(seed, first + i, params, pols, row, obs, states, hands, pyramid, perm, sc, cur,
-                  err, log, nlog, preset)
-        store_deal(i, row, res, C_ERROR, pols[0] == SCRIPTED, sc, cur, record, nlogs, nlog)
+
+@implements(kernel_play_deal, NAME)
+def _play_deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log, nlog,  # type: ignore[no-untyped-def]
+               preset):
+    obs, states, hands, pyramid, perm = work
+    play_deal(seed, deal, params, pols, row, obs, states, hands, pyramid, perm, script, cur, err,
+              log, nlog, preset)
 
 
 # --- the declaration -----------------------------------------------------------------------
@@ -527,7 +517,7 @@ lays both pyramids first, then deals the hands (``play_deal``)."""
 GAME = Game(
     name=NAME, n_players=N_PLAYERS, deck=DECK, tricks=TRICKS, options=OPTIONS, columns=COLUMNS,
     categories={}, outcome=Outcome("vp", "VP", lambda columns: columns["starter"], _seat_won),
-    observation=O, kernel=play_shard, kernel_params=kernel_params, rescore=rescore,
+    observation=O, kernel=KernelTag(NAME), kernel_params=kernel_params, rescore=rescore,
     deal_layout=DEAL_LAYOUT, trace_codec="sim.games.doko_duell_trace",
     screen="sim.play.doko_duell:DokoDuellScreen")
 """The Doppelkopf duel, as the registry (``sim.registry``) knows it."""

@@ -1,4 +1,12 @@
-"""Kernel helpers every game shares: recording actions, replaying recorded ones.
+"""What every game's kernel shares: the shard loop, asking a seat, recording actions and
+replaying recorded ones.
+
+One compiled loop plays a shard for every game (``play_shard``): it takes the game's
+kernel tag (``KernelTag``, ``Game.kernel``) and calls ``play_deal`` and ``deal_scratch``
+for it; each game implements those two for its tag (``implements``, numba's ``overload``),
+so the choice is made when numba types the loop, and the on-disk cache holds one compiled
+loop per game (a jitted function handed to a cached kernel as an argument would be compiled
+again in every process).
 
 A kernel records each decision as a row ``[type, seat, a, b]`` (``sim.actions``).
 When it replays a deal, a scripted seat takes the next recorded row instead of
@@ -11,11 +19,16 @@ observation left for the caller, who asks him and plays the deal again with one 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numba
 import numpy as np
+from numba.core import types
+from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
 
 from sim.actions import DECLINE, MARKER, ROW
-from sim.policies import PERSON
+from sim.policies import PERSON, SCRIPTED
 from sim.rng import shuffle
 
 E_NONE, E_MISMATCH, E_ILLEGAL, E_ASK = 0, 1, 2, 3
@@ -150,3 +163,137 @@ def store_deal(i, row, res, error_col, replayed, script, cur, record, nlogs, nlo
     res[:, i] = row
     if record:
         nlogs[i] = nlog[0]
+
+
+# --- asking a seat ---------------------------------------------------------------------------
+
+@numba.njit(cache=True, inline="always")
+def ask(pol, player, kind, obs, rng, decide, check, detail, ctx, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
+    """One decision of ``player`` (of action ``kind``), whoever makes it, recorded.
+
+    A person's seat (``PERSON``) stops the deal here once his script is used up
+    (``person_waits``: returns -1); a scripted seat takes the next recorded row, which must be
+    of ``kind`` by ``player`` and pass ``check(ctx, obs, value)`` (the value as the engine
+    holds it, or -1: not allowed now) with the row's ``b`` equal to ``detail(ctx, value)``;
+    any other seat asks its policy, ``decide(pol, obs, rng)``. The decision is recorded as
+    ``[kind, player, value, detail(ctx, value)]`` and returned (-1 after an error)."""
+    if pol < 0:
+        if person_waits(pol, script, cur, obs, err, log, nlog):
+            return -1
+        value = scripted(script, cur, kind, player, err)
+        if err[0]:
+            return -1
+        b = script[cur[0] - 1, 3]
+        value = check(ctx, obs, value)
+        if value < 0 or b != detail(ctx, value):
+            err[0] = E_ILLEGAL
+            return -1
+    else:
+        value = decide(pol, obs, rng)
+    record(log, nlog, kind, player, value, detail(ctx, value))
+    return value
+
+
+@numba.njit(cache=True, inline="always")
+def no_detail(ctx, value):  # type: ignore[no-untyped-def]
+    """The ``detail`` of an action whose row carries nothing in ``b``."""
+    return 0
+
+
+# --- one loop for every game -----------------------------------------------------------------
+
+def play_deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log, nlog,  # type: ignore[no-untyped-def]
+              preset):
+    """Deal, play and score deal ``deal`` of ``game`` (its kernel tag) into ``row``, with
+    ``work`` the scratch ``deal_scratch`` made. Compiled code only: each game implements it
+    for its tag (``implements``)."""
+    raise TypeError(f"play_deal is compiled only, for a game's kernel tag (got {game!r})")
+
+
+def deal_scratch(game):  # type: ignore[no-untyped-def]
+    """The arrays one shard's deals reuse, as a tuple (``play_deal``'s ``work``). Compiled code
+    only: each game implements it for its tag (``implements``)."""
+    raise TypeError(f"deal_scratch is compiled only, for a game's kernel tag (got {game!r})")
+
+
+class KernelTag:
+    """A game's kernel tag (``Game.kernel``): handed to ``play_shard``, it tells numba which
+    game's ``play_deal`` and ``deal_scratch`` to compile the loop with. Each game's tag has a
+    numba type of its own (``KernelTagType``), so the compiled loops never mix."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+
+    def __repr__(self) -> str:
+        return f"KernelTag({self.game!r})"
+
+
+class KernelTagType(types.Dummy):
+    """The numba type of one game's ``KernelTag``: it carries no data, only the game."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        super().__init__(f"KernelTag({game})")
+
+
+register_model(KernelTagType)(models.OpaqueModel)
+
+
+@typeof_impl.register(KernelTag)
+def _typeof_tag(tag: KernelTag, context: Any) -> KernelTagType:
+    return KernelTagType(tag.game)
+
+
+@unbox(KernelTagType)
+def _unbox_tag(typ, obj, c):  # type: ignore[no-untyped-def]
+    return NativeValue(c.context.get_dummy_value())
+
+
+_CACHED: Any = {"cache": True}
+"""An overload's compile options: cached on disk like every kernel (numba's type hints lack
+the key)."""
+
+
+def implements(stub: Callable[..., Any], game: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Declare the decorated function as ``stub`` (``play_deal`` or ``deal_scratch``) for the
+    game named ``game``; it takes the stub's arguments."""
+
+    def mine(tag) -> bool:  # type: ignore[no-untyped-def]
+        return isinstance(tag, KernelTagType) and tag.game == game
+
+    def register(impl: Callable[..., Any]) -> Callable[..., Any]:
+        # numba wants the typing function's arguments spelled out as the stub's
+        if stub is play_deal:
+            @overload(play_deal, jit_options=_CACHED)
+            def _deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log,  # type: ignore[no-untyped-def]
+                      nlog, preset):
+                return impl if mine(game) else None
+        elif stub is deal_scratch:
+            @overload(deal_scratch, jit_options=_CACHED)
+            def _scratch(game):  # type: ignore[no-untyped-def]
+                return impl if mine(game) else None
+        else:
+            raise ValueError(f"{stub.__name__} is not implemented per game")
+        return impl
+
+    return register
+
+
+@numba.njit(cache=True)
+def play_shard(game, seed, first, count, params, pols, values, res, logs, nlogs, script, starts,  # type: ignore[no-untyped-def]
+               record, preset):
+    """Play deals ``first .. first+count-1`` of ``game`` (its kernel tag) into ``res``, one
+    column per deal (``res[c, i]``); the last column is the replay error.
+
+    With ``record`` the actions go to ``logs[i]`` (``nlogs[i]`` rows); a scripted seat
+    (replay) reads deal ``i``'s actions from ``script[starts[i]:starts[i+1]]``. A non-empty
+    ``preset`` is the order the cards lie in before dealing, for every deal (a deal given by
+    hand)."""
+    work = deal_scratch(game)
+    err, nlog, cur, scratch, row = shard_scratch(res)
+    for i in range(count):
+        err[0] = 0
+        log, sc = deal_views(i, logs, scratch, script, starts, record)
+        play_deal(game, seed, first + i, params, pols, values, row, work, sc, cur, err, log, nlog,
+                  preset)
+        store_deal(i, row, res, res.shape[0] - 1, pols[0] == SCRIPTED, sc, cur, record, nlogs, nlog)

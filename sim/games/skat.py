@@ -25,13 +25,14 @@ from sim.games import skat_obs as O
 from sim.games.base import Game
 from sim.games.kernel import (
     E_ILLEGAL,
-    deal_views,
+    KernelTag,
+    deal_scratch,
+    implements,
     person_waits,
     record,
     scripted,
-    shard_scratch,
-    store_deal,
 )
+from sim.games.kernel import play_deal as kernel_play_deal
 from sim.games.skat_family import (
     W_CHOICES,
     W_LEN,
@@ -63,7 +64,6 @@ from sim.games.skat_values import (
     settle_suit,
 )
 from sim.options import Option, OptionTable
-from sim.policies import SCRIPTED
 from sim.rng import STREAM_DEAL, STREAM_SEAT0, stream_key
 from sim.tricks import legal_mask
 
@@ -391,28 +391,18 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, w
     row[C_SCORE + declarer] = value if won else -lost_factor * value
 
 
-@numba.njit(cache=True)
-def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, script, starts,
-               record, preset):  # type: ignore[no-untyped-def]
-    """Play deals ``first .. first+count-1`` into ``res`` (one column per deal: ``res[c, i]``).
+@implements(deal_scratch, NAME)
+def _deal_scratch(game):  # type: ignore[no-untyped-def]
+    return (np.zeros(O.LENGTH, np.int64), np.zeros((STREAM_SEAT0 + 3, 1), np.uint64),
+            np.zeros(3, np.uint64), np.zeros(32, np.int64), np.zeros(W_LEN, np.int64))
 
-    With ``record`` the actions go to ``logs[i]`` (``nlogs[i]`` rows); a
-    scripted seat (replay) reads deal ``i``'s actions from
-    ``script[starts[i]:starts[i+1]]``. A non-empty ``preset`` is the order the cards lie
-    in before dealing, for every deal (a deal given by hand).
-    """
-    obs = np.zeros(O.LENGTH, np.int64)
-    states = np.zeros((STREAM_SEAT0 + 3, 1), np.uint64)
-    hands = np.zeros(3, np.uint64)
-    perm = np.zeros(32, np.int64)
-    err, nlog, cur, scratch, row = shard_scratch(res)
-    work = np.zeros(W_LEN, np.int64)
-    for i in range(count):
-        err[0] = 0
-        log, sc = deal_views(i, logs, scratch, script, starts, record)
-        play_deal(seed, first + i, params, pols, values, row, obs, states, hands, perm, work,
-                  sc, cur, err, log, nlog, preset)
-        store_deal(i, row, res, C_ERROR, pols[0] == SCRIPTED, sc, cur, record, nlogs, nlog)
+
+@implements(kernel_play_deal, NAME)
+def _play_deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log, nlog,  # type: ignore[no-untyped-def]
+               preset):
+    obs, states, hands, perm, work_ = work
+    play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, work_, script, cur,
+              err, log, nlog, preset)
 
 
 # --- the declaration -----------------------------------------------------------------------
@@ -428,7 +418,7 @@ from the top (``deal_three_hands``)."""
 GAME = Game(
     name=NAME, n_players=N_PLAYERS, deck=DECK, tricks=TRICKS, options=OPTIONS, columns=COLUMNS,
     categories={"game": GAME_NAMES, "declarer_position": POSITIONS}, outcome=outcome(N_PLAYERS),
-    observation=O, kernel=play_shard, kernel_params=kernel_params, rescore=rescore,
+    observation=O, kernel=KernelTag(NAME), kernel_params=kernel_params, rescore=rescore,
     deal_layout=DEAL_LAYOUT, trace_codec="sim.games.skat_trace",
     screen="sim.play.skat_family:SkatScreen", bid_values=bid_list)
 """Three-player Skat, as the registry (``sim.registry``) knows it."""

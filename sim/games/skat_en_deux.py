@@ -30,13 +30,14 @@ from sim.games import skat_obs as O
 from sim.games.base import Game
 from sim.games.kernel import (
     E_ILLEGAL,
-    deal_views,
+    KernelTag,
+    deal_scratch,
+    implements,
     person_waits,
     record,
     scripted_optional,
-    shard_scratch,
-    store_deal,
 )
+from sim.games.kernel import play_deal as kernel_play_deal
 from sim.games.skat_family import (
     W_CHOICES,
     W_LEN,
@@ -71,7 +72,6 @@ from sim.games.skat_values import (
     settle_suit,
 )
 from sim.options import Option, OptionTable
-from sim.policies import SCRIPTED
 from sim.policies.skat_family import decide_offer
 from sim.rng import STREAM_DEAL, STREAM_SEAT0, stream_key
 
@@ -564,28 +564,18 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, w
             accepted, work, params)
 
 
-@numba.njit(cache=True)
-def play_shard(seed, first, count, params, pols, values, res, logs, nlogs, script, starts,
-               record, preset):  # type: ignore[no-untyped-def]
-    """Play deals ``first .. first+count-1`` into ``res`` (one column per deal: ``res[c, i]``).
+@implements(deal_scratch, NAME)
+def _deal_scratch(game):  # type: ignore[no-untyped-def]
+    return (np.zeros(O.LENGTH, np.int64), np.zeros((STREAM_SEAT0 + 2, 1), np.uint64),
+            np.zeros(3, np.uint64), np.zeros(32, np.int64), np.zeros(W_LEN, np.int64))
 
-    With ``record`` the actions go to ``logs[i]`` (``nlogs[i]`` rows); a
-    scripted seat (replay) reads deal ``i``'s actions from
-    ``script[starts[i]:starts[i+1]]``. A non-empty ``preset`` is the order the cards lie
-    in before dealing, for every deal (a deal given by hand).
-    """
-    obs = np.zeros(O.LENGTH, np.int64)
-    states = np.zeros((STREAM_SEAT0 + 2, 1), np.uint64)
-    hands = np.zeros(3, np.uint64)
-    perm = np.zeros(32, np.int64)
-    err, nlog, cur, scratch, row = shard_scratch(res)
-    work = np.zeros(W_LEN, np.int64)
-    for i in range(count):
-        err[0] = 0
-        log, sc = deal_views(i, logs, scratch, script, starts, record)
-        play_deal(seed, first + i, params, pols, values, row, obs, states, hands, perm, work,
-                  sc, cur, err, log, nlog, preset)
-        store_deal(i, row, res, C_ERROR, pols[0] == SCRIPTED, sc, cur, record, nlogs, nlog)
+
+@implements(kernel_play_deal, NAME)
+def _play_deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log, nlog,  # type: ignore[no-untyped-def]
+               preset):
+    obs, states, hands, perm, work_ = work
+    play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, work_, script, cur,
+              err, log, nlog, preset)
 
 
 # --- the declaration -----------------------------------------------------------------------
@@ -600,7 +590,7 @@ player who does not deal), the blind, rearhand (the dealer), the skat."""
 
 GAME = Game(
     name=NAME, n_players=N_PLAYERS, deck=DECK, tricks=TRICKS, options=OPTIONS, columns=COLUMNS,
-    categories=CATEGORIES, outcome=outcome(N_PLAYERS), observation=O, kernel=play_shard,
+    categories=CATEGORIES, outcome=outcome(N_PLAYERS), observation=O, kernel=KernelTag(NAME),
     kernel_params=kernel_params, rescore=rescore, deal_layout=DEAL_LAYOUT,
     trace_codec="sim.games.skat_en_deux_trace", screen="sim.play.skat_family:SkatEnDeuxScreen",
     bid_values=bid_list)
