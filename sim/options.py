@@ -68,10 +68,6 @@ class OptionTable:
     def __iter__(self) -> Iterator[Option]:
         return iter(self.options)
 
-    def index(self, name: str) -> int:
-        """Position of option ``name`` in the code array."""
-        return [o.name for o in self.options].index(name)
-
     def resolve(self, given: Mapping[str, Any] | None = None, game: str = "") -> dict[str, Any]:
         """Every option with its value: ``given`` overrides the defaults, validated."""
         rules = {o.name: o.default for o in self.options}

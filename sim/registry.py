@@ -22,4 +22,13 @@ def find_game(name: str) -> Game:
         raise GameError(f"unknown game {name!r} (games: {', '.join(GAMES)})") from None
 
 
-__all__ = ["GAMES", "GameError", "find_game"]
+def register(game: Game) -> Game:
+    """Add ``game`` to the registry (a game declared outside ``sim.games``, such as the toy
+    game of the tests); returns it. Another game of the same name is refused."""
+    if game.name in GAMES and GAMES[game.name] is not game:
+        raise GameError(f"a game named {game.name!r} is registered already")
+    GAMES[game.name] = game
+    return game
+
+
+__all__ = ["GAMES", "GameError", "find_game", "register"]

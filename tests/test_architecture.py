@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 
 from sim.games.base import Game, Outcome
+from sim.games.cardplay import HEADER_FIELDS, CardPlay
+from sim.games.kernel import KernelTag
 from sim.registry import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,13 +69,12 @@ def test_a_fresh_interpreter_imports_a_module_first(name: str) -> None:
     subprocess.run([sys.executable, "-c", f"import {name}"], cwd=ROOT, check=True)
 
 
-@pytest.mark.parametrize("name", list(GAMES))
-def test_every_game_declares_every_field(name: str) -> None:
-    """A registered game's declaration is whole: every field set, and the parts agree with
-    each other (columns the outcome and categories name exist, the codec and the screen
-    load, the kernel's parameters and bid values come from the rules)."""
-    game = GAMES[name]
-    assert isinstance(game, Game) and game.name == name
+def check_declaration(game: Game) -> None:
+    """A declaration is whole: every field set, and the parts agree with each other (columns
+    the outcome and categories name exist, the codec and the screen load, the kernel's
+    parameters and bid values come from the rules, the card play's state starts with the
+    common header)."""
+    assert isinstance(game, Game)
     for field in dataclasses.fields(Game):
         assert getattr(game, field.name) is not None, field.name
     columns = [c for c, _ in game.columns]
@@ -92,7 +93,19 @@ def test_every_game_declares_every_field(name: str) -> None:
     assert hasattr(codec, "cards_json") and hasattr(codec, "result_json")
     module, _, factory = game.screen.partition(":")
     assert callable(getattr(importlib.import_module(module), factory))
-    assert callable(game.kernel) and callable(game.rescore)
+    assert isinstance(game.kernel, KernelTag) and game.kernel.game == game.name
+    assert callable(game.rescore)
+    assert columns[-1] == "replay_error"
+    assert isinstance(game.card_play, CardPlay)
+    assert game.card_play.fields._fields[:len(HEADER_FIELDS)] == HEADER_FIELDS  # type: ignore[attr-defined]
+    assert "HANDS" in game.card_play.fields._fields  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_game_declares_every_field(name: str) -> None:
+    """Every registered game's declaration is whole (``check_declaration``)."""
+    assert GAMES[name].name == name
+    check_declaration(GAMES[name])
 
 
 def test_each_game_module_ends_with_its_declaration() -> None:

@@ -10,8 +10,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from types import ModuleType
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -53,6 +52,15 @@ class Batch:
 
     def __len__(self) -> int:
         return len(self.columns["deal"])
+
+
+class ObservationLayout(Protocol):
+    """A seat's observation layout: how many fields, and where its seat and its legal
+    cards are (each game's observation module has these and more)."""
+
+    LENGTH: int
+    SEAT: int
+    LEGAL: int
 
 
 @dataclass(frozen=True)
@@ -101,8 +109,8 @@ class Game:
     categories: Mapping[str, tuple[str, ...]]
     """Integer-coded columns written as labels: column -> label of code 0, 1, ... (-1: null)."""
     outcome: Outcome
-    observation: ModuleType
-    """The module naming the fields of a seat's observation (``LENGTH`` of them)."""
+    observation: ObservationLayout
+    """What names the fields of a seat's observation (the game's observation module)."""
     kernel: KernelTag
     """The game's kernel tag: ``sim.games.kernel.play_shard`` plays the game's deals with the
     ``play_deal`` its module implements for it."""

@@ -70,13 +70,13 @@ def offsets(layout: type[F]) -> tuple[F, int]:
 
     The layout's instance of offsets is what compiled code indexes with (``S.HANDS + seat``):
     numba reads a global ``NamedTuple`` as constants."""
-    sizes = layout()
+    make: Any = layout
     at = 0
     out = []
-    for size in sizes:
+    for size in make():
         out.append(at)
         at += size
-    return layout(*out), at
+    return make(*out), at
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,4 @@
+"""A toy trick-taking game declared outside ``sim`` through the path a fifth game takes
+(docs/architecture.md): its module (``game``), its trace codec (``trace``) and its table
+screen (``screen``). ``tests/test_toy_game.py`` registers it and runs the invariant, trace
+and runner tests on it."""

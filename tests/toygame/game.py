@@ -1,0 +1,359 @@
+"""A toy trick-taking game (``toy``), declared as a fifth game would be (docs/architecture.md).
+
+What the game is
+----------------
+* Players: 2, seats 0 and 1; in deal ``d`` seat ``d % 2`` deals and the other leads.
+* Deck: 12 cards, the aces, kings and queens of the four suits (``DECK``): 6 to each
+  player, 72 card points (A 11, K 4, Q 3).
+* Phases: deal; 6 two-card tricks, no trumps: follow suit if you can, the higher card of
+  the suit led wins; settlement: each player scores his card points, plus
+  ``last_trick_bonus`` for the last trick; the higher score wins the deal.
+* Options: ``OPTIONS`` below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+from sim import actions as A
+from sim.cards import Deck, bit, lsb
+from sim.deals import Group, Layout
+from sim.games.base import Game, Outcome
+from sim.games.cardplay import PLAY, CardPlay, offsets
+from sim.games.kernel import KernelTag, ask, deal_scratch, implements, no_detail, order_deck
+from sim.games.kernel import play_deal as kernel_play_deal
+from sim.options import Option, OptionTable
+from sim.policies import HEURISTIC
+from sim.policies.random import random_card
+from sim.rng import STREAM_DEAL, STREAM_SEAT0, stream_key
+from sim.tricks import build_table, legal_mask, trick_winner
+
+NAME = "toy"
+N_PLAYERS = 2
+DECK = Deck("toy", "AKQ", 1)
+TRICKS = 6
+HAND = 6
+N_CARDS = DECK.n_cards
+
+OPTIONS = OptionTable([
+    Option("last_trick_bonus", 0, (0, 10), "points for taking the last trick", scoring_only=True),
+])
+
+_TABLE = build_table(DECK, (), "AKQ")
+EFF, STRENGTH, SUIT_MASKS = _TABLE.eff, _TABLE.strength, _TABLE.suit_masks
+POINTS = DECK.points.astype(np.int64)
+
+
+def kernel_params(rules: dict) -> np.ndarray:
+    """The rules as the kernel's parameter array: each option's index among its values."""
+    return OPTIONS.codes(rules)
+
+
+# --- what a seat sees ----------------------------------------------------------------------
+
+class Observation(NamedTuple):
+    """A seat's observation: field sizes (``offsets`` makes them offsets)."""
+
+    SEAT: int = 1
+    PHASE: int = 1
+    HAND: int = 1
+    LEGAL: int = 1
+    LED: int = 1
+    PLAYED: int = 2
+    POINTS: int = 2
+    TRICK_NO: int = 1
+
+
+OB, OBS_LENGTH = offsets(Observation)
+
+
+class ObservationLayout:
+    """The observation's layout as the declaration names it (``LENGTH`` fields)."""
+
+    LENGTH = OBS_LENGTH
+    SEAT = OB.SEAT
+    LEGAL = OB.LEGAL
+
+
+# --- the card play -------------------------------------------------------------------------
+
+class State(NamedTuple):
+    """The card-play state: field sizes, ``Header`` first."""
+
+    TO_MOVE: int = 1
+    PLAYER: int = 1
+    PHASE: int = 1
+    DONE: int = 1
+    HANDS: int = 2
+    LED: int = 1
+    LEADER: int = 1
+    TRICK_NO: int = 1
+    POINTS: int = 2
+    TRICKS: int = 2
+    PLAYED: int = 2
+    LAST: int = 1
+
+
+S, STATE_LENGTH = offsets(State)
+
+
+@numba.njit(cache=True)
+def start(state, hands, leader):  # type: ignore[no-untyped-def]
+    """The position before the first trick."""
+    state[:] = 0
+    state[S.HANDS] = np.int64(hands[0])
+    state[S.HANDS + 1] = np.int64(hands[1])
+    state[S.LED] = -1
+    state[S.LEADER] = leader
+    state[S.TO_MOVE] = leader
+    state[S.PLAYER] = leader
+    state[S.PHASE] = PLAY
+    state[S.LAST] = -1
+
+
+@numba.njit(cache=True)
+def legal(state):  # type: ignore[no-untyped-def]
+    """The cards the player to move may play."""
+    hand = np.uint64(state[S.HANDS + state[S.TO_MOVE]])
+    return legal_mask(hand, state[S.LED], EFF, SUIT_MASKS)
+
+
+@numba.njit(cache=True)
+def finished(state):  # type: ignore[no-untyped-def]
+    """Whether all six tricks are played."""
+    return state[S.DONE] == 1
+
+
+@numba.njit(cache=True)
+def step(state, card):  # type: ignore[no-untyped-def]
+    """Play ``card`` for the player to move; the second card of a trick settles it."""
+    if state[S.DONE]:
+        return
+    seat = state[S.TO_MOVE]
+    state[S.HANDS + seat] &= ~np.int64(bit(card))
+    state[S.PLAYED + seat] |= np.int64(bit(card))
+    if state[S.LED] < 0:
+        state[S.LED] = card
+        state[S.TO_MOVE] = 1 - seat
+    else:
+        trick = np.array([state[S.LED], card], np.int64)
+        winner = (state[S.LEADER] + trick_winner(trick, 2, EFF, STRENGTH)) % 2
+        state[S.POINTS + winner] += POINTS[trick[0]] + POINTS[trick[1]]
+        state[S.TRICKS + winner] += 1
+        state[S.LED] = -1
+        state[S.LEADER] = winner
+        state[S.TO_MOVE] = winner
+        state[S.TRICK_NO] += 1
+        if state[S.TRICK_NO] == TRICKS:
+            state[S.DONE] = 1
+            state[S.LAST] = winner
+    state[S.PLAYER] = state[S.TO_MOVE]
+
+
+@numba.njit(cache=True)
+def observe(state, seat, obs):  # type: ignore[no-untyped-def]
+    """What ``seat`` sees: its hand, the card led, what both have played, the points."""
+    obs[OB.SEAT] = seat
+    obs[OB.PHASE] = state[S.PHASE]
+    obs[OB.HAND] = state[S.HANDS + seat]
+    obs[OB.LEGAL] = np.int64(legal(state)) if seat == state[S.TO_MOVE] else 0
+    obs[OB.LED] = state[S.LED]
+    obs[OB.TRICK_NO] = state[S.TRICK_NO]
+    for s in range(N_PLAYERS):
+        obs[OB.PLAYED + s] = state[S.PLAYED + s]
+        obs[OB.POINTS + s] = state[S.POINTS + s]
+
+
+# --- who decides ---------------------------------------------------------------------------
+
+@numba.njit(cache=True)
+def decide(pol, obs, rng):  # type: ignore[no-untyped-def]
+    """The card: ``heuristic`` plays its strongest legal card, ``random`` any legal card."""
+    legal_cards = np.uint64(obs[OB.LEGAL])
+    if pol == HEURISTIC:
+        best = lsb(legal_cards)
+        rest = legal_cards
+        while rest:
+            c = lsb(rest)
+            if STRENGTH[c] > STRENGTH[best]:
+                best = c
+            rest &= rest - np.uint64(1)
+        return best
+    return random_card(legal_cards, rng)
+
+
+@numba.njit(cache=True, inline="always")
+def _card_allowed(state, obs, card):  # type: ignore[no-untyped-def]
+    """A replayed card as the engine holds it, or -1 when it may not be played now."""
+    if 0 <= card < N_CARDS and (legal(state) >> np.uint64(card)) & np.uint64(1):
+        return card
+    return -1
+
+
+@numba.njit(cache=True)
+def playout(state, pols, rngs):  # type: ignore[no-untyped-def]
+    """Play ``state`` to its end with the policies (one per player, own streams)."""
+    obs = np.zeros(OBS_LENGTH, np.int64)
+    while not finished(state):
+        seat = state[S.TO_MOVE]
+        observe(state, seat, obs)
+        step(state, decide(pols[seat], obs, rngs[seat]))
+
+
+# --- one deal ------------------------------------------------------------------------------
+
+class Columns(NamedTuple):
+    """Result column offsets by name (``COLUMNS`` order)."""
+
+    deal: int
+    dealer: int
+    starter: int
+    points_0: int
+    points_1: int
+    tricks_0: int
+    tricks_1: int
+    last_trick: int
+    score_0: int
+    score_1: int
+    hand_0: int
+    hand_1: int
+    replay_error: int
+
+
+COLUMNS = (
+    ("deal", "int64"), ("dealer", "int8"), ("starter", "int8"), ("points_0", "int16"),
+    ("points_1", "int16"), ("tricks_0", "int8"), ("tricks_1", "int8"), ("last_trick", "int8"),
+    ("score_0", "int16"), ("score_1", "int16"), ("hand_0", "uint32"), ("hand_1", "uint32"),
+    ("replay_error", "int16"),
+)
+C = Columns(*range(len(COLUMNS)))
+assert C._fields == tuple(name for name, _ in COLUMNS)
+
+
+@numba.njit(cache=True)
+def _deal(rng, perm, hands, preset):  # type: ignore[no-untyped-def]
+    """Shuffle (or lay ``preset``) and deal six cards to each player, seat 0 first."""
+    order_deck(rng, perm, preset, 0)
+    for s in range(N_PLAYERS):
+        h = np.uint64(0)
+        for k in range(HAND):
+            h |= bit(perm[HAND * s + k])
+        hands[s] = h
+
+
+@numba.njit(cache=True)
+def _tricks(state, pols, rngs, obs, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
+    """The six tricks: the player to move sees his observation and plays."""
+    while not finished(state):
+        player = state[S.PLAYER]
+        observe(state, player, obs)
+        card = ask(pols[player], player, A.PLAY, obs, rngs[STREAM_SEAT0 + player], decide,
+                   _card_allowed, no_detail, state, script, cur, err, log, nlog)
+        if card < 0:
+            return
+        step(state, card)
+
+
+@numba.njit(cache=True)
+def settle(points0, points1, last, bonus):  # type: ignore[no-untyped-def]
+    """Both scores: card points, plus ``bonus`` for the taker of the last trick."""
+    return points0 + (bonus if last == 0 else 0), points1 + (bonus if last == 1 else 0)
+
+
+def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray]:
+    """Played deals' columns under another ``last_trick_bonus``."""
+    last = columns["last_trick"].astype(np.int64)
+    bonus = int(rules["last_trick_bonus"])
+    out = dict(columns)
+    for s in range(N_PLAYERS):
+        out[f"score_{s}"] = (columns[f"points_{s}"] + np.where(last == s, bonus, 0)).astype(np.int16)
+    return out
+
+
+@numba.njit(cache=True)
+def play_deal(seed, deal, params, pols, row, obs, rngs, hands, perm, state, script, cur, err,
+              log, nlog, preset):  # type: ignore[no-untyped-def]
+    """Deal, play and score deal ``deal`` into ``row``."""
+    for s in range(rngs.shape[0]):
+        rngs[s, 0] = stream_key(seed, deal, s)
+    dealer = deal % N_PLAYERS
+    _deal(rngs[STREAM_DEAL], perm, hands, preset)
+    row[:] = 0
+    row[C.deal] = deal
+    row[C.dealer] = dealer
+    row[C.starter] = 1 - dealer
+    row[C.hand_0] = np.int64(hands[0])
+    row[C.hand_1] = np.int64(hands[1])
+    row[C.last_trick] = -1
+    cur[0] = 0
+    nlog[0] = 0
+    obs[:] = 0
+    start(state, hands, 1 - dealer)
+    _tricks(state, pols, rngs, obs, script, cur, err, log, nlog)
+    row[C.replay_error] = err[0]
+    for s in range(N_PLAYERS):
+        row[C.points_0 + s] = state[S.POINTS + s]
+        row[C.tricks_0 + s] = state[S.TRICKS + s]
+    row[C.last_trick] = state[S.LAST]
+    bonus = OPTIONS_VALUES[params[0]]
+    row[C.score_0], row[C.score_1] = settle(state[S.POINTS], state[S.POINTS + 1], state[S.LAST],
+                                            bonus)
+
+
+OPTIONS_VALUES = np.array(OPTIONS.by_name["last_trick_bonus"].allowed, np.int64)
+"""``last_trick_bonus``'s values by code (``kernel_params``)."""
+
+
+@implements(deal_scratch, NAME)
+def _deal_scratch(game):  # type: ignore[no-untyped-def]
+    return (np.zeros(OBS_LENGTH, np.int64), np.zeros((STREAM_SEAT0 + N_PLAYERS, 1), np.uint64),
+            np.zeros(N_PLAYERS, np.uint64), np.zeros(N_CARDS, np.int64),
+            np.zeros(STATE_LENGTH, np.int64))
+
+
+@implements(kernel_play_deal, NAME)
+def _play_deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log, nlog,  # type: ignore[no-untyped-def]
+               preset):
+    obs, rngs, hands, perm, state = work
+    play_deal(seed, deal, params, pols, row, obs, rngs, hands, perm, state, script, cur, err, log,
+              nlog, preset)
+
+
+# --- for Python: a recorded deal's card play --------------------------------------------------
+
+def _start_recorded(columns: Mapping[str, np.ndarray], i: int,
+                    rows: np.ndarray) -> tuple[np.ndarray, Sequence[int]]:
+    """Deal ``i``'s state before its first trick and its recorded plays."""
+    state = np.zeros(STATE_LENGTH, np.int64)
+    hands = np.array([columns["hand_0"][i], columns["hand_1"][i]], np.uint64)
+    start(state, hands, int(columns["starter"][i]))
+    return state, [int(r[2]) for r in rows if r[0] == A.PLAY]
+
+
+def _result(state: np.ndarray) -> dict[str, int]:
+    return {"points_0": int(state[S.POINTS]), "points_1": int(state[S.POINTS + 1]),
+            "tricks_0": int(state[S.TRICKS]), "tricks_1": int(state[S.TRICKS + 1]),
+            "last_trick": int(state[S.LAST])}
+
+
+def _seat_won(columns: Mapping[str, np.ndarray], seat: int) -> np.ndarray:
+    mine = columns[f"score_{seat}"].astype(np.int64)
+    other = columns[f"score_{1 - seat}"].astype(np.int64)
+    return np.where(mine == other, -1, mine > other).astype(np.int8)
+
+
+GAME = Game(
+    name=NAME, n_players=N_PLAYERS, deck=DECK, tricks=TRICKS, options=OPTIONS, columns=COLUMNS,
+    categories={}, outcome=Outcome("score", "points", lambda c: c["starter"], _seat_won),
+    observation=ObservationLayout, kernel=KernelTag(NAME),  # type: ignore[arg-type]
+    kernel_params=kernel_params, rescore=rescore,
+    deal_layout=Layout((Group("hand of player 0", HAND), Group("hand of player 1", HAND)),
+                       lambda cards, dealer: cards[0] + cards[1], lambda c: list(c["hands"])),
+    trace_codec="toygame.trace", screen="toygame.screen:ToyScreen",
+    card_play=CardPlay(S, STATE_LENGTH, legal, step, observe, finished, decide, playout,
+                       _start_recorded, _result))
+"""The toy game's declaration."""
