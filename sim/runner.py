@@ -23,6 +23,11 @@ base rules updated by its own, its ``policies`` (if given) replace the base ones
 Shard ``k`` holds deals ``k * shard_size`` up to ``min((k + 1) * shard_size, deals)``
 and is written to ``<out>/<name>/game=<game>/variant=<variant>/shard=<k:05d>.parquet``
 (hive partition folders), atomically, with the key-value metadata in ``META_KEYS``.
+Besides the game's own columns every shard carries how its deals came out in the same
+terms for every game, from the game's ``Outcome``: ``start_seat`` (the seat that leads the
+first trick) and ``won_0``, ``won_1`` ... (1 the seat's side won, 0 it lost, -1 nobody
+won), and its ``stichsim.outcome`` metadata says how to read them (``OUTCOME_KEY``), so an
+analysis needs nothing of the simulator.
 ``<out>/<name>/experiment.json`` holds the normalised config and its hash.
 Workers (joblib) get a shard to play and write and hand back only its path and
 row count, so the parent holds nothing that grows with the number of deals, and
@@ -74,9 +79,19 @@ REQUIRED = ("name", "game", "deals", "seed", "shard_size", "policies")
 VARIANT_KEYS = ("name", "rules", "policies")
 
 EXPERIMENT_FILE = "experiment.json"
+OUTCOME_KEY = "stichsim.outcome"
+"""Metadata key of a shard's outcome columns, as JSON: ``{"players": 3, "score": ["score_0",
+"score_1", "score_2"], "unit": "points", "start": "start_seat", "won": ["won_0", "won_1",
+"won_2"]}`` (the per-seat score columns and what they count, the start seat's column, the
+per-seat won columns)."""
 META_KEYS = ("stichsim_version", "engine_hash", "config_hash", "experiment", "variant", "game", "seed",
-             "rules", "policies", "first_deal", "deal_count")
-"""Parquet key-value metadata of every shard file (``rules`` and ``policies`` as JSON)."""
+             "rules", "policies", "first_deal", "deal_count", OUTCOME_KEY)
+"""Parquet key-value metadata of every shard file (``rules``, ``policies`` and the outcome
+as JSON)."""
+START_COLUMN = "start_seat"
+"""The column of the seat that leads the first trick (int8)."""
+WON_PREFIX = "won_"
+"""Prefix of the per-seat columns of whether the seat's side won (int8: 1, 0, -1 nobody)."""
 
 INTERNAL_COLUMNS = frozenset({"replay_error"})
 """Result columns that are never written to Parquet."""
@@ -364,10 +379,45 @@ def write_shard(table: pa.Table, path: Path) -> None:
         raise
 
 
+def outcome_columns(game: Game) -> list[str]:
+    """The columns every shard of ``game`` carries after its own: the start seat, then
+    whether each seat won."""
+    return [START_COLUMN] + [f"{WON_PREFIX}{s}" for s in range(game.n_players)]
+
+
+def shard_columns(game: Game) -> list[str]:
+    """Every column of a shard file of ``game``, in file order."""
+    return [name for name, _ in game.columns if name not in INTERNAL_COLUMNS] + outcome_columns(game)
+
+
+def outcome_metadata(game: Game) -> str:
+    """The ``OUTCOME_KEY`` metadata of ``game``'s shards (canonical JSON)."""
+    return _canonical_json({
+        "players": game.n_players,
+        "score": [f"{game.outcome.score}_{s}" for s in range(game.n_players)],
+        "unit": game.outcome.unit,
+        "start": START_COLUMN,
+        "won": [f"{WON_PREFIX}{s}" for s in range(game.n_players)]})
+
+
+def _outcome_arrays(game: Game, columns: Mapping[str, np.ndarray]) -> list[pa.Array]:
+    """``start_seat`` and ``won_<s>`` of each deal (int8) from the game's ``Outcome``."""
+    start = np.asarray(game.outcome.start_seat(columns))
+    arrays = [pa.array(start.astype(np.int8))]
+    for s in range(game.n_players):
+        won = np.asarray(game.outcome.seat_won(columns, s))
+        if won.size and (won.min() < -1 or won.max() > 1):
+            raise RuntimeError(f"{game.name}: won_{s} out of -1, 0, 1")
+        arrays.append(pa.array(won.astype(np.int8)))
+    return arrays
+
+
 def shard_table(game: Game, columns: Mapping[str, np.ndarray],
                 metadata: Mapping[str, str]) -> pa.Table:
     """The Parquet table of one played shard: the game's columns in their own dtypes
-    (categorical ones as dictionary strings, internal ones left out) plus ``metadata``."""
+    (categorical ones as dictionary strings, internal ones left out), then the outcome's
+    ``start_seat`` and ``won_<s>`` worked out from them, plus ``metadata`` and the
+    outcome's (``OUTCOME_KEY``)."""
     cats = game.categories
     arrays: list[pa.Array] = []
     names: list[str] = []
@@ -385,7 +435,12 @@ def shard_table(game: Game, columns: Mapping[str, np.ndarray],
         else:
             arrays.append(pa.array(values.astype(dtype, copy=False)))
         names.append(name)
-    return pa.Table.from_arrays(arrays, names=names).replace_schema_metadata(dict(metadata))
+    if clash := set(names) & set(outcome_columns(game)):
+        raise RuntimeError(f"{game.name}: result columns {sorted(clash)} clash with the outcome's")
+    arrays += _outcome_arrays(game, columns)
+    names += outcome_columns(game)
+    return pa.Table.from_arrays(arrays, names=names).replace_schema_metadata(
+        {**metadata, OUTCOME_KEY: outcome_metadata(game)})
 
 
 def shard_metadata(exp: Experiment, variant: Variant, shard: Shard,
@@ -403,6 +458,7 @@ def shard_metadata(exp: Experiment, variant: Variant, shard: Shard,
         "policies": _canonical_json(variant.policies),
         "first_deal": str(shard.first),
         "deal_count": str(shard.count),
+        OUTCOME_KEY: outcome_metadata(exp.game_obj),
     }
 
 
@@ -426,7 +482,7 @@ def shard_complete(path: Path, metadata: Mapping[str, str]) -> bool:
     return found.get("rows") == metadata["deal_count"] and all(
         found.get(k) == metadata[k]
         for k in ("stichsim_version", "engine_hash", "config_hash", "variant", "first_deal",
-                  "deal_count"))
+                  "deal_count", OUTCOME_KEY))
 
 
 # --- running ----------------------------------------------------------------------------
@@ -612,7 +668,8 @@ def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] = Path("resu
     return root
 
 
-__all__ = ["BASE", "EXPERIMENT_FILE", "META_KEYS", "Experiment", "Shard", "ShardOutput", "ShardTask",
-           "Variant",
-           "plan", "read_shard_metadata", "run_experiment", "run_shard",
-           "shard_complete", "shard_metadata", "shard_path", "shard_table", "write_shard"]
+__all__ = ["BASE", "EXPERIMENT_FILE", "META_KEYS", "OUTCOME_KEY", "START_COLUMN", "WON_PREFIX", "Experiment",
+           "Shard", "ShardOutput", "ShardTask", "Variant",
+           "outcome_columns", "outcome_metadata", "plan", "read_shard_metadata", "run_experiment",
+           "run_shard", "shard_columns", "shard_complete", "shard_metadata", "shard_path", "shard_table",
+           "write_shard"]

@@ -23,6 +23,7 @@ from sim.runner import (
     EXPERIMENT_FILE,
     META_KEYS,
     Experiment,
+    Shard,
     run_experiment,
     shard_path,
 )
@@ -82,9 +83,9 @@ def test_variants_inherit_and_override(experiment_file, tiny_toml) -> None:  # t
 
 def test_shards_cover_every_deal_once(experiment_file) -> None:  # type: ignore[no-untyped-def]
     exp = Experiment.load(experiment_file())
-    assert exp.shards() == [(0, 0, 250), (1, 250, 250), (2, 500, 200)]
+    assert exp.shards() == [Shard(0, 0, 250), Shard(1, 250, 250), Shard(2, 500, 200)]
     exp = Experiment.load(experiment_file(), deals=250)
-    assert exp.shards() == [(0, 0, 250)]
+    assert exp.shards() == [Shard(0, 0, 250)]
 
 
 def test_config_hash(experiment_file) -> None:  # type: ignore[no-untyped-def]
@@ -191,14 +192,45 @@ def test_files_columns_and_metadata(reference) -> None:  # type: ignore[no-untyp
     assert json.loads(meta["policies"]) == ["heuristic", "heuristic", "random"]
     assert (meta["first_deal"], meta["deal_count"]) == ("250", "250")
 
+    assert json.loads(meta[runner.OUTCOME_KEY]) == {
+        "players": 3, "score": ["score_0", "score_1", "score_2"], "unit": "points",
+        "start": "start_seat", "won": ["won_0", "won_1", "won_2"]}
+
     schema = f.schema_arrow
     expected = [n for n, _ in SKAT.columns if n != "replay_error"]
-    assert schema.names == expected
+    assert schema.names == expected + ["start_seat", "won_0", "won_1", "won_2"]
+    assert schema.names == runner.shard_columns(SKAT)
     for name, dtype in SKAT.columns:
         if name in ("game", "declarer_position"):
             assert schema.field(name).type == pa.dictionary(pa.int8(), pa.string())
         elif name != "replay_error":
             assert schema.field(name).type == pa.from_numpy_dtype(np.dtype(dtype)), name
+    for name in ("start_seat", "won_0", "won_1", "won_2"):
+        assert schema.field(name).type == pa.int8(), name
+
+
+@pytest.mark.parametrize("game", ["skat", "skat_en_deux", "doko_duell", "doko_skat"])
+def test_outcome_columns_follow_the_game_and_its_rescoring(game: str) -> None:
+    """``start_seat`` and ``won_<s>`` are the game's ``Outcome`` of the columns written, so a
+    re-scored variant's follow its own scores."""
+    g = find_game(game)
+    rules = g.rules()
+    scoring_only = {"skat": {"lost_factor": 1}, "skat_en_deux": {"lost_factor": 1},
+                    "doko_duell": {"tie_rule": "starter_loses"}, "doko_skat": {"zero_sum": True}}[game]
+    other = g.rules(scoring_only)
+    assert g.options.play_rules(other) == g.options.play_rules(rules)
+    batch = g.play(3, 0, 300, rules, ["random"] * g.n_players)
+    for cols in (batch.columns, g.rescore(batch.columns, other)):
+        table = runner.shard_table(g, cols, {})
+        assert table.column_names == runner.shard_columns(g)
+        assert json.loads(table.schema.metadata[runner.OUTCOME_KEY.encode()])["players"] == g.n_players
+        assert np.array_equal(table["start_seat"].to_numpy(), g.outcome.start_seat(cols))
+        for s in range(g.n_players):
+            assert np.array_equal(table[f"won_{s}"].to_numpy(), g.outcome.seat_won(cols, s))
+    if game == "doko_duell":  # a 120 : 120 left drawn has a winner once the starter loses it
+        drawn = runner.shard_table(g, batch.columns, {})["won_0"].to_numpy() == -1
+        rescored = runner.shard_table(g, g.rescore(batch.columns, other), {})["won_0"].to_numpy()
+        assert drawn.any() and (rescored[drawn] >= 0).all()
 
 
 def test_rows_are_the_games_results(reference) -> None:  # type: ignore[no-untyped-def]
@@ -284,6 +316,18 @@ def test_killed_then_resumed_equals_uninterrupted(reference, tmp_path) -> None: 
     assert shard_files(root) == shard_files(ref)
     assert all_files(root) == all_files(ref)  # the stray temp file is gone
     assert kept.stat().st_mtime_ns == kept_stat.st_mtime_ns  # a finished shard was not redone
+
+
+def test_resume_redoes_a_shard_written_without_the_outcome(reference, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    exp, ref = reference
+    root = run_experiment(exp, tmp_path, progress=False)
+    old = shard_path(root, "skat", "ramsch", 1)
+    table = pq.read_table(old)
+    meta = {k: v for k, v in table.schema.metadata.items() if k != runner.OUTCOME_KEY.encode()}
+    runner.write_shard(table.drop_columns(runner.outcome_columns(SKAT)).replace_schema_metadata(meta), old)
+    assert not runner.shard_complete(old, runner.shard_metadata(exp, exp.variant("ramsch"), exp.shards()[1]))
+    run_experiment(exp, tmp_path, resume=True, progress=False)
+    assert shard_files(root) == shard_files(ref)
 
 
 def test_crash_after_k_shards_then_resume(reference, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
