@@ -113,3 +113,23 @@ def test_each_game_module_ends_with_its_declaration() -> None:
     for name, game in GAMES.items():
         module = importlib.import_module(f"sim.games.{name}")
         assert module.GAME is game
+
+
+_PLAY_ONE = """
+from sim.registry import GAMES
+from sim.games.kernel import play_shard
+for game in GAMES.values():
+    game.play(1, 0, 2, game.rules(), ["random"] * game.n_players)
+print(sum(play_shard.stats.cache_hits.values()), sum(play_shard.stats.cache_misses.values()))
+"""
+
+
+def test_the_one_shard_loop_is_cached_across_processes() -> None:
+    """A second process loads every game's compiled shard loop from numba's cache: no
+    compilation (a kernel that took a jitted function as an argument would compile anew in
+    every process)."""
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", _PLAY_ONE], cwd=ROOT, capture_output=True,
+                              text=True, check=True)
+    hits, misses = map(int, done.stdout.split())
+    assert (hits, misses) == (len(GAMES), 0)
