@@ -1,11 +1,16 @@
 """The balance questions, one function each, every answer a tidy table with intervals.
 
-Each function takes the lazy frame ``load.scan`` gives (any number of variants) and
-returns a ``polars.DataFrame`` in long form: one row per variant (and group, where the
-question has groups) and ``metric``, with ``value``, ``lo``, ``hi`` (the 95 % interval)
-and ``n`` (the deals behind it). A ``rate`` metric's interval is Wilson's, a mean's is
-Student's t. ``sweep`` compares variants on the same deals (paired differences against
-``base``) and ``fairest`` names the variant whose measure lies closest to its fair value.
+Each function takes the lazy frame ``load.scan`` gives (any number of variants), and
+those that read how the deals came out the ``load.Outcome`` its shards say
+(``load.read_outcome``), and returns a ``polars.DataFrame`` in long form: one row per
+variant (and group, where the question has groups) and ``metric``, with ``value``, ``lo``,
+``hi`` (the 95 % interval) and ``n`` (the deals behind it). A ``rate`` metric's interval
+is Wilson's, a mean's is Student's t. ``sweep`` compares variants on the same deals (paired
+differences against ``base``) and ``fairest`` names the variant whose measure lies closest
+to its fair value.
+
+A function reads the columns it names and applies to any game whose results have them;
+where games differ in how a deal ends (a ramsch, a tie) the columns say which rule to read.
 
 >>> import polars as pl
 >>> frame = pl.LazyFrame({"variant": ["base"] * 4, "x": [1.0, 2.0, 3.0, 4.0]})
@@ -15,13 +20,13 @@ Student's t. ``sweep`` compares variants on the same deals (paired differences a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
 
-from analysis.load import GAMES, POSITIONS, seats
+from analysis.load import POSITIONS, Outcome, seats
 from analysis.stats import mean_interval, paired_difference, unpaired_difference, wilson
 
 Metric = tuple[str, pl.Expr]
@@ -71,25 +76,24 @@ def _with_order(table: pl.DataFrame, variants: list[str] | None) -> pl.DataFrame
 
 # --- the start player ------------------------------------------------------------------------
 
-def start_player(frame: pl.LazyFrame, game: str, variants: list[str] | None = None) -> pl.DataFrame:
+def start_player(frame: pl.LazyFrame, outcome: Outcome, variants: list[str] | None = None) -> pl.DataFrame:
     """Win rate (deals with a winner) and mean score of each seat position, per variant:
     ``position`` 0 is the start player (forehand, or the duel's starter)."""
-    names = POSITIONS[GAMES[game].n_players]
-    table = summarise(seats(frame, game), ["variant", "position"], {
+    names = POSITIONS[outcome.players]
+    table = summarise(seats(frame, outcome), ["variant", "position"], {
         "win rate": ("rate", pl.col("won")), "score": ("mean", pl.col("score"))})
     table = table.with_columns(position=pl.col("position").replace_strict(
         dict(enumerate(names)), return_dtype=pl.String))
     return _with_order(table, variants)
 
 
-def _start_scores(frame: pl.LazyFrame, game: str) -> pl.LazyFrame:
+def _start_scores(frame: pl.LazyFrame, outcome: Outcome) -> pl.LazyFrame:
     """Per deal: the start player's score less the others' mean (``start_edge``) and his win
     less the others' mean win, no winner counting 0 for all (``start_win_edge``)."""
-    spec = GAMES[game]
-    n = spec.n_players
-    start = spec.start()
-    score = [pl.col(f"{spec.score}_{s}").cast(pl.Float64) for s in range(n)]
-    won = [spec.won(s).cast(pl.Float64).fill_null(0.0) for s in range(n)]
+    n = outcome.players
+    start = outcome.start_seat()
+    score = [outcome.score_of(s) for s in range(n)]
+    won = [outcome.won_by(s).cast(pl.Float64).fill_null(0.0) for s in range(n)]
 
     def edge(values: list[pl.Expr]) -> pl.Expr:
         mine = pl.coalesce([pl.when(start == s).then(values[s]) for s in range(n)])
@@ -98,22 +102,28 @@ def _start_scores(frame: pl.LazyFrame, game: str) -> pl.LazyFrame:
     return frame.select("variant", "deal", start_edge=edge(score), start_win_edge=edge(won))
 
 
-def start_edge(frame: pl.LazyFrame, game: str, variants: list[str] | None = None) -> pl.DataFrame:
+def start_edge(frame: pl.LazyFrame, outcome: Outcome, variants: list[str] | None = None) -> pl.DataFrame:
     """The start player's edge per variant: his mean score less the others' (per deal) and
     his win rate less theirs."""
-    table = summarise(_start_scores(frame, game), ["variant"], {
+    table = summarise(_start_scores(frame, outcome), ["variant"], {
         "score edge": ("mean", pl.col("start_edge")),
         "win rate edge": ("mean", pl.col("start_win_edge"))})
     return _with_order(table, variants)
 
 
-def declarer_positions(frame: pl.LazyFrame, variants: list[str] | None = None) -> pl.DataFrame:
-    """The Skat games' declarers by seat position: share of the declared games, win rate and
-    mean declarer score (``declarer_position`` forehand, middlehand, rearhand; Skat-en-deux,
-    with two ``score_`` columns, has no middlehand)."""
-    n = sum(1 for c in frame.collect_schema().names() if c.startswith("score_"))
+DECLARER_COLUMNS = ("declarer", "declarer_position", "won")
+"""What ``declarer_positions`` reads (besides the scores): the declarer's seat (-1: none), his
+position, whether he won."""
+
+
+def declarer_positions(frame: pl.LazyFrame, outcome: Outcome,
+                       variants: list[str] | None = None) -> pl.DataFrame:
+    """Declarers by seat position: share of the declared games, win rate and mean declarer
+    score (``declarer_position`` forehand, middlehand, rearhand; with two players there is
+    no middlehand)."""
+    n = outcome.players
     declared = frame.filter(pl.col("declarer") >= 0)
-    score = pl.coalesce([pl.when(pl.col("declarer") == s).then(pl.col(f"score_{s}"))
+    score = pl.coalesce([pl.when(pl.col("declarer") == s).then(pl.col(outcome.score[s]))
                          for s in range(n)])
     rows = []
     for position in ("forehand", "middlehand", "rearhand") if n == 3 else ("forehand", "rearhand"):
@@ -130,6 +140,11 @@ def declarer_positions(frame: pl.LazyFrame, variants: list[str] | None = None) -
 # --- markers (doko_duell) --------------------------------------------------------------------
 
 B_EVENTS = ("fox", "karlchen", "identical", "twenty_two", "pin")
+MARKER_COLUMNS = ("a_markers_0", "a_markers_1", "b_markers_0", "b_markers_1",
+                  *(f"{e}_{s}" for e in B_EVENTS for s in (0, 1)),
+                  "supply_exhausted", "winner", "vp_raw", "vp_0", "vp_1")
+"""What ``markers`` and ``vp_distribution`` read: two players' A and B markers and B events,
+the box running out, the winner and his victory points before and after ``b_marker_mode``."""
 
 
 def markers(frame: pl.LazyFrame, variants: list[str] | None = None) -> pl.DataFrame:
@@ -169,33 +184,44 @@ def vp_distribution(frame: pl.LazyFrame, variants: list[str] | None = None) -> p
 
 # --- ramsch (skat_en_deux; skat with all_pass = ramsch) ---------------------------------------
 
-def ramsch(frame: pl.LazyFrame, game: str, variants: list[str] | None = None) -> pl.DataFrame:
+RAMSCH_COLUMNS = ("ramsch", "ramsch_points_0", "ramsch_skat_points")
+"""What ``ramsch`` reads in every game that plays it (besides the scores): whether the deal
+was a ramsch, each seat's card points, the skat's; then how its loser is found (``ramsch``)."""
+
+
+def ramsch(frame: pl.LazyFrame, outcome: Outcome, variants: list[str] | None = None) -> pl.DataFrame:
     """How often ramsch is played, the loser's card points, the skat's share of them, ties
-    (decided by the last trick in Skat-en-deux; all tied players lose in Skat), Durchmarsch
-    (Skat) and how often forehand loses."""
-    n = GAMES[game].n_players
-    forehand = GAMES[game].start()
+    (decided by the last trick where the results name one loser, ``ramsch_loser``; else all
+    tied players lose), the Durchmarsch (where there is a ``durchmarsch`` column) and how
+    often forehand loses."""
+    columns = set(frame.collect_schema().names())
+    n = outcome.players
+    forehand = outcome.start_seat()
     points = [pl.col(f"ramsch_points_{s}").cast(pl.Float64) for s in range(n)]
     skat = pl.col("ramsch_skat_points").cast(pl.Float64)
     most = pl.max_horizontal(points)
-    forehand_score = pl.coalesce([pl.when(forehand == s).then(pl.col(f"score_{s}")) for s in range(n)])
-    if game == "skat":
-        losers = pl.sum_horizontal([(p == most).cast(pl.Int8) for p in points])
-        loser_took_skat = pl.coalesce([pl.when(pl.col("ramsch_last_trick") == s)
-                                       .then(points[s] == most) for s in range(n)])
-        lost = most  # the skat is in the points of the last trick's taker
-        skat_share = pl.when(loser_took_skat).then(skat / most).otherwise(0.0)
-        extra: dict[str, Metric] = {
-            "tie for most points (all tied lose)": ("rate", losers > 1),
-            "Durchmarsch": ("rate", pl.col("durchmarsch")),
-        }
-    else:
+    forehand_score = pl.coalesce([pl.when(forehand == s).then(pl.col(outcome.score[s])) for s in range(n)])
+    if "ramsch_loser" in columns:
+        # one loser named, a tie decided by the last trick; the skat is added to his points
         loser = pl.col("ramsch_loser")
         lost = pl.coalesce([pl.when(loser == s).then(points[s]) for s in range(n)]) + skat
         skat_share = skat / lost
-        extra = {"tie decided by the last trick": ("rate", pl.col("ramsch_tie_last_trick"))}
-    lost_by_one = pl.col("ramsch") & ~pl.col("durchmarsch") if game == "skat" else pl.col("ramsch")
-    in_ramsch = frame.with_columns(  # a Durchmarsch has no loser
+        extra: dict[str, Metric] = {
+            "tie decided by the last trick": ("rate", pl.col("ramsch_tie_last_trick"))}
+    else:
+        # the most points lose, every seat tied for them too; the skat is in the points of
+        # the last trick's taker (``ramsch_last_trick``)
+        losers = pl.sum_horizontal([(p == most).cast(pl.Int8) for p in points])
+        loser_took_skat = pl.coalesce([pl.when(pl.col("ramsch_last_trick") == s)
+                                       .then(points[s] == most) for s in range(n)])
+        lost = most
+        skat_share = pl.when(loser_took_skat).then(skat / most).otherwise(0.0)
+        extra = {"tie for most points (all tied lose)": ("rate", losers > 1)}
+    lost_by_one = pl.col("ramsch")
+    if "durchmarsch" in columns:  # one player took every trick: he wins, nobody loses
+        extra["Durchmarsch"] = ("rate", pl.col("durchmarsch"))
+        lost_by_one = pl.col("ramsch") & ~pl.col("durchmarsch")
+    in_ramsch = frame.with_columns(
         _lost=pl.when(lost_by_one).then(lost),
         _share=pl.when(lost_by_one & (lost > 0)).then(skat_share),
         _fh_loses=pl.when(lost_by_one).then(forehand_score < 0))
@@ -211,27 +237,38 @@ def ramsch(frame: pl.LazyFrame, game: str, variants: list[str] | None = None) ->
 
 # --- the 120 : 120 tie ----------------------------------------------------------------------
 
-def tie(frame: pl.LazyFrame, game: str, variants: list[str] | None = None) -> pl.DataFrame:
-    """The tie's frequency and whom it favours. ``doko_duell``: how often 120 : 120 comes,
-    the start player's edge and the victory points handed out (which ``tie_rule`` moves).
-    ``doko_skat``: how often the sides tie, the ties with a declaring side (the other side
-    scores 1) and which side that is, and the mean score of the lone player and of a pair
-    member in a tie."""
-    if game == "doko_duell":
-        metrics: dict[str, Metric] = {
-            "120 : 120 tie": ("rate", pl.col("tie")),
-            "tie with a winner named": ("rate", pl.when(pl.col("tie")).then(pl.col("winner") >= 0)),
-            "VP per deal": ("mean", pl.col("vp_0").cast(pl.Float64) + pl.col("vp_1")),
-        }
-        table = summarise(frame, ["variant"], metrics)
-        return _with_order(pl.concat([table, start_edge(frame, game)]), variants)
-    if game != "doko_skat":
-        raise ValueError(f"no 120 : 120 tie question for {game}")
+SIDES = ("lone", "declaring_side")
+"""Columns of a game of a lone player against a pair, in which a side may declare (and a
+tie then goes to the other side): ``lone`` the lone player's seat, ``declaring_side``
+``lone`` or ``pair`` (null: nobody declared). ``tie_of_sides`` reads them."""
+WINNER = "winner"
+"""The column of a game of players each on his own: the winner's seat (-1: nobody, a tie left
+drawn). ``tie_of_players`` reads it."""
+
+
+def tie_of_players(frame: pl.LazyFrame, outcome: Outcome, variants: list[str] | None = None) -> pl.DataFrame:
+    """A tie between players each on his own (``tie``, ``winner``): how often it comes, how
+    often a tie rule names a winner, the start player's edge and the score a deal hands out
+    (what the tie rule moves)."""
+    metrics: dict[str, Metric] = {
+        "120 : 120 tie": ("rate", pl.col("tie")),
+        "tie with a winner named": ("rate", pl.when(pl.col("tie")).then(pl.col(WINNER) >= 0)),
+        outcome.per_deal: ("mean", pl.sum_horizontal([outcome.score_of(s) for s in range(outcome.players)])),
+    }
+    table = summarise(frame, ["variant"], metrics)
+    return _with_order(pl.concat([table, start_edge(frame, outcome)]), variants)
+
+
+def tie_of_sides(frame: pl.LazyFrame, outcome: Outcome, variants: list[str] | None = None) -> pl.DataFrame:
+    """A tie between a lone player and a pair (``tie``, ``lone``, ``declaring_side``): how
+    often the sides tie, the ties with a declaring side (the other side scores) and which
+    side that is, and the mean score of the lone player and of a pair member in a tie."""
     side = pl.col("declaring_side").cast(pl.String)
-    lone_score = pl.coalesce([pl.when(pl.col("lone") == s).then(pl.col(f"score_{s}")) for s in range(3)])
-    pair_score = pl.coalesce([pl.when(pl.col("lone") != s).then(pl.col(f"score_{s}")) for s in range(3)])
+    n = outcome.players
+    lone_score = pl.coalesce([pl.when(pl.col("lone") == s).then(pl.col(outcome.score[s])) for s in range(n)])
+    pair_score = pl.coalesce([pl.when(pl.col("lone") != s).then(pl.col(outcome.score[s])) for s in range(n)])
     in_tie = pl.col("tie")
-    metrics = {
+    metrics: dict[str, Metric] = {
         "tie": ("rate", in_tie),
         "tie: a side declared (the other scores 1)": ("rate", pl.when(in_tie).then(side.is_not_null())),
         "tie: the lone player scores (the pair declared)": ("rate", pl.when(in_tie).then(side == "pair")),
@@ -243,6 +280,25 @@ def tie(frame: pl.LazyFrame, game: str, variants: list[str] | None = None) -> pl
     return _with_order(summarise(frame, ["variant"], metrics), variants)
 
 
+def tie_between_sides(columns: Iterable[str]) -> bool:
+    """Whether results with these columns tie a lone player against a pair (``SIDES``)
+    rather than players each on his own."""
+    return set(SIDES) <= set(columns)
+
+
+def tie(frame: pl.LazyFrame, outcome: Outcome, variants: list[str] | None = None) -> pl.DataFrame:
+    """The tie's frequency and whom it favours, as the results' columns say: between a lone
+    player and a pair (``tie_of_sides``) or between players each on his own
+    (``tie_of_players``). ValueError for results without a ``tie`` column."""
+    columns = frame.collect_schema().names()
+    if "tie" in columns and tie_between_sides(columns):
+        return tie_of_sides(frame, outcome, variants)
+    if "tie" in columns and WINNER in columns:
+        return tie_of_players(frame, outcome, variants)
+    raise ValueError("no 120 : 120 tie question for these results (they have no tie column, or "
+                     f"neither {' and '.join(SIDES)} nor {WINNER})")
+
+
 # --- any option against any other --------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -252,13 +308,13 @@ class Measure:
     label: str
     unit: str
     fair: float
-    per_deal: Callable[[pl.LazyFrame, str], pl.LazyFrame]
-    """``(frame, game) ->`` frame of ``variant``, ``deal``, ``value``."""
+    per_deal: Callable[[pl.LazyFrame, Outcome], pl.LazyFrame]
+    """``(frame, outcome) ->`` frame of ``variant``, ``deal``, ``value``."""
 
 
-def _column_of(name: str) -> Callable[[pl.LazyFrame, str], pl.LazyFrame]:
-    def per_deal(frame: pl.LazyFrame, game: str) -> pl.LazyFrame:
-        return _start_scores(frame, game).select("variant", "deal", value=pl.col(name))
+def _column_of(name: str) -> Callable[[pl.LazyFrame, Outcome], pl.LazyFrame]:
+    def per_deal(frame: pl.LazyFrame, outcome: Outcome) -> pl.LazyFrame:
+        return _start_scores(frame, outcome).select("variant", "deal", value=pl.col(name))
     return per_deal
 
 
@@ -270,13 +326,13 @@ MEASURES = {
 """Measures a sweep may compare, by name (the experiment's ``[report] measure``)."""
 
 
-def sweep(frame: pl.LazyFrame, game: str, measure: str = "start_edge",
+def sweep(frame: pl.LazyFrame, outcome: Outcome, measure: str = "start_edge",
           variants: list[str] | None = None) -> pl.DataFrame:
     """Every variant's measure with its interval, its paired difference from ``base`` on the
     same deals, and the unpaired interval the same difference would get from independent
     deals (for contrast)."""
     m = MEASURES[measure]
-    values = m.per_deal(frame, game).collect().pivot(on="variant", index="deal", values="value") \
+    values = m.per_deal(frame, outcome).collect().pivot(on="variant", index="deal", values="value") \
         .sort("deal")
     names = variants or [c for c in values.columns if c != "deal"]
     base = values["base"].to_numpy() if "base" in values.columns else None

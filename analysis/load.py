@@ -1,81 +1,100 @@
-"""Reading results: an experiment's shards as one lazy polars frame, and each game's
-deals as one row per seat.
+"""Reading results: an experiment's shards as one lazy polars frame, how its deals came
+out, and each deal as one row per seat.
 
 A results folder is what ``stichsim run`` writes: ``<root>/experiment.json`` and
 ``<root>/game=<game>/variant=<variant>/shard=NNNNN.parquet``. ``scan`` reads every shard
 lazily (nothing is loaded until ``collect``) and adds ``experiment``, ``game_id`` and
 ``variant`` columns (a Skat row already has a ``game`` column: the game declared);
 ``scan_results`` does it for every experiment under a results root, one frame per game.
-``seats`` turns a game's rows into one row per deal and seat with the same meaning in
-every game: the seat's ``position`` (0 = the start player), its ``score`` and whether
-its side ``won`` (null where nobody won), so one balance function serves all four games.
 
->>> GAMES["doko_duell"].n_players
-2
+Every shard says how its deals came out in the same terms for every game: its
+``stichsim.outcome`` metadata names the per-seat score columns and what they count, the
+column of the seat that leads the first trick and the per-seat columns of who won (1 won,
+0 lost, -1 nobody won). ``read_outcome`` reads it as an ``Outcome``; ``seats`` turns the rows
+into one row per deal and seat with the same meaning in every game: the seat's
+``position`` (0 = the start player), its ``score`` and whether its side ``won`` (null
+where nobody won), so one balance function serves every game, and a question applies to
+a game whose results have the columns it reads.
+
+>>> text = ('{"players": 2, "score": ["vp_0", "vp_1"], "unit": "VP", "start": "start_seat",'
+...         ' "won": ["won_0", "won_1"]}')
+>>> Outcome.from_json(text).per_deal
+'VP per deal'
+>>> POSITIONS[Outcome.from_json(text).players]
+('start player', 'other')
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import polars as pl
+import pyarrow.parquet as pq
 
 EXPERIMENT_FILE = "experiment.json"
+OUTCOME_KEY = "stichsim.outcome"
+"""The shards' metadata key of their ``Outcome`` (JSON)."""
 
 
 class ResultsNotFound(FileNotFoundError):
     """A folder without the results an analysis asked for."""
 
 
+class OutcomeMissing(ResultsNotFound):
+    """Shards that do not say how their deals came out (no ``stichsim.outcome`` metadata:
+    written before stichsim wrote it), or disagree about it."""
+
+
 @dataclass(frozen=True)
-class GameSpec:
-    """What the analysis needs to know of a game's result columns."""
+class Outcome:
+    """How an experiment's deals came out, as its shards say (``stichsim.outcome``)."""
 
-    n_players: int
-    score: str
-    """Per-seat score column prefix (``score_0`` ...)."""
-    start: Callable[[], pl.Expr]
-    """The start player's seat (who leads the first trick)."""
-    won: Callable[[int], pl.Expr]
-    """Whether seat ``s``'s side won the deal (null: nobody won)."""
+    players: int
+    score: tuple[str, ...]
+    """Each seat's score column (``score_0`` ... or the duel's ``vp_0`` ...)."""
+    unit: str
+    """What a score counts: ``points``, ``VP``."""
+    start: str
+    """The column of the seat that leads the first trick (the start player)."""
+    won: tuple[str, ...]
+    """Each seat's column of whether its side won: 1 won, 0 lost, -1 nobody won."""
 
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Outcome:
+        doc = json.loads(text)
+        players = int(doc["players"])
+        outcome = cls(players, tuple(doc["score"]), str(doc["unit"]), str(doc["start"]), tuple(doc["won"]))
+        if players < 2 or len(outcome.score) != players or len(outcome.won) != players:
+            raise ValueError(f"an outcome of {players} players needs a score and a won column for "
+                             f"each: {text!r}")
+        return outcome
 
-def _forehand(n: int) -> Callable[[], pl.Expr]:
-    return lambda: (pl.col("dealer") + 1) % n
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """Every column the outcome reads."""
+        return (*self.score, self.start, *self.won)
 
+    @property
+    def per_deal(self) -> str:
+        """What a mean score is counted in: ``points per deal``, ``VP per deal``."""
+        return f"{self.unit} per deal"
 
-def _skat_won(seat: int) -> pl.Expr:
-    """Declared: the declarer's side by ``won``; ramsch: the best score (not a loser, or the
-    Durchmarsch; nobody when all three tie and lose); thrown in: nobody."""
-    declared = pl.col("declarer") >= 0
-    best = pl.max_horizontal(pl.col("^score_[0-9]$"))
-    return (pl.when(pl.col("ramsch") & (best >= 0)).then(pl.col(f"score_{seat}") == best)
-            .when(pl.col("ramsch")).then(None)
-            .when(declared).then((pl.col("declarer") == seat) == pl.col("won"))
-            .otherwise(None))
+    def start_seat(self) -> pl.Expr:
+        """The start player's seat."""
+        return pl.col(self.start)
 
+    def score_of(self, seat: int) -> pl.Expr:
+        """Seat ``seat``'s score (float)."""
+        return pl.col(self.score[seat]).cast(pl.Float64)
 
-def _duel_won(seat: int) -> pl.Expr:
-    return pl.when(pl.col("winner") >= 0).then(pl.col("winner") == seat).otherwise(None)
+    def won_by(self, seat: int) -> pl.Expr:
+        """Whether seat ``seat``'s side won the deal (null: nobody won)."""
+        won = pl.col(self.won[seat])
+        return pl.when(won >= 0).then(won == 1).otherwise(None)
 
-
-def _doko_skat_won(seat: int) -> pl.Expr:
-    side = pl.when(pl.col("lone") == seat).then(pl.lit("lone")).otherwise(pl.lit("pair"))
-    return (pl.when(pl.col("winner_side").is_not_null())
-            .then(pl.col("winner_side").cast(pl.String) == side).otherwise(None))
-
-
-GAMES: dict[str, GameSpec] = {
-    "skat": GameSpec(3, "score", _forehand(3), _skat_won),
-    "skat_en_deux": GameSpec(2, "score", _forehand(2), _skat_won),
-    "doko_duell": GameSpec(2, "vp", lambda: pl.col("starter"), _duel_won),
-    "doko_skat": GameSpec(3, "score", _forehand(3), _doko_skat_won),
-}
-"""The games the analysis knows, by id."""
 
 POSITIONS = {2: ("start player", "other"), 3: ("forehand", "middlehand", "rearhand")}
 """Names of the positions 0, 1, 2 by number of players."""
@@ -97,14 +116,41 @@ def experiment_info(root: str | Path) -> dict[str, Any]:
     return config
 
 
+def _shards(root: Path, info: dict[str, Any]) -> list[Path]:
+    files = sorted(root.glob(f"game={info['game']}/variant=*/shard=*.parquet"))
+    if not files:
+        raise ResultsNotFound(f"{root}: no shard files yet; run the experiment first")
+    return files
+
+
+def _outcome_of(files: list[Path]) -> Outcome:
+    """The ``Outcome`` the shard ``files`` say: each file's metadata, which must agree."""
+    said: dict[bytes | None, Path] = {}
+    for f in files:
+        said.setdefault((pq.read_metadata(f).metadata or {}).get(OUTCOME_KEY.encode()), f)
+    if None in said:
+        raise OutcomeMissing(f"{said[None]}: the shard does not say how its deals came out (no "
+                             f"{OUTCOME_KEY} metadata: written by an older stichsim); run the "
+                             f"experiment again (--force)")
+    if len(said) > 1:
+        first, other = list(said.values())[:2]
+        raise OutcomeMissing(f"{first} and {other} disagree on how their deals came out ({OUTCOME_KEY})")
+    return Outcome.from_json(next(k for k in said if k is not None))
+
+
+def read_outcome(root: str | Path) -> Outcome:
+    """How the deals of the experiment in ``root`` came out, as its shards say (each
+    shard's metadata; they must agree)."""
+    root = Path(root)
+    return _outcome_of(_shards(root, experiment_info(root)))
+
+
 def scan(root: str | Path) -> pl.LazyFrame:
     """Every shard of the experiment in ``root`` as one lazy frame, with ``experiment``,
     ``game_id`` and ``variant`` columns."""
     root = Path(root)
     info = experiment_info(root)
-    files = sorted(root.glob(f"game={info['game']}/variant=*/shard=*.parquet"))
-    if not files:
-        raise ResultsNotFound(f"{root}: no shard files yet; run the experiment first")
+    files = _shards(root, info)
     frames = [pl.scan_parquet(f, hive_partitioning=False).with_columns(
         experiment=pl.lit(info["name"]), game_id=pl.lit(info["game"]),
         variant=pl.lit(f.parent.name.removeprefix("variant=")))
@@ -126,15 +172,14 @@ def scan_results(results: str | Path = "results") -> dict[str, pl.LazyFrame]:
     return {game: pl.concat(frames, how="diagonal_relaxed") for game, frames in by_game.items()}
 
 
-def seats(frame: pl.LazyFrame, game: str) -> pl.LazyFrame:
+def seats(frame: pl.LazyFrame, outcome: Outcome) -> pl.LazyFrame:
     """One row per deal and seat: ``variant``, ``deal``, ``seat``, ``position`` (0 = the
-    start player, then in playing order), ``score`` and ``won``."""
-    spec = GAMES[game]
-    n = spec.n_players
+    start player, then in playing order), ``score`` and ``won``, as ``outcome`` reads them."""
+    n = outcome.players
     per_seat = [frame.select(
         "variant", "deal", pl.lit(s, pl.Int8).alias("seat"),
-        ((pl.lit(s) - spec.start()) % n).cast(pl.Int8).alias("position"),
-        pl.col(f"{spec.score}_{s}").cast(pl.Float64).alias("score"),
-        spec.won(s).alias("won"))
+        ((pl.lit(s) - outcome.start_seat()) % n).cast(pl.Int8).alias("position"),
+        outcome.score_of(s).alias("score"),
+        outcome.won_by(s).alias("won"))
         for s in range(n)]
     return pl.concat(per_seat)

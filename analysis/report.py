@@ -1,12 +1,16 @@
 """Balance reports: the questions an experiment answers, written up as HTML and Markdown.
 
-``QUESTIONS`` lists every balance question once: its title, the games it applies to, the
-``analysis.balance`` tables it computes with the ``analysis.plots`` figure of each, and a
-function writing its headline sentences from those tables' numbers. ``build`` reads one
-results folder and writes ``index.html`` (self-contained: figures as base64 PNG data URIs,
-inline CSS, nothing fetched), ``summary.md`` (headlines and tables) and the PNGs.
+``QUESTIONS`` lists every balance question once: its title, the ``analysis.balance``
+tables it computes, each with the columns it reads and its ``analysis.plots`` figure, and
+a function writing its headline sentences from those tables' numbers. A table is drawn
+for results that have the columns it reads besides how the deals came out (which every
+results folder's shards say: ``load.Outcome``), and a question applies to results one of
+its tables is drawn for: no question names a game. ``build`` reads one results folder and
+writes ``index.html`` (self-contained: figures as base64 PNG data URIs, inline CSS,
+nothing fetched), ``summary.md`` (headlines and tables) and the PNGs.
 
->>> applicable("skat_en_deux")
+>>> applicable(["deal", "start_seat", "won_0", "won_1", "score_0", "score_1", "ramsch",
+...             "ramsch_points_0", "ramsch_points_1", "ramsch_skat_points", "ramsch_loser"])
 ['start_player', 'ramsch', 'sweep']
 """
 
@@ -17,7 +21,7 @@ import html
 import io
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -51,6 +55,10 @@ class Run:
     variants: list[str]
     """The variants with results, in the experiment's order (``base`` first)."""
     measure: str
+    outcome: load.Outcome
+    """How the deals came out, as the shards say (``load.read_outcome``)."""
+    columns: frozenset[str]
+    """The results' columns."""
 
     @property
     def game(self) -> str:
@@ -58,8 +66,8 @@ class Run:
 
     @property
     def unit(self) -> str:
-        """What a score is counted in."""
-        return "VP per deal" if self.game == "doko_duell" else "points per deal"
+        """What a mean score is counted in (``points per deal``, ``VP per deal``)."""
+        return self.outcome.per_deal
 
     @property
     def sweep_unit(self) -> str:
@@ -188,18 +196,30 @@ class Table:
     draw: Callable[[pl.DataFrame, Run], Figure]
     display: Callable[[pl.DataFrame, Run], TextTable] = _display_long
     """The table as text for the HTML and Markdown."""
-    games: tuple[str, ...] | None = None
-    """The games it applies to (None: every game of its question)."""
+    needs: tuple[str, ...] = ()
+    """The columns it reads besides the outcome's: it is drawn for results that have them."""
+
+    def applies(self, columns: Iterable[str]) -> bool:
+        return set(self.needs) <= set(columns)
 
 
 @dataclass(frozen=True)
 class Question:
-    """A balance question: its tables and the sentences written from them."""
+    """A balance question: its tables and the sentences written from them. Tables of one
+    name are alternatives for results of different columns: the first that applies is drawn."""
 
     title: str
-    games: tuple[str, ...]
     tables: tuple[Table, ...]
     headline: Callable[[dict[str, pl.DataFrame], Run], list[str]]
+
+    def tables_for(self, columns: Iterable[str]) -> list[Table]:
+        """The tables drawn for results with ``columns``, one of each name."""
+        columns = set(columns)
+        drawn: dict[str, Table] = {}
+        for t in self.tables:
+            if t.applies(columns):
+                drawn.setdefault(t.name, t)
+        return list(drawn.values())
 
 
 # --- headlines, one function per question ---------------------------------------------------------
@@ -207,7 +227,7 @@ class Question:
 def _start_headline(tables: dict[str, pl.DataFrame], run: Run) -> list[str]:
     """The start player's win rate, score and edge in base, then per variant; the declarers."""
     players, edges = tables["start_player"], tables["start_edge"]
-    names = load.POSITIONS[load.GAMES[run.game].n_players]
+    names = load.POSITIONS[run.outcome.players]
     who = "The start player" if names[0] == "start player" else f"{names[0].capitalize()} (the start player)"
     win = _pick(players, variant="base", position=names[0], metric="win rate")
     score = _pick(players, variant="base", position=names[0], metric="score")
@@ -287,27 +307,30 @@ def _ramsch_headline(tables: dict[str, pl.DataFrame], run: Run) -> list[str]:
 
 
 def _tie_headline(tables: dict[str, pl.DataFrame], run: Run) -> list[str]:
-    return _duel_tie(tables["tie"], run) if run.game == "doko_duell" else _doko_skat_tie(tables["tie"], run)
+    between_sides = TIE_OF_SIDES in QUESTIONS["tie"].tables_for(run.columns)
+    return (_tie_of_sides_lines if between_sides else _tie_of_players_lines)(tables["tie"], run)
 
 
-def _duel_tie(t: pl.DataFrame, run: Run) -> list[str]:
-    """How often 120 : 120 comes, and what each tie rule does to the edge and the VP."""
+def _tie_of_players_lines(t: pl.DataFrame, run: Run) -> list[str]:
+    """How often 120 : 120 comes, and what each tie rule does to the edge and the score a
+    deal hands out."""
+    unit, handed_out = run.outcome.unit, run.outcome.per_deal
     tie = _pick(t, variant="base", metric="120 : 120 tie")
     lines = [f"120 : 120 comes in {pct(tie)} of duels in base."]
-    base = {m: _pick(t, variant="base", metric=m) for m in ("score edge", "win rate edge", "VP per deal")}
+    base = {m: _pick(t, variant="base", metric=m) for m in ("score edge", "win rate edge", handed_out)}
     for name in run.variants:
         r = {m: r if name == "base" else _pick(t, variant=name, metric=m) for m, r in base.items()}
         score = estimate(r["score edge"], " " + run.unit, sign=True)
         win = estimate(r["win rate edge"], " percentage points", 100, sign=True)
-        vp = estimate(r["VP per deal"], " VP")
+        total = estimate(r[handed_out], " " + unit)
         lines.append(f"With {run.describe(name)} the start player's score edge "
                      f"{_moves(base['score edge'], r['score edge'], score)}, his win-rate edge "
-                     f"{_moves(base['win rate edge'], r['win rate edge'], win)}, and the VP a deal hands "
-                     f"out {_moves(base['VP per deal'], r['VP per deal'], vp)}.")
+                     f"{_moves(base['win rate edge'], r['win rate edge'], win)}, and the {unit} a deal hands "
+                     f"out {_moves(base[handed_out], r[handed_out], total)}.")
     return lines
 
 
-def _doko_skat_tie(t: pl.DataFrame, run: Run) -> list[str]:
+def _tie_of_sides_lines(t: pl.DataFrame, run: Run) -> list[str]:
     """How often the sides tie, and who scores in a tie, per variant."""
     lines = []
     for name in run.variants:
@@ -353,54 +376,63 @@ def _sweep_headline(tables: dict[str, pl.DataFrame], run: Run) -> list[str]:
 
 # --- the registry ------------------------------------------------------------------------------
 
-ALL_GAMES = tuple(load.GAMES)
 START_PLAYER = Table("start_player", "Win rate and mean score by seat position",
-                     lambda r: balance.start_player(r.frame, r.game, r.variants),
+                     lambda r: balance.start_player(r.frame, r.outcome, r.variants),
                      lambda t, r: plots.start_player(t, r.unit))
 START_EDGE = Table("start_edge", "The start player's edge",
-                   lambda r: balance.start_edge(r.frame, r.game, r.variants),
+                   lambda r: balance.start_edge(r.frame, r.outcome, r.variants),
                    lambda t, r: plots.start_edge(t, r.unit))
 DECLARERS = Table("declarer_positions", "Declarers by seat position",
-                  lambda r: balance.declarer_positions(r.frame, r.variants),
-                  lambda t, r: plots.declarer_positions(t), games=("skat", "skat_en_deux"))
+                  lambda r: balance.declarer_positions(r.frame, r.outcome, r.variants),
+                  lambda t, r: plots.declarer_positions(t), needs=balance.DECLARER_COLUMNS)
 MARKERS = Table("markers", "Markers per deal and player, B events, the box, v1 and v2",
-                lambda r: balance.markers(r.frame, r.variants), lambda t, r: plots.markers(t))
+                lambda r: balance.markers(r.frame, r.variants), lambda t, r: plots.markers(t),
+                needs=balance.MARKER_COLUMNS)
 VP = Table("vp_distribution", "Victory points per deal",
-           lambda r: balance.vp_distribution(r.frame, r.variants), lambda t, r: plots.vp_distribution(t))
-RAMSCH = Table("ramsch", "Ramsch outcomes", lambda r: balance.ramsch(r.frame, r.game, r.variants),
-               lambda t, r: plots.ramsch(t))
-TIE = Table("tie", "The 120 : 120 tie", lambda r: balance.tie(r.frame, r.game, r.variants),
-            lambda t, r: plots.tie(t, r.unit))
+           lambda r: balance.vp_distribution(r.frame, r.variants), lambda t, r: plots.vp_distribution(t),
+           needs=balance.MARKER_COLUMNS)
+RAMSCH = Table("ramsch", "Ramsch outcomes", lambda r: balance.ramsch(r.frame, r.outcome, r.variants),
+               lambda t, r: plots.ramsch(t), needs=balance.RAMSCH_COLUMNS)
+TIE_OF_SIDES = Table("tie", "The 120 : 120 tie",
+                     lambda r: balance.tie_of_sides(r.frame, r.outcome, r.variants),
+                     lambda t, r: plots.tie(t, r.unit), needs=("tie", *balance.SIDES))
+"""The tie between a lone player and a pair."""
+TIE_OF_PLAYERS = Table("tie", "The 120 : 120 tie",
+                       lambda r: balance.tie_of_players(r.frame, r.outcome, r.variants),
+                       lambda t, r: plots.tie(t, r.unit), needs=("tie", balance.WINNER))
+"""The tie between players each on his own (a tie rule may name the winner)."""
 SWEEP = Table("sweep", "Rule variants on the same deals",
-              lambda r: balance.sweep(r.frame, r.game, r.measure, r.variants),
+              lambda r: balance.sweep(r.frame, r.outcome, r.measure, r.variants),
               lambda t, r: plots.sweep(t, r.sweep_unit), display=_display_sweep)
 
 QUESTIONS: dict[str, Question] = {
-    "start_player": Question("Start-player advantage", ALL_GAMES, (START_PLAYER, START_EDGE, DECLARERS),
+    "start_player": Question("Start-player advantage", (START_PLAYER, START_EDGE, DECLARERS),
                              _start_headline),
-    "markers": Question("Marker frequency", ("doko_duell",), (MARKERS, VP), _markers_headline),
-    "ramsch": Question("Ramsch outcomes", ("skat", "skat_en_deux"), (RAMSCH,), _ramsch_headline),
-    "tie": Question("The 120 : 120 tie", ("doko_duell", "doko_skat"), (TIE,), _tie_headline),
-    "sweep": Question("Rule options compared", ALL_GAMES, (SWEEP,), _sweep_headline),
+    "markers": Question("Marker frequency", (MARKERS, VP), _markers_headline),
+    "ramsch": Question("Ramsch outcomes", (RAMSCH,), _ramsch_headline),
+    "tie": Question("The 120 : 120 tie", (TIE_OF_SIDES, TIE_OF_PLAYERS), _tie_headline),
+    "sweep": Question("Rule options compared", (SWEEP,), _sweep_headline),
 }
 """Every balance question by name, in report order."""
 
 
-def applicable(game: str) -> list[str]:
-    """The questions a report on ``game`` can answer, in report order."""
-    return [name for name, q in QUESTIONS.items() if game in q.games]
+def applicable(columns: Iterable[str]) -> list[str]:
+    """The questions a report on results with ``columns`` can answer, in report order."""
+    columns = set(columns)
+    return [name for name, q in QUESTIONS.items() if q.tables_for(columns)]
 
 
-def _check(game: str, questions: list[str] | None, measure: str) -> list[str]:
-    """The questions to answer; ValueError for an unknown one, one ``game`` lacks, or an
-    unknown measure."""
-    names = list(questions) if questions is not None else applicable(game)
+def _check(columns: Iterable[str], questions: list[str] | None, measure: str, game: str) -> list[str]:
+    """The questions to answer; ValueError for an unknown one, one the results of ``game``
+    (with ``columns``) cannot answer, or an unknown measure."""
+    found = applicable(columns)
+    names = list(questions) if questions is not None else found
     for name in names:
         if name not in QUESTIONS:
             raise ValueError(f"unknown question {name!r} (questions: {', '.join(QUESTIONS)})")
-        if game not in QUESTIONS[name].games:
+        if name not in found:
             raise ValueError(f"question {name!r} not available for {game} "
-                             f"(questions: {', '.join(applicable(game))})")
+                             f"(questions: {', '.join(found)})")
     if measure not in balance.MEASURES:
         raise ValueError(f"unknown measure {measure!r} (measures: {', '.join(balance.MEASURES)})")
     return names
@@ -438,7 +470,7 @@ def _png(fig: Figure) -> bytes:
 
 def _section(name: str, run: Run) -> Section:
     question = QUESTIONS[name]
-    tables = [t for t in question.tables if t.games is None or run.game in t.games]
+    tables = question.tables_for(run.columns)
     computed = {t.name: t.compute(run) for t in tables}
     parts = [Part(t, _png(t.draw(computed[t.name], run)), *t.display(computed[t.name], run)) for t in tables]
     return Section(name, question.title, question.headline(computed, run), parts)
@@ -547,13 +579,16 @@ def _files(run: Run, sections: list[Section]) -> Iterator[tuple[str, bytes]]:
 def build(root: str | Path, out: str | Path, questions: list[str] | None = None,
           measure: str = "start_edge") -> Path:
     """Write the balance report on the results in ``root`` to ``out``: the ``questions``
-    asked (default: every one that applies to the game), ``measure`` for the sweep.
+    asked (default: every one its columns answer), ``measure`` for the sweep.
     Everything is computed before the first file is written. Returns ``out/index.html``."""
     info = load.experiment_info(root)
-    names = _check(info["game"], questions, measure)
     frame = load.scan(root)
+    columns = frozenset(frame.collect_schema().names())
+    names = _check(columns, questions, measure, info["game"])
+    outcome = load.read_outcome(root)
     present = set(frame.select(pl.col("variant").unique()).collect()["variant"])
-    run = Run(frame, info, [v["name"] for v in info["variant_list"] if v["name"] in present], measure)
+    run = Run(frame, info, [v["name"] for v in info["variant_list"] if v["name"] in present], measure,
+              outcome, columns)
     sections = [_section(name, run) for name in names]
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)

@@ -150,7 +150,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     """Run what an experiment still lacks, then write its balance report."""
     import dataclasses
 
-    from sim.runner import Experiment, run_experiment
+    from sim.runner import Experiment, run_experiment, shard_columns
 
     exp = Experiment.load(args.config, deals=args.deals)
     if args.deals is not None:  # a quick look lives beside the full run, not over it
@@ -158,7 +158,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from analysis import balance
     from analysis import report as analysis_report
 
-    applicable = analysis_report.applicable(exp.game)
+    applicable = analysis_report.applicable(shard_columns(exp.game_obj))  # what its results will answer
     questions = list(exp.report.get("questions") or applicable)
     wrong = [q for q in questions if q not in applicable]
     if wrong:

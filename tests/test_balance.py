@@ -1,26 +1,35 @@
 """analysis.balance (and load.seats) on small hand-made frames whose answers are worked out
-by hand below, plus one check of seats and start_player on real small runs of every game.
+by hand below, one check of seats and start_player on real small runs of every game, and
+one on a made-up game's results: analysis reads what the results say, nothing of a game.
 
-The frames hold exactly the columns each function reads, in the dtypes the Parquet files
-give them (a game's labelled columns, e.g. ``declarer_position`` or ``winner_side``, as
-categoricals). Seat positions: the start player (forehand) is ``dealer + 1``, so with three
-players dealer 0 puts seats 1, 2, 0 at forehand, middlehand, rearhand.
+The frames hold the columns each function reads, in the dtypes the Parquet files give them
+(a game's labelled columns, e.g. ``declarer_position`` or ``winner_side``, as
+categoricals), and the outcome columns the runner adds (``start_seat``, ``won_<s>``, from
+the game's ``Outcome``) where the columns those read are given. Seat positions: the start
+player (forehand) is ``dealer + 1``, so with three players dealer 0 puts seats 1, 2, 0 at
+forehand, middlehand, rearhand.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from scipy import stats as sps
 from statsmodels.stats.proportion import proportion_confint
 
-from analysis import balance, load
+from analysis import balance, load, report
 from sim.registry import GAMES as SIM_GAMES
-from sim.runner import Experiment, run_experiment
+from sim.runner import Experiment, outcome_metadata, run_experiment
+
+OUTCOMES = {name: load.Outcome.from_json(outcome_metadata(g)) for name, g in SIM_GAMES.items()}
+"""Each game's outcome as its shards say it."""
 
 DTYPES = {"bool": pl.Boolean, "int8": pl.Int8, "int16": pl.Int16, "int64": pl.Int64,
           "uint32": pl.UInt32, "uint64": pl.UInt64}
@@ -33,11 +42,30 @@ def game_dtypes(game: str) -> dict[str, pl.DataType]:
     return dtypes | {name: pl.Categorical for name in g.categories}
 
 
+def outcome_columns(game: str, columns: dict[str, list[Any]]) -> dict[str, list[int]]:
+    """``start_seat`` and ``won_<s>`` as the runner writes them from the game's ``Outcome``,
+    each where the columns it reads are given (labelled columns by their codes)."""
+    g = SIM_GAMES[game]
+    arrays = {k: np.array([-1 if x is None else g.categories[k].index(x) for x in v])
+              if k in g.categories else np.array(v) for k, v in columns.items()}
+    out: dict[str, list[int]] = {}
+    try:
+        out["start_seat"] = g.outcome.start_seat(arrays).tolist()
+    except KeyError:
+        pass
+    try:
+        out |= {f"won_{s}": g.outcome.seat_won(arrays, s).tolist() for s in range(g.n_players)}
+    except KeyError:
+        pass
+    return out
+
+
 def frame(game: str, columns: dict[str, list[Any]], variant: str = "base") -> pl.LazyFrame:
-    """A hand-made results frame of one variant: deals 0, 1, ... with ``columns``."""
-    dtypes = game_dtypes(game)
+    """A hand-made results frame of one variant: deals 0, 1, ... with ``columns`` and the
+    outcome columns worked out from them."""
+    dtypes = game_dtypes(game) | {"start_seat": pl.Int8} | {f"won_{s}": pl.Int8 for s in range(3)}
     n = len(next(iter(columns.values())))
-    data = {"variant": [variant] * n, "deal": list(range(n)), **columns}
+    data = {"variant": [variant] * n, "deal": list(range(n)), **columns, **outcome_columns(game, columns)}
     return pl.LazyFrame([pl.Series(k, v, dtype=dtypes.get(k, pl.String)) for k, v in data.items()])
 
 
@@ -117,7 +145,7 @@ SKAT = {
 
 
 def test_start_player_skat() -> None:
-    table = balance.start_player(frame("skat", SKAT), "skat")
+    table = balance.start_player(frame("skat", SKAT), OUTCOMES["skat"])
     # forehand is seat 1, 2, 0, 1, 2; it wins deals 0 (declarer) and 1 (defender), loses 3, 4
     check_rate(table, "win rate", 2, 4, position="forehand")
     check_mean(table, "score", [24, 0, 0, 0, -36], position="forehand")
@@ -132,13 +160,13 @@ def test_start_player_skat() -> None:
 
 def test_start_edge_skat() -> None:
     # per deal: forehand's score less the others' mean, his win less the others' mean win
-    table = balance.start_edge(frame("skat", SKAT), "skat")
+    table = balance.start_edge(frame("skat", SKAT), OUTCOMES["skat"])
     check_mean(table, "score edge", [24 - 0, 0 - (-48 + 0) / 2, 0, 0 - (30 + 0) / 2, -36 - 0])
     check_mean(table, "win rate edge", [1 - 0, 1 - 1 / 2, 0, 0 - 1 / 2, 0 - 1])
 
 
 def test_declarer_positions_skat() -> None:
-    table = balance.declarer_positions(frame("skat", SKAT))
+    table = balance.declarer_positions(frame("skat", SKAT), OUTCOMES["skat"])
     # four declared games: forehand 2 (won 24, lost -36), middlehand 1 (-48), rearhand 1 (30)
     for position, games, wins, scores in (("forehand", 2, 1, [24, -36]), ("middlehand", 1, 0, [-48]),
                                           ("rearhand", 1, 1, [30])):
@@ -153,7 +181,7 @@ def test_declarer_positions_skat_en_deux() -> None:
         "dealer": [0, 1, 0], "declarer": [1, 1, 0],
         "declarer_position": ["forehand", "rearhand", "rearhand"], "won": [True, False, True],
         **per_seat("score", [(0, 23), (0, -40), (18, 0)])})
-    table = balance.declarer_positions(data)
+    table = balance.declarer_positions(data, OUTCOMES["skat_en_deux"])
     assert set(table["position"]) == {"forehand", "rearhand"}
     check_rate(table, "share of games", 1, 3, position="forehand")
     check_rate(table, "share of games", 2, 3, position="rearhand")
@@ -183,7 +211,7 @@ SKAT_RAMSCH = {
 
 
 def test_seats_skat_ramsch() -> None:
-    got = load.seats(frame("skat", SKAT_RAMSCH), "skat").sort("deal", "seat").collect()
+    got = load.seats(frame("skat", SKAT_RAMSCH), OUTCOMES["skat"]).sort("deal", "seat").collect()
     assert got.columns == ["variant", "deal", "seat", "position", "score", "won"]
     # seats 0, 1, 2 at position (seat - dealer - 1) mod 3
     positions = [[2, 0, 1], [1, 2, 0], [0, 1, 2], [2, 0, 1], [1, 2, 0], [1, 2, 0]]
@@ -197,7 +225,7 @@ def test_seats_skat_ramsch() -> None:
 
 
 def test_ramsch_skat() -> None:
-    table = balance.ramsch(frame("skat", SKAT_RAMSCH), "skat")
+    table = balance.ramsch(frame("skat", SKAT_RAMSCH), OUTCOMES["skat"])
     check_rate(table, "ramsch played", 5, 6)
     # a Durchmarsch has no loser: deals 0, 1, 2, 5 lose 60, 50, 45 and 40
     check_mean(table, "loser's card points", [60, 50, 45, 40])
@@ -218,7 +246,7 @@ def test_ramsch_skat_en_deux() -> None:
         "ramsch_skat_points": [10, 10, 0], "ramsch_loser": [0, 0, -1],
         "ramsch_tie_last_trick": [False, True, False],
         **per_seat("score", [(-80, 0), (-65, 0), (0, 30)])})
-    table = balance.ramsch(data, "skat_en_deux")
+    table = balance.ramsch(data, OUTCOMES["skat_en_deux"])
     check_rate(table, "ramsch played", 2, 3)
     check_mean(table, "loser's card points", [80, 65])
     check_mean(table, "skat's share of the loser's points", [10 / 80, 10 / 65])
@@ -292,7 +320,7 @@ DUEL_TIE = {
 
 
 def test_start_player_doko_duell() -> None:
-    table = balance.start_player(frame("doko_duell", DUEL_TIE["draw"]), "doko_duell")
+    table = balance.start_player(frame("doko_duell", DUEL_TIE["draw"]), OUTCOMES["doko_duell"])
     check_rate(table, "win rate", 1, 2, position="start player")
     check_mean(table, "score", [0, 3, 0, 0], position="start player")
     check_rate(table, "win rate", 1, 2, position="other")
@@ -300,7 +328,8 @@ def test_start_player_doko_duell() -> None:
 
 
 def test_tie_doko_duell() -> None:
-    table = balance.tie(variants("doko_duell", DUEL_TIE), "doko_duell", variants=["draw", "starter_loses"])
+    table = balance.tie(variants("doko_duell", DUEL_TIE), OUTCOMES["doko_duell"],
+                        variants=["draw", "starter_loses"])
     assert table["variant"].unique(maintain_order=True).to_list() == ["draw", "starter_loses"]
     check_rate(table, "120 : 120 tie", 2, 4, variant="draw")
     check_rate(table, "tie with a winner named", 0, 2, variant="draw")
@@ -330,7 +359,7 @@ DOKO_SKAT = {
 
 
 def test_start_player_doko_skat() -> None:
-    table = balance.start_player(frame("doko_skat", DOKO_SKAT), "doko_skat")
+    table = balance.start_player(frame("doko_skat", DOKO_SKAT), OUTCOMES["doko_skat"])
     # forehand is seat 1, 2, 0, 1, 2, 0: of the decided deals 3-5 he wins only deal 4
     check_rate(table, "win rate", 1, 3, position="forehand")
     check_mean(table, "score", [0, 1, 0, 0, 4, 0], position="forehand")
@@ -341,7 +370,7 @@ def test_start_player_doko_skat() -> None:
 
 
 def test_tie_doko_skat() -> None:
-    table = balance.tie(frame("doko_skat", DOKO_SKAT), "doko_skat")
+    table = balance.tie(frame("doko_skat", DOKO_SKAT), OUTCOMES["doko_skat"])
     check_rate(table, "tie", 3, 6)
     check_rate(table, "tie: a side declared (the other scores 1)", 2, 3)
     # of the two ties with a declaring side, one went to each side
@@ -352,9 +381,9 @@ def test_tie_doko_skat() -> None:
     check_rate(table, "tie among declared games", 2, 4)
 
 
-def test_tie_is_a_doppelkopf_question() -> None:
+def test_tie_needs_a_tie_column() -> None:
     with pytest.raises(ValueError, match="no 120 : 120 tie"):
-        balance.tie(frame("skat", SKAT), "skat")
+        balance.tie(frame("skat", SKAT), OUTCOMES["skat"])
 
 
 # --- sweeps ---------------------------------------------------------------------------------
@@ -373,7 +402,7 @@ SWEEP_EDGES = {"base": [5, 4, 6, 5], "a": [0, -1, 2, -1], "b": [1, 0, 2, 1]}
 
 def test_sweep_and_fairest() -> None:
     data = variants("doko_duell", {k: duel_edges(e) for k, e in SWEEP_EDGES.items()})
-    table = balance.sweep(data, "doko_duell", "start_edge", variants=["base", "a", "b"])
+    table = balance.sweep(data, OUTCOMES["doko_duell"], "start_edge", variants=["base", "a", "b"])
     assert table["variant"].to_list() == ["base", "a", "b"]
     assert set(table["measure"]) == {"start_edge"} and set(table["fair"]) == {0.0}
     for r in table.iter_rows(named=True):
@@ -393,7 +422,7 @@ def test_sweep_pairs_the_deals() -> None:
     shift = [e - 1 for e in base]
     shift[0] -= 1
     data = variants("doko_duell", {"base": duel_edges(base), "shift": duel_edges(shift)})
-    r = balance.sweep(data, "doko_duell").row(1, named=True)
+    r = balance.sweep(data, OUTCOMES["doko_duell"]).row(1, named=True)
     assert r["variant"] == "shift" and r["diff"] == pytest.approx(-9 / 8)
     assert r["diff_lo"] < r["diff_hi"] < 0, "the paired interval excludes 0"
     assert r["unpaired_lo"] < 0 < r["unpaired_hi"], "independent deals could not tell"
@@ -459,16 +488,18 @@ def test_seats_and_start_player_on_a_real_run(game: str, tmp_path: Path) -> None
         "name": "small", "game": game, "deals": 60, "seed": 5, "shard_size": 25,
         "policies": REAL_RUNS[game],
         "variants": [{"name": "ramsch", "rules": {"all_pass": "ramsch"}}] if game == "skat" else []})
-    data = load.scan(run_experiment(exp, tmp_path, progress=False))
+    root = run_experiment(exp, tmp_path, progress=False)
+    data, outcome = load.scan(root), load.read_outcome(root)
+    assert outcome == OUTCOMES[game]
     n = SIM_GAMES[game].n_players
     n_variants = 2 if game == "skat" else 1
-    rows = load.seats(data, game).collect()
+    rows = load.seats(data, outcome).collect()
     assert rows.height == 60 * n * n_variants
     per_deal = rows.group_by("variant", "deal").agg(pl.col("position").sort(), pl.col("seat").sort())
     assert per_deal.height == 60 * n_variants
     assert per_deal["position"].to_list() == per_deal["seat"].to_list() == [list(range(n))] * per_deal.height
 
-    table = balance.start_player(data, game)
+    table = balance.start_player(data, outcome)
     for (variant,), part in data.collect().partition_by("variant", as_dict=True).items():
         cols = {c: part[c].cast(pl.String).to_numpy() if part[c].dtype == pl.Categorical
                 else part[c].to_numpy() for c in part.columns}
@@ -477,3 +508,70 @@ def test_seats_and_start_player_on_a_real_run(game: str, tmp_path: Path) -> None
             assert (rate["n"], round(rate["value"] * rate["n"])) == (decided, wins)
             mean = row(table, "score", variant=variant, position=name)
             assert (mean["n"], mean["value"]) == (60, pytest.approx(score))
+
+
+# --- a game analysis has never heard of -----------------------------------------------------
+
+MADE_UP = {"players": 3, "score": ["pips_0", "pips_1", "pips_2"], "unit": "pips", "start": "leader",
+           "won": ["took_0", "took_1", "took_2"]}
+"""A three-player game's outcome, with column names of its own."""
+
+
+def made_up_results(root: Path) -> Path:
+    """A results folder of a made-up game, written by hand: two variants of four deals, the
+    outcome in the metadata, no column any real game has but ``deal``."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "experiment.json").write_text(json.dumps({"config": {
+        "name": "trio", "game": "trio", "deals": 4, "seed": 1, "shard_size": 4,
+        "policies": ["greedy"] * 3, "rules": {"pips_per_trick": 1},
+        "variants": [{"name": "double", "rules": {"pips_per_trick": 2}, "policies": ["greedy"] * 3}]}}))
+    for variant, scale in (("base", 1), ("double", 2)):
+        folder = root / "game=trio" / f"variant={variant}"
+        folder.mkdir(parents=True)
+        # deal:                  0  1   2  3 (3: nobody won)
+        columns = {"deal": [0, 1, 2, 3], "leader": [0, 1, 2, 0],
+                   "pips_0": [5, 0, 1, 0], "pips_1": [0, 4, 1, 0], "pips_2": [1, 0, 6, 0],
+                   "took_0": [1, 0, 0, -1], "took_1": [0, 1, 0, -1], "took_2": [0, 0, 1, -1]}
+        arrays = {k: pa.array([x * scale if k.startswith("pips") else x for x in v], pa.int8())
+                  for k, v in columns.items()}
+        table = pa.table(arrays).replace_schema_metadata({"stichsim.outcome": json.dumps(MADE_UP)})
+        pq.write_table(table, folder / "shard=00000.parquet")
+    return root
+
+
+def test_a_made_up_games_results_answer_the_start_player_question(tmp_path: Path) -> None:
+    root = made_up_results(tmp_path)
+    outcome = load.read_outcome(root)
+    assert outcome == load.Outcome(3, ("pips_0", "pips_1", "pips_2"), "pips", "leader",
+                                   ("took_0", "took_1", "took_2"))
+    frame = load.scan(root)
+    rows = load.seats(frame, outcome).filter(variant="base").sort("deal", "seat").collect()
+    assert rows["position"].to_list() == [0, 1, 2, 2, 0, 1, 1, 2, 0, 0, 1, 2]
+    assert rows["won"].to_list() == [True, False, False, False, True, False, False, False, True,
+                                     None, None, None]
+    table = balance.start_player(frame, outcome)
+    # the leader won deals 0-2 with 5, 4 and 6 pips (twice that in ``double``); deal 3: nobody
+    for variant, scale in (("base", 1), ("double", 2)):
+        check_rate(table, "win rate", 3, 3, variant=variant, position="forehand")
+        check_mean(table, "score", [5 * scale, 4 * scale, 6 * scale, 0], variant=variant, position="forehand")
+        check_rate(table, "win rate", 0, 3, variant=variant, position="middlehand")
+        check_mean(table, "score", [0, 0, 1 * scale, 0], variant=variant, position="middlehand")
+    edge = balance.start_edge(frame, outcome)
+    check_mean(edge, "score edge", [5 - 0.5, 4, 6 - 1, 0], variant="base")
+    assert report.applicable(frame.collect_schema().names()) == ["start_player", "sweep"]
+
+
+def test_a_made_up_games_report(tmp_path: Path) -> None:
+    index = report.build(made_up_results(tmp_path / "results"), tmp_path / "report")
+    summary = (index.parent / "summary.md").read_text()
+    assert "## Start-player advantage" in summary and "## Rule options compared" in summary
+    assert "Forehand (the start player) wins 100.0 %" in summary and "pips per deal" in summary
+    assert {p.name for p in index.parent.glob("*.png")} == {"start_player.png", "start_edge.png", "sweep.png"}
+
+
+def test_results_that_do_not_say_their_outcome(tmp_path: Path) -> None:
+    root = made_up_results(tmp_path)
+    shard = root / "game=trio" / "variant=double" / "shard=00000.parquet"
+    pq.write_table(pq.read_table(shard).replace_schema_metadata(None), shard)
+    with pytest.raises(load.OutcomeMissing, match="does not say how its deals came out"):
+        load.read_outcome(root)

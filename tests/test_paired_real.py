@@ -24,8 +24,10 @@ def run(tmp_path: Path) -> Path:
 
 
 def test_paired_differences_see_what_unpaired_ones_miss(tmp_path: Path) -> None:
-    frame = load.scan(run(tmp_path))
-    table = balance.sweep(frame, "doko_duell", "start_edge", ["base", "starter-loses", "starter-wins"])
+    root = run(tmp_path)
+    frame = load.scan(root)
+    table = balance.sweep(frame, load.read_outcome(root), "start_edge",
+                          ["base", "starter-loses", "starter-wins"])
     rows = {r["variant"]: r for r in table.iter_rows(named=True)}
     for name, sign in (("starter-loses", -1), ("starter-wins", 1)):
         r = rows[name]
@@ -37,12 +39,13 @@ def test_paired_differences_see_what_unpaired_ones_miss(tmp_path: Path) -> None:
 
 
 def test_the_paired_difference_is_the_mean_of_per_deal_differences(tmp_path: Path) -> None:
-    frame = load.scan(run(tmp_path)).collect()
+    root = run(tmp_path)
+    frame = load.scan(root).collect()
     base = frame.filter(variant="base").sort("deal")
     other = frame.filter(variant="starter-loses").sort("deal")
     edge = [(f["vp_0"].to_numpy().astype(float) - f["vp_1"].to_numpy()) *
             np.where(f["starter"].to_numpy() == 0, 1, -1) for f in (base, other)]
-    table = balance.sweep(frame.lazy(), "doko_duell", "start_edge")
+    table = balance.sweep(frame.lazy(), load.read_outcome(root), "start_edge")
     got = table.filter(variant="starter-loses")["diff"][0]
     assert np.isclose(got, np.mean(edge[1] - edge[0]))
     # ties are the only deals that differ, and the starter loses every one of them

@@ -12,7 +12,8 @@ import polars as pl
 import pytest
 
 from analysis import balance, load, plots, report
-from sim.runner import Experiment, run_experiment
+from sim.registry import find_game
+from sim.runner import Experiment, run_experiment, shard_columns
 
 DEALS = 2000
 EXPERIMENTS = {
@@ -61,13 +62,13 @@ def matches(shown: tuple[float, float, float], row: dict[str, float], scale: flo
 
 
 @pytest.mark.parametrize("key", EXPERIMENTS)
-def test_files_are_written(reports: dict[str, Path], key: str) -> None:
+def test_files_are_written(results: dict[str, Path], reports: dict[str, Path], key: str) -> None:
     index = reports[key]
     assert index.name == "index.html" and index.is_file()
     assert (index.parent / "summary.md").read_text().startswith(f"# Balance report: {key}")
-    game = EXPERIMENTS[key]["game"]
-    expected = {f"{t.name}.png" for q in report.applicable(game) for t in report.QUESTIONS[q].tables
-                if t.games is None or game in t.games}
+    columns = load.scan(results[key]).collect_schema().names()
+    expected = {f"{t.name}.png" for q in report.applicable(columns)
+                for t in report.QUESTIONS[q].tables_for(columns)}
     assert expected <= {p.name for p in index.parent.glob("*.png")}
     assert not list(index.parent.glob(".*.tmp"))
 
@@ -96,7 +97,8 @@ def test_what_was_run_opens_the_report(reports: dict[str, Path]) -> None:
 def test_start_player_headline_carries_the_table(results: dict[str, Path], reports: dict[str, Path]) -> None:
     summary = (reports["duel"].parent / "summary.md").read_text()
     lines = section(summary, "Start-player advantage")
-    table = balance.start_player(load.scan(results["duel"]), "doko_duell", ["base", "starter-loses"])
+    table = balance.start_player(load.scan(results["duel"]), load.read_outcome(results["duel"]),
+                                 ["base", "starter-loses"])
 
     def row(variant: str, metric: str) -> dict[str, float]:
         return table.filter(variant=variant, position="start player", metric=metric).row(0, named=True)
@@ -112,18 +114,19 @@ def test_start_player_headline_carries_the_table(results: dict[str, Path], repor
 def test_tie_ramsch_and_sweep_headlines_carry_the_tables(results: dict[str, Path],
                                                           reports: dict[str, Path]) -> None:
     duel = (reports["duel"].parent / "summary.md").read_text()
-    tie = balance.tie(load.scan(results["duel"]), "doko_duell")
+    tie = balance.tie(load.scan(results["duel"]), load.read_outcome(results["duel"]))
     tie_row = tie.filter(variant="base", metric="120 : 120 tie").row(0, named=True)
     assert matches(first_estimate(section(duel, "The 120 : 120 tie")[0], "comes in"), tie_row, 100)
 
     skat = (reports["skat"].parent / "summary.md").read_text()
-    ramsch = balance.ramsch(load.scan(results["skat"]), "skat")
+    skat_outcome = load.read_outcome(results["skat"])
+    ramsch = balance.ramsch(load.scan(results["skat"]), skat_outcome)
     lines = section(skat, "Ramsch outcomes")
     assert lines[0] == "In base (`all_pass = throw_in`) ramsch is never played."
     played = ramsch.filter(variant="ramsch", metric="ramsch played").row(0, named=True)
     assert matches(first_estimate(lines[1], "is played in"), played, 100)
 
-    sweep = balance.sweep(load.scan(results["skat"]), "skat", variants=["base", "ramsch"])
+    sweep = balance.sweep(load.scan(results["skat"]), skat_outcome, variants=["base", "ramsch"])
     best, tied = balance.fairest(sweep)
     first = section(skat, "Rule options compared")[0]
     assert f"is {best} (" in first and first.endswith(f"{', '.join(tied) if tied else 'none'}.")
@@ -131,20 +134,29 @@ def test_tie_ramsch_and_sweep_headlines_carry_the_tables(results: dict[str, Path
 
 
 def test_tables_follow_the_experiment_order_and_shares_are_shares(results: dict[str, Path]) -> None:
-    frame = load.scan(results["skat"])
+    frame, outcome = load.scan(results["skat"]), load.read_outcome(results["skat"])
     order = ["ramsch", "base"]  # any order given is kept, base or not
-    for table in (balance.start_player(frame, "skat", order), balance.ramsch(frame, "skat", order)):
+    for table in (balance.start_player(frame, outcome, order), balance.ramsch(frame, outcome, order)):
         assert table["variant"].unique(maintain_order=True).to_list() == order
         shares = table.filter(pl.col("metric").map_elements(plots.is_share, return_dtype=pl.Boolean))
         assert shares["value"].drop_nans().abs().max() <= 1
 
 
-def test_applicable() -> None:
-    assert report.applicable("doko_duell") == ["start_player", "markers", "tie", "sweep"]
-    assert report.applicable("doko_skat") == ["start_player", "tie", "sweep"]
-    assert report.applicable("skat") == ["start_player", "ramsch", "sweep"]
-    assert report.applicable("skat_en_deux") == ["start_player", "ramsch", "sweep"]
+def test_applicable_by_the_columns_of_each_games_results() -> None:
+    games = ("doko_duell", "doko_skat", "skat", "skat_en_deux")
+    columns = {game: shard_columns(find_game(game)) for game in games}
+    assert report.applicable(columns["doko_duell"]) == ["start_player", "markers", "tie", "sweep"]
+    assert report.applicable(columns["doko_skat"]) == ["start_player", "tie", "sweep"]
+    assert report.applicable(columns["skat"]) == ["start_player", "ramsch", "sweep"]
+    assert report.applicable(columns["skat_en_deux"]) == ["start_player", "ramsch", "sweep"]
     assert set(report.QUESTIONS) == {"start_player", "markers", "ramsch", "tie", "sweep"}
+    # the tie between players each on his own in the duel, between the sides in Doko-Skat
+    assert report.QUESTIONS["tie"].tables_for(columns["doko_duell"]) == [report.TIE_OF_PLAYERS]
+    assert report.QUESTIONS["tie"].tables_for(columns["doko_skat"]) == [report.TIE_OF_SIDES]
+    # declarers by position where the results have declarers
+    for game in games:
+        tables = report.QUESTIONS["start_player"].tables_for(columns[game])
+        assert (report.DECLARERS in tables) == game.startswith("skat"), game
 
 
 @pytest.mark.parametrize("questions, measure, message", [

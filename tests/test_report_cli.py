@@ -115,7 +115,8 @@ def test_a_missing_experiment_file_is_one_line(capsys, tmp_path: Path) -> None: 
 @pytest.mark.parametrize("path", QUESTION_EXPERIMENTS, ids=lambda p: p.stem)
 def test_every_question_experiment_loads_and_asks_what_its_game_has(path: Path) -> None:
     from analysis.report import applicable
+    from sim.runner import shard_columns
 
     exp = Experiment.load(path)
     assert exp.report.get("questions"), f"{path.name}: no [report] questions"
-    assert set(exp.report["questions"]) <= set(applicable(exp.game))
+    assert set(exp.report["questions"]) <= set(applicable(shard_columns(exp.game_obj)))
