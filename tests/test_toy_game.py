@@ -133,8 +133,18 @@ def test_the_runner_and_the_analysis_take_the_toy(toy_registered: None, tmp_path
                                     variants=[{"name": "bonus", "rules": {"last_trick_bonus": 10}}]))
     root = run_experiment(exp, tmp_path, progress=False)
     frame = load.scan(root)
-    seats = load.seats(frame).collect()
+    outcome = load.read_outcome(root)
+    assert (outcome.players, outcome.unit) == (2, "points")
+    seats = load.seats(frame, outcome).collect()
     assert seats.height == 2 * 600 * 2
     assert set(seats["position"].unique()) == {0, 1}
-    table = balance.start_player(frame).collect() if hasattr(balance, "start_player") else None
-    assert table is None or table.height > 0
+    table = balance.start_player(frame, outcome)
+    assert set(table["variant"]) == {"base", "bonus"} and table.height == 8
+    rates = table.filter(table["metric"] == "win rate")
+    for variant in ("base", "bonus"):
+        mine = rates.filter(rates["variant"] == variant)
+        assert abs(mine["value"].sum() - 1) < 1e-9  # drawn deals (36 : 36) count for nobody
+    # a bonus of 10 for the last trick: 10 more points between the two seats in every deal
+    scores = table.filter(table["metric"] == "score")
+    assert abs(scores.filter(scores["variant"] == "bonus")["value"].sum()
+               - scores.filter(scores["variant"] == "base")["value"].sum() - 10) < 1e-9
