@@ -11,6 +11,8 @@ state whose unseen cards are dealt anew plays to its end with any policy.
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 import pytest
 
@@ -34,6 +36,15 @@ def _card_play(name: str):  # type: ignore[no-untyped-def]
     if cp is None:
         pytest.fail(f"{name} declares no card play")
     return cp
+
+
+def _start(cp, batch, i: int, rules: dict):  # type: ignore[no-untyped-def]
+    """``cp.start`` for deal ``i`` of ``batch``; a game whose result columns do not hold the
+    rules of its card play (the duel's ``equal_cards``) takes the rules the batch was played
+    under (a ``rules`` argument)."""
+    if "rules" in inspect.signature(cp.start).parameters:
+        return cp.start(batch.columns, i, batch.actions[i], rules=rules)
+    return cp.start(batch.columns, i, batch.actions[i])
 
 
 def _recorded(name: str, rules: dict, policies: list[str], seed: int = 31):  # type: ignore[no-untyped-def]
@@ -63,7 +74,7 @@ def test_recorded_card_play_steps_to_the_recorded_result(name: str, variant: int
     rng = np.random.default_rng(5)
     played = 0
     for i in range(DEALS):
-        started = cp.start(batch.columns, i, batch.actions[i])
+        started = _start(cp, batch, i, RULES[name][variant])
         if started is None:
             continue
         state, actions = started
@@ -103,7 +114,7 @@ def test_the_heuristic_decides_the_same_from_the_derived_observation(name: str, 
     rng = np.zeros(1, np.uint64)
     decided = 0
     for i in range(DEALS):
-        started = cp.start(batch.columns, i, batch.actions[i])
+        started = _start(cp, batch, i, RULES[name][variant])
         if started is None:
             continue
         state, actions = started
@@ -130,7 +141,7 @@ def test_a_state_plays_out_from_the_middle_with_any_policy(name: str, policy: in
     rng = np.random.default_rng(9)
     rngs = np.zeros((game.n_players, 1), np.uint64)
     for i in range(DEALS):
-        started = cp.start(batch.columns, i, batch.actions[i])
+        started = _start(cp, batch, i, {})
         if started is None:
             continue
         state, actions = started

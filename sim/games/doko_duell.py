@@ -19,50 +19,79 @@ What the game is
   plus the loser's A markers, plus the B-marker difference (``b_marker_mode``); the
   120 : 120 tie by ``tie_rule``.
 * Options: ``OPTIONS`` below.
+
+How a deal is played
+--------------------
+``play_deal`` goes through the phases as the rules name them: ``deal_cards`` (pyramids,
+then hands), the card play's ``begin`` (the A markers of top trumps face up at the deal),
+``tricks`` (each decision: ``observe``, ``kernel.ask``, ``step``, the step's marker events
+recorded) and ``settle_row`` (``settlement``, term by term, as the table screen shows it).
+The card play's rules, state and steps live in ``sim.games.doko_duell_cardplay``; this
+module re-exports its names (``COVERED_BY``, ``second_beats`` ...) for the duel's users.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
 
 from sim import actions as A
-from sim.cards import DOKO_DECK_40, bit
+from sim.cards import bit
 from sim.deals import Group, Layout
+from sim.games import doko_duell_cardplay as cp
 from sim.games import doko_obs as O
 from sim.games.base import Game, Outcome
+from sim.games.cardplay import CardPlay
+from sim.games.doko_duell_cardplay import (  # noqa: F401  (the duel's names, for its users)
+    B_EVENTS,
+    B_SUPPLY,
+    COVERED_BY,
+    DECK,
+    EFF,
+    EQUAL_RULES,
+    FACE_UP_AT_DEAL,
+    HAND_CARDS,
+    K_A,
+    N_CARDS,
+    POINTS,
+    PYRAMID,
+    STRENGTH,
+    SUIT_MASKS,
+    TOP_TRUMPS,
+    TRICKS,
+    S,
+    begin,
+    free_positions,
+    observe,
+    second_beats,
+    source,
+    step,
+)
 from sim.games.kernel import (
-    E_ILLEGAL,
-    E_MISMATCH,
     KernelTag,
+    ask,
     deal_scratch,
     implements,
     order_deck,
-    person_waits,
     record,
     skip_markers,
 )
 from sim.games.kernel import play_deal as kernel_play_deal
 from sim.options import Option, OptionTable
-from sim.policies.doko_duell import decide_card
+from sim.policies.doko_duell import decide, decide_card
 from sim.rng import STREAM_DEAL, STREAM_SEAT0, stream_key
-from sim.tricks import TRUMP, build_table, legal_mask
 
 NAME = "doko_duell"
 N_PLAYERS = 2
-DECK = DOKO_DECK_40
-TRICKS = 20
-N_CARDS = 40
-PYRAMID = 12
-HAND_CARDS = 8
 
 OBSERVATION = O
 """The fields of a seat's observation, what its policy (or a person at the table) sees."""
 
 OPTIONS = OptionTable([
-    Option("equal_cards", "first_wins", ("first_wins", "second_wins", "second_heart_ten"),
+    Option("equal_cards", "first_wins", EQUAL_RULES,
            "of two identical cards the first played wins; or the second; or the second only "
            "for the heart ten"),
     Option("a_marker_on_setup", True, (True, False),
@@ -82,136 +111,130 @@ OPTIONS = OptionTable([
            scoring_only=True),
 ])
 
-P_EQUAL, P_A_SETUP, P_SUPPLY, P_ONE_PER_TRICK, P_MODE, P_TIE, P_N = range(7)
-TIE_RULES = ("draw", "last_trick", "starter_loses", "starter_wins", "more_tricks", "b_markers")
-EQUAL_RULES = ("first_wins", "second_wins", "second_heart_ten")
-B_SUPPLY = 12
+P = {o.name: j for j, o in enumerate(OPTIONS.options)}
+"""The kernel's parameters: each option's code (``OPTIONS.codes``: the index of its value
+among the option's allowed values), by the option's place in ``OPTIONS``."""
+P_EQUAL, P_A_SETUP, P_SUPPLY, P_ONE_PER_TRICK, P_MODE, P_TIE = (
+    P["equal_cards"], P["a_marker_on_setup"], P["b_marker_supply"], P["b_one_per_trick"],
+    P["b_marker_mode"], P["tie_rule"])
+P_N = len(P)
+
+
+def _code(option: str, value: Any) -> int:
+    """The kernel's code of one option's value."""
+    return OPTIONS.by_name[option].allowed.index(value)
+
+
+A_SETUP_ON = _code("a_marker_on_setup", True)
+SUPPLY_BOX = _code("b_marker_supply", "12")
+ONE_PER_TRICK_ON = _code("b_one_per_trick", True)
+MODE_V1 = _code("b_marker_mode", "v1")
+TIE_RULES = OPTIONS.by_name["tie_rule"].allowed
+TIE_LAST, TIE_STARTER_LOSES, TIE_STARTER_WINS, TIE_TRICKS, TIE_B = (
+    _code("tie_rule", r) for r in ("last_trick", "starter_loses", "starter_wins", "more_tricks",
+                                   "b_markers"))
 
 
 def kernel_params(rules: dict) -> np.ndarray:
-    """The rules as the kernel's parameter array."""
-    p = np.zeros(P_N, np.int64)
-    p[P_EQUAL] = EQUAL_RULES.index(rules["equal_cards"])
-    p[P_A_SETUP] = bool(rules["a_marker_on_setup"])
-    p[P_SUPPLY] = B_SUPPLY if rules["b_marker_supply"] == "12" else -1
-    p[P_ONE_PER_TRICK] = bool(rules["b_one_per_trick"])
-    p[P_MODE] = 2 if rules["b_marker_mode"] == "v2" else 1
-    p[P_TIE] = TIE_RULES.index(rules["tie_rule"])
-    return p
-
-
-# --- cards ---------------------------------------------------------------------------------
-
-TRUMPS = ("HT", "CQ", "SQ", "HQ", "DQ", "CJ", "SJ", "HJ", "DJ", "DA", "DT", "DK")
-"""The normal game's trumps from the highest down (each twice)."""
-_TABLE = build_table(DECK, TRUMPS, "ATK")
-EFF, STRENGTH, SUIT_MASKS = _TABLE.eff, _TABLE.strength, _TABLE.suit_masks
-POINTS = DECK.points.astype(np.int64)
-KIND = np.array([i % DECK.n_kinds for i in range(DECK.n_cards)], np.int64)
-"""The card regardless of its copy: identical cards share a kind."""
-TOP_TRUMPS = np.uint64(DECK.parse("HT HT CQ CQ"))
-HEART_TEN = DECK.index("HT")
-FOX = DECK.index("DA")
-CHARLIE = DECK.index("CJ")
-
-# --- the pyramid ---------------------------------------------------------------------------
-
-COVERED_BY = np.zeros(PYRAMID, np.int64)
-"""``COVERED_BY[k]``: mask of the positions whose cards cover position ``k``."""
-for _k, _over in {4: (0, 1), 5: (1, 2), 6: (2, 3), 7: (4, 5), 9: (5, 6), 8: (7,), 10: (9,),
-                  11: (8, 10)}.items():
-    COVERED_BY[_k] = sum(1 << c for c in _over)
-FACE_UP_AT_DEAL = sum(1 << k for k in (0, 1, 2, 3, 7, 9))
-"""Positions lying face up at the deal: row 1 and the two upper cards of row 3."""
-
-# --- markers -------------------------------------------------------------------------------
-
-B_EVENTS = ("fox", "karlchen", "identical", "twenty_two", "pin")
-"""B-marker events in the order they are awarded: the opponent's DA caught, the trick won
-with CJ, two identical cards, exactly 22 points, the 20th trick won with DA."""
-K_A = 0
-"""Marker row kind of an A marker; B events are 1 + their index in ``B_EVENTS``."""
+    """The rules as the kernel's parameter array (each option's code)."""
+    return OPTIONS.codes(rules)
 
 
 @numba.njit(cache=True, inline="always")
-def _free_positions(present, face_up):  # type: ignore[no-untyped-def]
-    """Positions whose card may be played: present, face up, nothing covering it."""
-    free = 0
-    for k in range(PYRAMID):
-        if (present >> k) & 1 and (face_up >> k) & 1 and not (present & COVERED_BY[k]):
-            free |= 1 << k
-    return free
-
-
-@numba.njit(cache=True)
-def free_positions(present, face_up):  # type: ignore[no-untyped-def]
-    """Positions whose card may be played: present, face up, nothing covering it."""
-    return _free_positions(present, face_up)
-
-
-@numba.njit(cache=True)
-def second_beats(first, second, equal_rule):  # type: ignore[no-untyped-def]
-    """Whether ``second`` (played after ``first``) wins the two-card trick."""
-    ef = EFF[first]
-    es = EFF[second]
-    if KIND[first] == KIND[second]:
-        return equal_rule == 1 or (equal_rule == 2 and KIND[first] == KIND[HEART_TEN])
-    if es == TRUMP:
-        return ef != TRUMP or STRENGTH[second] > STRENGTH[first]
-    return ef != TRUMP and es == ef and STRENGTH[second] > STRENGTH[first]
+def play_rules(params):  # type: ignore[no-untyped-def]
+    """What the card play takes of the rules (``begin``): the ``equal_cards`` code,
+    ``b_one_per_trick``, ``a_marker_on_setup`` (1/0) and the B markers in the box (-1: no
+    limit)."""
+    return (params[P_EQUAL], 1 if params[P_ONE_PER_TRICK] == ONE_PER_TRICK_ON else 0,
+            1 if params[P_A_SETUP] == A_SETUP_ON else 0,
+            B_SUPPLY if params[P_SUPPLY] == SUPPLY_BOX else -1)
 
 
 # --- settlement ----------------------------------------------------------------------------
+
+BAND_VP = np.array([1, 2, 3, 5, 10], np.int64)
+"""The winner's base VP by the loser's band (``band``): 90 or more, 60-89, 30-59, under 30
+with a trick (4 + 1 bonus), no trick (5 doubled)."""
+
+
+@numba.njit(cache=True)
+def band(loser_points, loser_tricks):  # type: ignore[no-untyped-def]
+    """The loser's band of the base VP (``BAND_VP``): 0 at least 90 card points, 1 60-89, 2
+    30-59, 3 under 30 with a trick, 4 no trick."""
+    if loser_tricks == 0:
+        return 4
+    if loser_points < 30:
+        return 3
+    if loser_points < 60:
+        return 2
+    if loser_points < 90:
+        return 1
+    return 0
+
 
 @numba.njit(cache=True)
 def base_vp(loser_points, loser_tricks):  # type: ignore[no-untyped-def]
     """Victory points by the loser's card points: 90+ 1, 60-89 2, 30-59 3, under 30 with a
     trick 4 + 1 bonus = 5, no trick 5 doubled = 10."""
-    if loser_tricks == 0:
-        return 10
-    if loser_points < 30:
-        return 5
-    if loser_points < 60:
-        return 3
-    if loser_points < 90:
-        return 2
-    return 1
+    return BAND_VP[band(loser_points, loser_tricks)]
+
+
+@numba.njit(cache=True)
+def _winner(points0, points1, tricks0, tricks1, b0, b1, starter, last_winner, tie_rule):  # type: ignore[no-untyped-def]
+    """Who wins (-1: nobody): more than 120 card points, or at 120 : 120 the tie rule."""
+    if points0 != points1:
+        return 0 if points0 > points1 else 1
+    if tie_rule == TIE_LAST:
+        return last_winner
+    if tie_rule == TIE_STARTER_LOSES:
+        return 1 - starter
+    if tie_rule == TIE_STARTER_WINS:
+        return starter
+    if tie_rule == TIE_TRICKS and tricks0 != tricks1:
+        return 0 if tricks0 > tricks1 else 1
+    if tie_rule == TIE_B and b0 != b1:
+        return 0 if b0 > b1 else 1
+    return -1
+
+
+@numba.njit(cache=True)
+def settlement(points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last_winner, mode,
+               tie_rule):  # type: ignore[no-untyped-def]
+    """A finished deal's settlement term by term: ``(winner, tie, band, base, loser_a,
+    b_diff, raw, total, vp0, vp1)``.
+
+    ``winner`` -1: nobody (then every term is 0, ``band`` -1); ``tie``: 120 : 120, decided
+    by ``tie_rule`` (its code); ``band`` and ``base`` the loser's band and its VP
+    (``BAND_VP``); ``loser_a`` the loser's A markers; ``b_diff`` the winner's B markers minus
+    the loser's; ``raw`` their sum; ``total`` the winner's VP after ``b_marker_mode``
+    (``mode``, its code: v1 floors it at 1, v2 leaves it, a negative total going to the
+    loser); ``vp0``, ``vp1`` each player's VP."""
+    tie = points0 == points1
+    winner = _winner(points0, points1, tricks0, tricks1, b0, b1, starter, last_winner, tie_rule)
+    if winner < 0:
+        return -1, tie, -1, 0, 0, 0, 0, 0, 0, 0
+    lost = band(points1 if winner == 0 else points0, tricks1 if winner == 0 else tricks0)
+    base = BAND_VP[lost]
+    loser_a = a1 if winner == 0 else a0
+    b_diff = b0 - b1 if winner == 0 else b1 - b0
+    raw = base + loser_a + b_diff
+    total = 1 if mode == MODE_V1 and raw < 1 else raw
+    vp_winner = max(total, 0)
+    vp_loser = max(-total, 0)
+    if winner == 0:
+        return winner, tie, lost, base, loser_a, b_diff, raw, total, vp_winner, vp_loser
+    return winner, tie, lost, base, loser_a, b_diff, raw, total, vp_loser, vp_winner
 
 
 @numba.njit(cache=True)
 def settle(points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last_winner, mode,
            tie_rule):  # type: ignore[no-untyped-def]
-    """``(winner, tie, vp0, vp1, total)`` of a finished deal (winner -1: nobody); ``total``
-    is the winner's VP sum before ``b_marker_mode`` floors it (v1) or hands a negative
-    one to the loser (v2); 0 without a winner."""
-    tie = points0 == points1
-    winner = -1
-    if not tie:
-        winner = 0 if points0 > points1 else 1
-    elif tie_rule == 1:
-        winner = last_winner
-    elif tie_rule == 2:
-        winner = 1 - starter
-    elif tie_rule == 3:
-        winner = starter
-    elif tie_rule == 4 and tricks0 != tricks1:
-        winner = 0 if tricks0 > tricks1 else 1
-    elif tie_rule == 5 and b0 != b1:
-        winner = 0 if b0 > b1 else 1
-    if winner < 0:
-        return -1, tie, 0, 0, 0
-    loser_points = points1 if winner == 0 else points0
-    loser_tricks = tricks1 if winner == 0 else tricks0
-    total = base_vp(loser_points, loser_tricks)
-    total += (a1 if winner == 0 else a0) + (b0 - b1 if winner == 0 else b1 - b0)
-    raw = total
-    if mode == 1 and total < 1:
-        total = 1
-    vp_winner = max(total, 0)
-    vp_loser = max(-total, 0)
-    if winner == 0:
-        return winner, tie, vp_winner, vp_loser, raw
-    return winner, tie, vp_loser, vp_winner, raw
+    """``(winner, tie, vp0, vp1, raw)`` of a finished deal (``settlement``; winner -1:
+    nobody); ``raw`` is the winner's VP sum before ``b_marker_mode`` floors it (v1) or hands
+    a negative one to the loser (v2); 0 without a winner."""
+    w, tie, _, _, _, _, raw, _, vp0, vp1 = settlement(
+        points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last_winner, mode, tie_rule)
+    return w, tie, vp0, vp1, raw
 
 
 @numba.njit(cache=True)
@@ -231,6 +254,34 @@ def settle_all(points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last
     return winner, tie, vp0, vp1, total
 
 
+class Settlement(NamedTuple):
+    """One deal's settlement term by term (``settlement``), for Python (the table screen)."""
+
+    winner: int
+    tie: bool
+    band: int
+    base: int
+    loser_a: int
+    b_diff: int
+    raw: int
+    total: int
+    vp_0: int
+    vp_1: int
+
+
+def settle_deal(c: Mapping[str, Any], rules: Mapping[str, Any]) -> Settlement:
+    """The settlement of one played deal under ``rules`` from its result columns' values
+    (``c[name]``, one deal's)."""
+    p = kernel_params(dict(rules))
+    v = {name: int(c[name]) for name in ("points_0", "points_1", "tricks_0", "tricks_1",
+                                         "a_markers_0", "a_markers_1", "b_markers_0",
+                                         "b_markers_1", "starter", "last_trick_winner")}
+    terms = settlement(v["points_0"], v["points_1"], v["tricks_0"], v["tricks_1"],
+                       v["a_markers_0"], v["a_markers_1"], v["b_markers_0"], v["b_markers_1"],
+                       v["starter"], v["last_trick_winner"], p[P_MODE], p[P_TIE])
+    return Settlement(int(terms[0]), bool(terms[1]), *(int(x) for x in terms[2:]))
+
+
 # --- results ----------------------------------------------------------------------------------
 
 COLUMNS = (
@@ -246,18 +297,20 @@ COLUMNS = (
     ("tie", "bool"), ("vp_0", "int8"), ("vp_1", "int8"), ("hand_0", "uint64"), ("hand_1", "uint64"),
 ) + tuple((f"pyramid_{s}_{k}", "int8") for s in range(2) for k in range(PYRAMID)) + (
     ("vp_raw", "int8"), ("replay_error", "int16"),)
-(C_DEAL, C_DEALER, C_STARTER, C_POINTS, _P1, C_TRICKS, _T1, C_A, _A1, C_A_SETUP, _AS1, C_A_PLAY,
- _AP1, C_B, _B1, C_EVENTS) = range(16)
-"""Column indices. ``a_markers`` are the A markers awarded under the rules: ``a_play`` (top
-trumps turned up or played from the hand) plus, with ``a_marker_on_setup``, ``a_setup``
-(face up at the deal). ``C_EVENTS + 2 * kind + seat``: B events of each kind per seat
-(happened, awarded or not)."""
-C_EXHAUSTED = C_EVENTS + 2 * len(B_EVENTS)
-C_LAST_WINNER, C_WINNER, C_TIE, C_VP, _V1, C_HANDS, _H1 = range(C_EXHAUSTED + 1, C_EXHAUSTED + 8)
-C_PYRAMID = C_HANDS + 2
-C_RAW = C_PYRAMID + 2 * PYRAMID
-"""``vp_raw``: the winner's VP sum before ``b_marker_mode`` acts on it (``settle``)."""
-C_ERROR = C_RAW + 1
+"""The result columns. ``a_markers`` are the A markers awarded under the rules: ``a_play``
+(top trumps turned up or played from the hand) plus, with ``a_marker_on_setup``,
+``a_setup`` (face up at the deal). ``fox`` ... ``pin``: B events of each kind per player
+(happened, awarded or not). ``vp_raw``: the winner's VP sum before ``b_marker_mode`` acts
+on it (``settlement``)."""
+COL = {name: j for j, (name, _) in enumerate(COLUMNS)}
+C_DEAL, C_DEALER, C_STARTER = COL["deal"], COL["dealer"], COL["starter"]
+C_LAST_WINNER, C_WINNER, C_TIE, C_VP = (COL["last_trick_winner"], COL["winner"], COL["tie"],
+                                        COL["vp_0"])
+C_HANDS, C_PYRAMID, C_RAW, C_ERROR = (COL["hand_0"], COL["pyramid_0_0"], COL["vp_raw"],
+                                      COL["replay_error"])
+"""Per player ``C_X + p``; ``C_PYRAMID + 12 * p + k`` the card dealt to position ``k``."""
+STORE = np.array([(COL[name], at) for name, at in cp.RESULT_FIELDS], np.int64)
+"""``(column, state offset)`` of the counts the card play leaves (``cp.RESULT_FIELDS``)."""
 
 
 def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray]:
@@ -268,7 +321,7 @@ def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray
     a = []
     for s in range(2):
         a.append(columns[f"a_play_{s}"].astype(np.int64)
-                 + (columns[f"a_setup_{s}"].astype(np.int64) if p[P_A_SETUP] else 0))
+                 + (columns[f"a_setup_{s}"].astype(np.int64) if p[P_A_SETUP] == A_SETUP_ON else 0))
         out[f"a_markers_{s}"] = a[s].astype(np.int8)
     winner, tie, vp0, vp1, raw = settle_all(
         columns["points_0"].astype(np.int64), columns["points_1"].astype(np.int64),
@@ -282,69 +335,16 @@ def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray
     return out
 
 
-# --- one deal ------------------------------------------------------------------------------
+# --- one deal: the deal, the setup, the tricks, the settlement ------------------------------
 
-@numba.njit(cache=True)
-def _observe(obs, seat, hands, pyramid, present, face_up):  # type: ignore[no-untyped-def]
-    """Fill the deciding seat's view: its hand and both pyramids' face-up cards."""
-    obs[O.SEAT] = seat
-    obs[O.HAND] = np.int64(hands[seat])
-    up_cards = np.uint64(0)
-    for side in range(2):
-        who = seat if side == 0 else 1 - seat
-        base = O.OWN_PYRAMID if side == 0 else O.OPP_PYRAMID
-        obs[O.OWN_PRESENT if side == 0 else O.OPP_PRESENT] = present[who]
-        for k in range(PYRAMID):
-            up = (present[who] >> k) & 1 and (face_up[who] >> k) & 1
-            obs[base + k] = pyramid[who, k] if up else -1
-            if up:
-                up_cards |= bit(pyramid[who, k])
-    obs[O.FACE_UP_CARDS] = np.int64(up_cards)
-    opp = 1 - seat
-    free = _free_positions(present[opp], face_up[opp])
-    opp_free = np.uint64(0)
-    for k in range(PYRAMID):
-        if (free >> k) & 1:
-            opp_free |= bit(pyramid[opp, k])
-    obs[O.OPP_FREE] = np.int64(opp_free)
-
-
-@numba.njit(cache=True)
-def _marker(row, obs, seat, kind, trick, supply, log, nlog):  # type: ignore[no-untyped-def]
-    """Record a marker event; award a B marker if the box still holds one. Returns the
-    B markers left (-1: unlimited)."""
-    record(log, nlog, A.MARKER, seat, kind, trick)
-    if kind == K_A:
-        row[C_A + seat] += 1
-        if trick >= 0:
-            row[C_A_PLAY + seat] += 1
-        obs[O.A_MARKERS + seat] += 1
-        return supply
-    row[C_EVENTS + 2 * (kind - 1) + seat] += 1
-    if supply == 0:
-        row[C_EXHAUSTED] = 1
-        return supply
-    row[C_B + seat] += 1
-    obs[O.B_MARKERS + seat] += 1
-    if supply > 0:
-        supply -= 1
-        if supply == 0:
-            row[C_EXHAUSTED] = 1
-    return supply
-
-
-@numba.njit(cache=True)
-def play_deal(seed, deal, params, pols, row, obs, states, hands, pyramid, perm, script, cur,
-              err, log, nlog, preset):  # type: ignore[no-untyped-def]
-    """Deal, play and score deal ``deal`` into result ``row`` (dealt as ``preset`` lays the
-    cards if it is not empty)."""
-    for s in range(states.shape[0]):
-        states[s, 0] = stream_key(seed, deal, s)
-    dealer = deal % 2
-    starter = 1 - dealer
-    order_deck(states[STREAM_DEAL], perm, preset, 0)
-    present = np.zeros(2, np.int64)
-    face_up = np.zeros(2, np.int64)
+@numba.njit(cache=True, inline="always")
+def deal_cards(seed, deal, streams, hands, pyramid, perm, preset):  # type: ignore[no-untyped-def]
+    """The deal: the streams of deal ``deal``, the cards in order (shuffled, or as
+    ``preset`` lays them), each player's pyramid by position, then the hands. Returns the
+    starter: seat ``(deal + 1) % 2`` (the other is recorded as the dealer)."""
+    for s in range(streams.shape[0]):
+        streams[s, 0] = stream_key(seed, deal, s)
+    order_deck(streams[STREAM_DEAL], perm, preset, 0)
     for s in range(2):
         for k in range(PYRAMID):
             pyramid[s, k] = perm[PYRAMID * s + k]
@@ -352,130 +352,69 @@ def play_deal(seed, deal, params, pols, row, obs, states, hands, pyramid, perm, 
         for k in range(HAND_CARDS):
             h |= bit(perm[2 * PYRAMID + HAND_CARDS * s + k])
         hands[s] = h
-        present[s] = (1 << PYRAMID) - 1
-        face_up[s] = FACE_UP_AT_DEAL
+    return 1 - deal % 2
+
+
+@numba.njit(cache=True, inline="always")
+def open_row(row, deal, starter, hands, pyramid):  # type: ignore[no-untyped-def]
+    """The result row at the deal: who deals and starts, the cards dealt, nobody winning."""
     row[:] = 0
     row[C_DEAL] = deal
-    row[C_DEALER] = dealer
+    row[C_DEALER] = 1 - starter
     row[C_STARTER] = starter
     row[C_WINNER] = -1
     for s in range(2):
         row[C_HANDS + s] = np.int64(hands[s])
         for k in range(PYRAMID):
             row[C_PYRAMID + PYRAMID * s + k] = pyramid[s, k]
-    obs[:] = 0
-    obs[O.STARTER] = starter
-    obs[O.EQUAL_CARDS] = params[P_EQUAL]
-    cur[0] = 0
-    nlog[0] = 0
-    supply = params[P_SUPPLY]
-    obs[O.B_SUPPLY] = supply
-    for s in range(2):
-        for k in range(PYRAMID):
-            if (FACE_UP_AT_DEAL >> k) & 1 and (TOP_TRUMPS >> np.uint64(pyramid[s, k])) & np.uint64(1):
-                row[C_A_SETUP + s] += 1
-                if params[P_A_SETUP]:
-                    _marker(row, obs, s, K_A, -1, supply, log, nlog)
-    trick = np.zeros(2, np.int64)
-    source = np.zeros(2, np.int64)
-    leader = starter
-    winner = leader
-    for t in range(TRICKS):
-        obs[O.TRICK_NO] = t
-        obs[O.TRICK_LEADER] = leader
-        obs[O.TRICK_CARD] = -1
-        for n in range(2):
-            seat = (leader + n) % 2
-            free = _free_positions(present[seat], face_up[seat])
-            options = hands[seat]
-            for k in range(PYRAMID):
-                if (free >> k) & 1:
-                    options |= bit(pyramid[seat, k])
-            legal = legal_mask(options, trick[0] if n else -1, EFF, SUIT_MASKS)
-            _observe(obs, seat, hands, pyramid, present, face_up)
-            obs[O.TRICK_N] = n
-            obs[O.PHASE] = O.PH_PLAY
-            obs[O.LEGAL] = np.int64(legal)
-            if pols[seat] < 0:
-                skip_markers(script, cur)
-                if person_waits(pols[seat], script, cur, obs, err, log, nlog):
-                    row[C_ERROR] = err[0]
-                    return
-                i = cur[0]
-                if i >= script.shape[0] or script[i, 0] != A.PLAY or script[i, 1] != seat:
-                    err[0] = E_MISMATCH
-                    row[C_ERROR] = err[0]
-                    return
-                card = script[i, 2]
-                cur[0] = i + 1
-                if card < 0 or card >= N_CARDS or not (legal >> np.uint64(card)) & np.uint64(1):
-                    err[0] = E_ILLEGAL
-                    row[C_ERROR] = err[0]
-                    return
-            else:
-                card = decide_card(pols[seat], obs, states[STREAM_SEAT0 + seat])
-            src = 0
-            if (hands[seat] >> np.uint64(card)) & np.uint64(1):
-                hands[seat] &= ~bit(card)
-            else:
-                for k in range(PYRAMID):
-                    if (present[seat] >> k) & 1 and pyramid[seat, k] == card:
-                        present[seat] &= ~(1 << k)
-                        src = 1 + k
-            if pols[seat] < 0 and script[cur[0] - 1, 3] != src:
-                err[0] = E_ILLEGAL
-                row[C_ERROR] = err[0]
-                return
-            record(log, nlog, A.PLAY, seat, card, src)
-            trick[n] = card
-            source[n] = src
-            obs[O.PLAYED + seat] |= np.int64(bit(card))
-            obs[O.TRICK_CARD] = card
-            if src == 0 and (TOP_TRUMPS >> np.uint64(card)) & np.uint64(1):
-                supply = _marker(row, obs, seat, K_A, t, supply, log, nlog)
-        second = second_beats(trick[0], trick[1], params[P_EQUAL])
-        winner = (leader + 1) % 2 if second else leader
-        win_card = trick[1] if second else trick[0]
-        lose_card = trick[0] if second else trick[1]
-        won = POINTS[trick[0]] + POINTS[trick[1]]
-        row[C_POINTS + winner] += won
-        row[C_TRICKS + winner] += 1
-        obs[O.POINTS + winner] += won
-        obs[O.TRICKS + winner] += 1
-        # B-marker events, in their order; with b_one_per_trick only the first is awarded
-        awarded = 0
-        for kind in range(len(B_EVENTS)):
-            if kind == 0:
-                happened = KIND[lose_card] == KIND[FOX]
-            elif kind == 1:
-                happened = KIND[win_card] == KIND[CHARLIE]
-            elif kind == 2:
-                happened = KIND[trick[0]] == KIND[trick[1]]
-            elif kind == 3:
-                happened = won == 22
-            else:
-                happened = t == TRICKS - 1 and KIND[win_card] == KIND[FOX]
-            if happened:
-                if params[P_ONE_PER_TRICK] and awarded:
-                    record(log, nlog, A.MARKER, winner, 1 + kind, t)
-                    row[C_EVENTS + 2 * kind + winner] += 1
-                    continue
-                supply = _marker(row, obs, winner, 1 + kind, t, supply, log, nlog)
-                awarded += 1
-        obs[O.B_SUPPLY] = supply
-        # face-down cards freed by this trick are turned up
-        for s in range(2):
-            for k in range(PYRAMID):
-                if (present[s] >> k) & 1 and not (face_up[s] >> k) & 1 \
-                        and not (present[s] & COVERED_BY[k]):
-                    face_up[s] |= 1 << k
-                    if (TOP_TRUMPS >> np.uint64(pyramid[s, k])) & np.uint64(1):
-                        supply = _marker(row, obs, s, K_A, t, supply, log, nlog)
-        leader = winner
-    row[C_LAST_WINNER] = winner
-    w, tie, v0, v1, raw = settle(row[C_POINTS], row[C_POINTS + 1], row[C_TRICKS], row[C_TRICKS + 1],
-                            row[C_A], row[C_A + 1], row[C_B], row[C_B + 1], starter, winner,
-                            params[P_MODE], params[P_TIE])
+
+
+@numba.njit(cache=True, inline="always")
+def record_markers(state, log, nlog):  # type: ignore[no-untyped-def]
+    """Record the marker events the card play's last step left (``MARKER`` rows)."""
+    for e in range(state[S.N_NEW]):
+        at = S.NEW + 3 * e
+        record(log, nlog, A.MARKER, state[at], state[at + 1], state[at + 2])
+
+
+@numba.njit(cache=True, inline="always")
+def allowed_card(state, obs, card):  # type: ignore[no-untyped-def]
+    """A recorded card, if the player to move may play it (``obs[LEGAL]``); else -1."""
+    if 0 <= card < N_CARDS and (obs[O.LEGAL] >> card) & 1:
+        return card
+    return -1
+
+
+@numba.njit(cache=True, inline="always")
+def tricks(state, pols, obs, streams, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
+    """The 20 tricks: the player to move is shown his observation and plays a card from his
+    hand or his pyramid (``PLAY`` row, ``b`` where from), the card play steps on and its
+    marker events are recorded. False if the deal stopped (a person to ask, a replay
+    error: ``err``). The policy is asked through this module's ``decide_card`` (the card
+    play's ``decide`` asks nothing else), where a test run without numba spies on it."""
+    while not state[S.DONE]:
+        seat = state[S.TO_MOVE]
+        observe(state, seat, obs)
+        pol = pols[seat]
+        if pol < 0:
+            skip_markers(script, cur)
+        card = ask(pol, seat, A.PLAY, obs, streams[STREAM_SEAT0 + seat], decide_card,
+                   allowed_card, source, state, script, cur, err, log, nlog)
+        if card < 0:
+            return False
+        step(state, card)
+        record_markers(state, log, nlog)
+    return True
+
+
+@numba.njit(cache=True, inline="always")
+def settle_row(row, state, params):  # type: ignore[no-untyped-def]
+    """The settlement of the finished card play into the result row."""
+    row[C_LAST_WINNER] = state[S.LAST_WINNER]
+    w, tie, _, _, _, _, raw, _, v0, v1 = settlement(
+        state[S.POINTS], state[S.POINTS + 1], state[S.TRICKS], state[S.TRICKS + 1],
+        state[S.A_MARKERS], state[S.A_MARKERS + 1], state[S.B_MARKERS], state[S.B_MARKERS + 1],
+        state[S.STARTER], state[S.LAST_WINNER], params[P_MODE], params[P_TIE])
     row[C_WINNER] = w
     row[C_TIE] = tie
     row[C_VP] = v0
@@ -483,18 +422,38 @@ def play_deal(seed, deal, params, pols, row, obs, states, hands, pyramid, perm, 
     row[C_RAW] = raw
 
 
+@numba.njit(cache=True)
+def play_deal(seed, deal, params, pols, row, work, script, cur, err, log, nlog, preset):  # type: ignore[no-untyped-def]
+    """Deal, play and score deal ``deal`` into result ``row`` (dealt as ``preset`` lays the
+    cards if it is not empty), with the scratch arrays ``work`` (``_deal_scratch``)."""
+    obs, streams, hands, pyramid, perm, state = work
+    starter = deal_cards(seed, deal, streams, hands, pyramid, perm, preset)
+    open_row(row, deal, starter, hands, pyramid)
+    cur[0] = 0
+    nlog[0] = 0
+    equal, one_per_trick, a_on_setup, supply = play_rules(params)
+    begin(state, hands, pyramid, starter, equal, one_per_trick, a_on_setup, supply)
+    record_markers(state, log, nlog)
+    played = tricks(state, pols, obs, streams, script, cur, err, log, nlog)
+    for j in range(STORE.shape[0]):
+        row[STORE[j, 0]] = state[STORE[j, 1]]
+    if played:
+        settle_row(row, state, params)
+    else:
+        row[C_ERROR] = err[0]
+
+
 @implements(deal_scratch, NAME)
 def _deal_scratch(game):  # type: ignore[no-untyped-def]
     return (np.zeros(O.LENGTH, np.int64), np.zeros((STREAM_SEAT0 + 2, 1), np.uint64),
-            np.zeros(2, np.uint64), np.zeros((2, PYRAMID), np.int64), np.zeros(N_CARDS, np.int64))
+            np.zeros(2, np.uint64), np.zeros((2, PYRAMID), np.int64), np.zeros(N_CARDS, np.int64),
+            np.zeros(cp.LENGTH, np.int64))
 
 
 @implements(kernel_play_deal, NAME)
 def _play_deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log, nlog,  # type: ignore[no-untyped-def]
                preset):
-    obs, states, hands, pyramid, perm = work
-    play_deal(seed, deal, params, pols, row, obs, states, hands, pyramid, perm, script, cur, err,
-              log, nlog, preset)
+    play_deal(seed, deal, params, pols, row, work, script, cur, err, log, nlog, preset)
 
 
 # --- the declaration -----------------------------------------------------------------------
@@ -506,18 +465,43 @@ def _seat_won(columns: Mapping[str, np.ndarray], seat: int) -> np.ndarray:
     return np.where(winner >= 0, winner == seat, -1).astype(np.int8)
 
 
+def start_card_play(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
+                    rules: Mapping[str, Any] | None = None) -> tuple[np.ndarray, list[int]]:
+    """``CardPlay.start``: the state at deal ``i``'s deal (the duel has nothing before its
+    card play) and its recorded plays, the cards.
+
+    ``rules``: the duel's options the deal was played under (the result columns do not hold
+    ``equal_cards``, ``b_marker_supply`` or ``b_one_per_trick``); without them, the rules its
+    record shows (``doko_duell_cardplay.recorded_rules``: exact for the recorded deal, a
+    default where the deal never tested a rule)."""
+    if rules is None:
+        given = cp.recorded_rules(columns, i, rows)
+    else:
+        given = cp.Rules(*(int(x) for x in play_rules(kernel_params(OPTIONS.resolve(dict(rules))))))
+    state = cp.new_state([int(columns[f"hand_{s}"][i]) for s in range(2)],
+                         [[int(columns[f"pyramid_{s}_{k}"][i]) for k in range(PYRAMID)]
+                          for s in range(2)], int(columns["starter"][i]), given)
+    rows = np.asarray(rows, np.int64).reshape(-1, A.ROW)
+    return state, [int(r[2]) for r in rows if r[0] == A.PLAY]
+
+
+CARD_PLAY = CardPlay(
+    fields=S, length=cp.LENGTH, legal=cp.legal, step=step, observe=observe, finished=cp.finished,
+    decide=decide, playout=cp.playout, start=start_card_play, result=cp.result)
+"""The duel's card play as a state and pure functions (``sim.games.doko_duell_cardplay``)."""
+
 DEAL_LAYOUT = Layout(
     (Group("hand of player 0", HAND_CARDS), Group("hand of player 1", HAND_CARDS),
      Group("pyramid of player 0", PYRAMID), Group("pyramid of player 1", PYRAMID)),
     lambda cards, dealer: cards[2] + cards[3] + cards[0] + cards[1],
     lambda c: [*c["hands"], *c["pyramids"]])
 """A deal written by hand: both hands, then both pyramids (positions in order); the kernel
-lays both pyramids first, then deals the hands (``play_deal``)."""
+lays both pyramids first, then deals the hands (``deal_cards``)."""
 
 GAME = Game(
     name=NAME, n_players=N_PLAYERS, deck=DECK, tricks=TRICKS, options=OPTIONS, columns=COLUMNS,
     categories={}, outcome=Outcome("vp", "VP", lambda columns: columns["starter"], _seat_won),
     observation=O, kernel=KernelTag(NAME), kernel_params=kernel_params, rescore=rescore,
     deal_layout=DEAL_LAYOUT, trace_codec="sim.games.doko_duell_trace",
-    screen="sim.play.doko_duell:DokoDuellScreen")
+    screen="sim.play.doko_duell:DokoDuellScreen", card_play=CARD_PLAY)
 """The Doppelkopf duel, as the registry (``sim.registry``) knows it."""

@@ -18,3 +18,10 @@ def decide_card(pol, obs, state):  # type: ignore[no-untyped-def]
     if pol == HEURISTIC:
         return H.play(obs)
     return random_card(np.uint64(obs[O.LEGAL]), state)
+
+
+@numba.njit(cache=True)
+def decide(pol, obs, state):  # type: ignore[no-untyped-def]
+    """Policy ``pol``'s action at a card-play decision (``CardPlay.decide``): the duel's card
+    play asks nothing but cards (``obs[PHASE]`` is always ``PH_PLAY``)."""
+    return decide_card(pol, obs, state)
