@@ -31,9 +31,10 @@ from sim.games.doko_duell import (
     STRENGTH,
     TOP_TRUMPS,
     TRICKS,
-    base_vp,
+    Settlement,
     free_positions,
     second_beats,
+    settle_deal,
 )
 from sim.play.common import (
     Choice,
@@ -51,8 +52,9 @@ EVENT_LABELS = {"fox": "fox (the opponent's DA caught)", "karlchen": "Karlchen (
                 "pin": "fox at the pin (the 20th trick won with DA)"}
 """What each B event (``B_EVENTS``) is, as the screen says it."""
 
-BANDS = ((90, "90 or more"), (60, "60-89"), (30, "30-59"), (0, "under 30: 4 + 1 bonus"))
-"""The loser's card-point bands of the base VP (``base_vp`` gives the value)."""
+BANDS = ("90 or more", "60-89", "30-59", "under 30: 4 + 1 bonus", "no trick: 5 doubled")
+"""The loser's bands of the base VP, by the settlement's ``band`` (``doko_duell.BAND_VP``
+gives the value)."""
 
 TIE_LABELS = {"draw": "a draw", "last_trick": "the taker of the 20th trick wins",
               "starter_loses": "the starter loses", "starter_wins": "the starter wins",
@@ -247,29 +249,27 @@ class DokoDuellScreen:
         return out + self.vp_terms(c)[0]
 
     def winner(self, c: dict[str, Any]) -> tuple[int, str]:
-        """The winner (-1: nobody) as the rules decide it, and the line saying why."""
-        p0, p1 = c["points_0"], c["points_1"]
-        if p0 != p1:
-            w = 0 if p0 > p1 else 1
-            return w, f"{self.verb(w, 'win')} with {max(p0, p1)} card points.".capitalize()
+        """The winner (-1: nobody) as the settlement decides it, and the line saying why."""
+        return self._winner(c, settle_deal(c, self.rules))
+
+    def _winner(self, c: dict[str, Any], terms: Settlement) -> tuple[int, str]:
+        w = terms.winner
+        if not terms.tie:
+            most = max(c["points_0"], c["points_1"])
+            return w, f"{self.verb(w, 'win')} with {most} card points.".capitalize()
         rule = self.rules["tie_rule"]
         starter = c["starter"]
-        by = {"last_trick": c["last_trick_winner"], "starter_loses": 1 - starter,
-              "starter_wins": starter}
-        for key, col in (("more_tricks", "tricks"), ("b_markers", "b_markers")):
-            if c[f"{col}_0"] != c[f"{col}_1"]:
-                by[key] = 0 if c[f"{col}_0"] > c[f"{col}_1"] else 1
-        w = by.get(rule, -1)
         said = f"120 : 120 (tie_rule {rule}: {TIE_LABELS[rule]}"
         if rule.startswith("starter"):
             said += f"; {self.player_name(starter)} started"
         return w, said + (f"): {self.verb(w, 'win')}." if w >= 0 else ").")
 
     def vp_terms(self, c: dict[str, Any]) -> tuple[list[str], int]:
-        """The victory points term by term as the rules compute them; returns the lines and
-        the winner's total after ``b_marker_mode`` (0 without a winner; negative: the loser
-        scores its absolute value)."""
-        w, said = self.winner(c)
+        """The victory points term by term as the settlement (``doko_duell.settlement``)
+        returns them; returns the lines and the winner's total after ``b_marker_mode`` (0
+        without a winner; negative: the loser scores its absolute value)."""
+        terms = settle_deal(c, self.rules)
+        w, said = self._winner(c, terms)
         lines = [said]
         players = (self.seat, 1 - self.seat)
         if w < 0:
@@ -277,28 +277,20 @@ class DokoDuellScreen:
                             + ", ".join(f"{self.player_name(p)} 0" for p in players)], 0
         loser = 1 - w
         lw, ll = self.player_name(w), self.possessive(loser)
-        points, taken = c[f"points_{loser}"], c[f"tricks_{loser}"]
-        base = int(base_vp(points, taken))
-        band = "no trick: 5 doubled" if taken == 0 else next(t for low, t in BANDS if points >= low)
-        a = c[f"a_markers_{loser}"]
-        b = c[f"b_markers_{w}"] - c[f"b_markers_{loser}"]
-        raw = base + a + b
         lines += [f"Victory points of the winner ({lw}):",
-                  f"  {ll} card points {points} ({band}): {base}",
-                  f"  + {ll} A markers: {a}",
+                  f"  {ll} card points {c[f'points_{loser}']} ({BANDS[terms.band]}): {terms.base}",
+                  f"  + {ll} A markers: {terms.loser_a}",
                   f"  + B markers {lw} {c[f'b_markers_{w}']} - {self.player_name(loser)} "
-                  f"{c[f'b_markers_{loser}']}: {b:+d}",
-                  f"  = {raw}"]
-        total = raw
+                  f"{c[f'b_markers_{loser}']}: {terms.b_diff:+d}",
+                  f"  = {terms.raw}"]
         mode = self.rules["b_marker_mode"]
-        if mode == "v1" and raw < 1:
-            total = 1
-            lines.append(f"  b_marker_mode v1: the winner scores at least 1: {total}")
-        elif mode == "v2" and raw == 0:
+        if terms.total != terms.raw:  # v1 floored it
+            lines.append(f"  b_marker_mode v1: the winner scores at least 1: {terms.total}")
+        elif mode == "v2" and terms.raw == 0:
             lines.append("  b_marker_mode v2: a total of 0: nobody scores")
-        elif mode == "v2" and raw < 0:
+        elif mode == "v2" and terms.raw < 0:
             lines.append(f"  b_marker_mode v2: a negative total goes to the loser: "
-                         f"{self.player_name(loser)} {-raw}")
-        vp = {w: max(total, 0), loser: max(-total, 0)}
+                         f"{self.player_name(loser)} {-terms.raw}")
+        vp = (terms.vp_0, terms.vp_1)
         lines.append("Victory points: " + ", ".join(f"{self.player_name(p)} {vp[p]}" for p in players))
-        return lines, total
+        return lines, terms.total
