@@ -205,15 +205,21 @@ def no_detail(ctx, value):  # type: ignore[no-untyped-def]
 def play_deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log, nlog,  # type: ignore[no-untyped-def]
               preset):
     """Deal, play and score deal ``deal`` of ``game`` (its kernel tag) into ``row``, with
-    ``work`` the scratch ``deal_scratch`` made. Compiled code only: each game implements it
-    for its tag (``implements``)."""
-    raise TypeError(f"play_deal is compiled only, for a game's kernel tag (got {game!r})")
+    ``work`` the scratch ``deal_scratch`` made. Each game implements it for its tag
+    (``implements``); compiled code picks the game's when numba types the call, plain
+    Python (``NUMBA_DISABLE_JIT``) here."""
+    return _PLAIN[play_deal, game.game](game, seed, deal, params, pols, values, row, work, script,
+                                        cur, err, log, nlog, preset)
 
 
 def deal_scratch(game):  # type: ignore[no-untyped-def]
-    """The arrays one shard's deals reuse, as a tuple (``play_deal``'s ``work``). Compiled code
-    only: each game implements it for its tag (``implements``)."""
-    raise TypeError(f"deal_scratch is compiled only, for a game's kernel tag (got {game!r})")
+    """The arrays one shard's deals reuse, as a tuple (``play_deal``'s ``work``). Each game
+    implements it for its tag (``implements``)."""
+    return _PLAIN[deal_scratch, game.game](game)
+
+
+_PLAIN: dict[tuple[Callable[..., Any], str], Callable[..., Any]] = {}
+"""Each game's implementations by (stub, game), for plain Python (``NUMBA_DISABLE_JIT``)."""
 
 
 class KernelTag:
@@ -274,6 +280,7 @@ def implements(stub: Callable[..., Any], game: str) -> Callable[[Callable[..., A
                 return impl if mine(game) else None
         else:
             raise ValueError(f"{stub.__name__} is not implemented per game")
+        _PLAIN[stub, game] = impl
         return impl
 
     return register
