@@ -138,29 +138,29 @@ DOKO_DECK_48 = Deck("doko48", "ATKQJ9", 2)
 # --- bit helpers usable inside compiled kernels --------------------------------------------
 
 @intrinsic
-def _ctpop(typingctx, x):  # type: ignore[no-untyped-def]
+def _ctpop(typingctx, x):
     """LLVM's population count of a 64-bit word (one instruction on x86-64)."""
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    def codegen(context, builder, signature, args):
         return builder.ctpop(args[0])
     return types.uint64(types.uint64), codegen
 
 
 @intrinsic
-def _cttz(typingctx, x):  # type: ignore[no-untyped-def]
+def _cttz(typingctx, x):
     """LLVM's count of trailing zero bits of a 64-bit word."""
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    def codegen(context, builder, signature, args):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
     return types.uint64(types.uint64), codegen
 
 
 @numba.njit(cache=True, inline="always")
-def popcount(x):  # type: ignore[no-untyped-def]
+def popcount(x):
     """Number of set bits (cards) in a mask."""
     return np.int64(_ctpop(np.uint64(x)))  # type: ignore[call-arg]  # numba fills in typingctx
 
 
 @numba.njit(cache=True, inline="always")
-def lsb(x):  # type: ignore[no-untyped-def]
+def lsb(x):
     """Index of the lowest set bit of a non-zero mask."""
     return np.int64(_cttz(np.uint64(x)))  # type: ignore[call-arg]  # numba fills in typingctx
 
@@ -168,17 +168,17 @@ def lsb(x):  # type: ignore[no-untyped-def]
 # plain Python (tests that spy on kernels): no LLVM intrinsics (numba sets its config's
 # attributes at run time, where mypy cannot see them)
 if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
-    def popcount(x):  # type: ignore[misc, no-untyped-def]  # noqa: F811
+    def popcount(x):  # type: ignore[misc]  # noqa: F811
         """Number of set bits (cards) in a mask."""
         return np.int64(int(x).bit_count())
 
-    def lsb(x):  # type: ignore[misc, no-untyped-def]  # noqa: F811
+    def lsb(x):  # type: ignore[misc]  # noqa: F811
         """Index of the lowest set bit of a non-zero mask."""
         return np.int64((int(x) & -int(x)).bit_length() - 1)
 
 
 @numba.njit(cache=True, inline="always")
-def msb(x):  # type: ignore[no-untyped-def]
+def msb(x):
     """Index of the highest set bit of a non-zero mask."""
     x = np.uint64(x)
     n = np.int64(0)
@@ -204,7 +204,7 @@ _HIGHS = np.uint64(0x8080808080808080)
 
 
 @numba.njit(cache=True, inline="always")
-def nth_bit(x, n):  # type: ignore[no-untyped-def]
+def nth_bit(x, n):
     """Index of the ``n``-th (from 0, lowest first) set bit of ``x``.
 
     Branch-free broadword select (Vigna, "Broadword implementation of rank/select
@@ -225,7 +225,7 @@ def nth_bit(x, n):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def mask_points(mask, points):  # type: ignore[no-untyped-def]
+def mask_points(mask, points):
     """Card points of the set ``mask``, ``points[i]`` being card ``i``'s (a deck's ``points``)."""
     total = 0
     m = np.uint64(mask)
@@ -236,6 +236,6 @@ def mask_points(mask, points):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def bit(i):  # type: ignore[no-untyped-def]
+def bit(i):
     """Mask with only card ``i``."""
     return np.uint64(1) << np.uint64(i)

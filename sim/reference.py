@@ -29,7 +29,7 @@ PLAYS = 3 * TRICKS
 
 
 @numba.njit(cache=True)
-def reference_deal(seed, deal, state, perm, hands, trick, plays):  # type: ignore[no-untyped-def]
+def reference_deal(seed, deal, state, perm, hands, trick, plays):
     """Deal ``deal`` and play it out; the 30 cards go to ``plays`` (in play order) and
     the seat that took the last trick is returned. Forehand (``(deal + 1) % 3``) leads."""
     eff = EFF[GRAND]
@@ -50,7 +50,7 @@ def reference_deal(seed, deal, state, perm, hands, trick, plays):  # type: ignor
 
 
 @numba.njit(cache=True)
-def reference_shard(seed, first, count, out):  # type: ignore[no-untyped-def]
+def reference_shard(seed, first, count, out):
     """Play deals ``first .. first + count - 1``; ``out[i]`` is deal ``first + i``'s last
     trick's winner. The scratch arrays are made once per shard, as the games do."""
     state = np.zeros(1, np.uint64)

@@ -24,7 +24,7 @@ STREAM_SEAT0 = 1
 
 
 @numba.njit(cache=True, inline="always")
-def mix64(z):  # type: ignore[no-untyped-def]
+def mix64(z):
     """SplitMix64's finaliser: a bijective avalanche of a 64-bit word."""
     z = np.uint64(z)
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -33,7 +33,7 @@ def mix64(z):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def stream_key(seed, deal, stream):  # type: ignore[no-untyped-def]
+def stream_key(seed, deal, stream):
     """Starting state of stream ``stream`` of deal ``deal`` under root ``seed``."""
     k = mix64(np.uint64(seed) + GOLDEN)
     k = mix64(k ^ (np.uint64(deal) * np.uint64(0xD1B54A32D192ED03)))
@@ -41,14 +41,14 @@ def stream_key(seed, deal, stream):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def next_u64(state):  # type: ignore[no-untyped-def]
+def next_u64(state):
     """Next 64 random bits of the stream held in ``state[0]``."""
     state[0] += GOLDEN
     return mix64(state[0])
 
 
 @numba.njit(cache=True, inline="always")
-def below(state, n):  # type: ignore[no-untyped-def]
+def below(state, n):
     """A uniform integer in ``[0, n)`` for ``1 <= n < 2**32`` (Lemire's multiply-shift).
 
     The bias is at most ``n / 2**32``, far below any Monte Carlo error here.
@@ -57,13 +57,13 @@ def below(state, n):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def uniform(state):  # type: ignore[no-untyped-def]
+def uniform(state):
     """A uniform float in ``[0, 1)`` with 53 random bits."""
     return np.float64(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @numba.njit(cache=True, inline="always")
-def shuffle(state, perm):  # type: ignore[no-untyped-def]
+def shuffle(state, perm):
     """Fill ``perm`` with a uniformly random permutation of ``0 .. len(perm)-1`` (Fisher-Yates)."""
     n = perm.shape[0]
     for i in range(n):

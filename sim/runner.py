@@ -50,7 +50,7 @@ import re
 import shutil
 import sys
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -274,40 +274,44 @@ def _show(value: Any) -> str:
     return repr(value)
 
 
-def _check_keys(data: Mapping[str, Any], allowed: tuple[str, ...], where: str, fail) -> None:  # type: ignore[no-untyped-def]
+Fail = Callable[[str], ConfigError]
+"""What the config checks raise with: the error for a message, naming the config's source."""
+
+
+def _check_keys(data: Mapping[str, Any], allowed: tuple[str, ...], where: str, fail: Fail) -> None:
     unknown = [k for k in data if k not in allowed]
     if unknown:
         raise fail(f"{where}unknown key{'s' if len(unknown) > 1 else ''} "
                    f"{', '.join(map(repr, unknown))} (allowed: {', '.join(allowed)})")
 
 
-def _name(value: Any, what: str, fail) -> str:  # type: ignore[no-untyped-def]
+def _name(value: Any, what: str, fail: Fail) -> str:
     if not isinstance(value, str) or not _NAME.match(value):
         raise fail(f"{what} must be a name of letters, digits, '.', '_' and '-' that starts "
                    f"with a letter or digit, got {_show(value)}")
     return value
 
 
-def _positive(value: Any, what: str, fail, limit: int) -> int:  # type: ignore[no-untyped-def]
+def _positive(value: Any, what: str, fail: Fail, limit: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 < value < limit:
         raise fail(f"{what} must be a positive integer, got {_show(value)}")
     return int(value)
 
 
-def _table(value: Any, what: str, fail) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+def _table(value: Any, what: str, fail: Fail) -> dict[str, Any]:
     if not isinstance(value, Mapping):
         raise fail(f"{what} must be a table of option = value, got {_show(value)}")
     return dict(value)
 
 
-def _rules(game: Game, given: dict[str, Any], where: str, fail) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+def _rules(game: Game, given: dict[str, Any], where: str, fail: Fail) -> dict[str, Any]:
     try:
         return game.rules(given)
     except RuleError as e:
         raise fail(f"{where}: {e}") from None
 
 
-def _policies(value: Any, game: Game, what: str, fail) -> list[str]:  # type: ignore[no-untyped-def]
+def _policies(value: Any, game: Game, what: str, fail: Fail) -> list[str]:
     if isinstance(value, str):
         value = [value] * game.n_players
     if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
@@ -320,7 +324,7 @@ def _policies(value: Any, game: Game, what: str, fail) -> list[str]:  # type: ig
     return list(value)
 
 
-def _report(value: Any, fail) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+def _report(value: Any, fail: Fail) -> dict[str, Any]:
     if not isinstance(value, Mapping):
         raise fail(f"report must be a table ([report] with questions, measure), got {_show(value)}")
     _check_keys(value, REPORT_KEYS, "[report]: ", fail)

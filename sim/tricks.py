@@ -64,7 +64,7 @@ def stack_tables(tables: Sequence[TrickTable]) -> tuple[np.ndarray, np.ndarray, 
 
 
 @numba.njit(cache=True, inline="always")
-def legal_mask(hand, led, eff, suit_masks):  # type: ignore[no-untyped-def]
+def legal_mask(hand, led, eff, suit_masks):
     """Cards of ``hand`` that may be played when card ``led`` opened the trick (-1: none)."""
     if led < 0:
         return hand
@@ -73,7 +73,7 @@ def legal_mask(hand, led, eff, suit_masks):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def beats(card, best, led_eff, eff, strength):  # type: ignore[no-untyped-def]
+def beats(card, best, led_eff, eff, strength):
     """Whether ``card`` played later beats ``best`` (the trick's current winner)."""
     ec = eff[card]
     eb = eff[best]
@@ -83,7 +83,7 @@ def beats(card, best, led_eff, eff, strength):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def trick_winner(cards, n, eff, strength):  # type: ignore[no-untyped-def]
+def trick_winner(cards, n, eff, strength):
     """Position (0 .. n-1, in play order) of the card that wins the trick ``cards[:n]``."""
     led_eff = eff[cards[0]]
     best = 0

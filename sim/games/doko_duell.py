@@ -141,7 +141,7 @@ def kernel_params(rules: dict) -> np.ndarray:
 
 
 @numba.njit(cache=True, inline="always")
-def play_rules(params):  # type: ignore[no-untyped-def]
+def play_rules(params):
     """What the card play takes of the rules (``begin``): the ``equal_cards`` code,
     ``b_one_per_trick``, ``a_marker_on_setup`` (1/0) and the B markers in the box (-1: no
     limit)."""
@@ -158,7 +158,7 @@ with a trick (4 + 1 bonus), no trick (5 doubled)."""
 
 
 @numba.njit(cache=True)
-def band(loser_points, loser_tricks):  # type: ignore[no-untyped-def]
+def band(loser_points, loser_tricks):
     """The loser's band of the base VP (``BAND_VP``): 0 at least 90 card points, 1 60-89, 2
     30-59, 3 under 30 with a trick, 4 no trick."""
     if loser_tricks == 0:
@@ -173,14 +173,14 @@ def band(loser_points, loser_tricks):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def base_vp(loser_points, loser_tricks):  # type: ignore[no-untyped-def]
+def base_vp(loser_points, loser_tricks):
     """Victory points by the loser's card points: 90+ 1, 60-89 2, 30-59 3, under 30 with a
     trick 4 + 1 bonus = 5, no trick 5 doubled = 10."""
     return BAND_VP[band(loser_points, loser_tricks)]
 
 
 @numba.njit(cache=True)
-def _winner(points0, points1, tricks0, tricks1, b0, b1, starter, last_winner, tie_rule):  # type: ignore[no-untyped-def]
+def _winner(points0, points1, tricks0, tricks1, b0, b1, starter, last_winner, tie_rule):
     """Who wins (-1: nobody): more than 120 card points, or at 120 : 120 the tie rule."""
     if points0 != points1:
         return 0 if points0 > points1 else 1
@@ -199,7 +199,7 @@ def _winner(points0, points1, tricks0, tricks1, b0, b1, starter, last_winner, ti
 
 @numba.njit(cache=True)
 def settlement(points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last_winner, mode,
-               tie_rule):  # type: ignore[no-untyped-def]
+               tie_rule):
     """A finished deal's settlement term by term: ``(winner, tie, band, base, loser_a,
     b_diff, raw, total, vp0, vp1)``.
 
@@ -228,7 +228,7 @@ def settlement(points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last
 
 @numba.njit(cache=True)
 def settle(points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last_winner, mode,
-           tie_rule):  # type: ignore[no-untyped-def]
+           tie_rule):
     """``(winner, tie, vp0, vp1, raw)`` of a finished deal (``settlement``; winner -1:
     nobody); ``raw`` is the winner's VP sum before ``b_marker_mode`` floors it (v1) or hands
     a negative one to the loser (v2); 0 without a winner."""
@@ -239,7 +239,7 @@ def settle(points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last_win
 
 @numba.njit(cache=True)
 def settle_all(points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last_winner, mode,
-               tie_rule):  # type: ignore[no-untyped-def]
+               tie_rule):
     """``settle`` for every deal of the arrays: ``(winner, tie, vp0, vp1, total)`` arrays."""
     n = points0.shape[0]
     winner = np.empty(n, np.int64)
@@ -338,7 +338,7 @@ def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray
 # --- one deal: the deal, the setup, the tricks, the settlement ------------------------------
 
 @numba.njit(cache=True, inline="always")
-def deal_cards(seed, deal, streams, hands, pyramid, perm, preset):  # type: ignore[no-untyped-def]
+def deal_cards(seed, deal, streams, hands, pyramid, perm, preset):
     """The deal: the streams of deal ``deal``, the cards in order (shuffled, or as
     ``preset`` lays them), each player's pyramid by position, then the hands. Returns the
     starter: seat ``(deal + 1) % 2`` (the other is recorded as the dealer)."""
@@ -356,7 +356,7 @@ def deal_cards(seed, deal, streams, hands, pyramid, perm, preset):  # type: igno
 
 
 @numba.njit(cache=True, inline="always")
-def open_row(row, deal, starter, hands, pyramid):  # type: ignore[no-untyped-def]
+def open_row(row, deal, starter, hands, pyramid):
     """The result row at the deal: who deals and starts, the cards dealt, nobody winning."""
     row[:] = 0
     row[C_DEAL] = deal
@@ -370,7 +370,7 @@ def open_row(row, deal, starter, hands, pyramid):  # type: ignore[no-untyped-def
 
 
 @numba.njit(cache=True, inline="always")
-def record_markers(state, log, nlog):  # type: ignore[no-untyped-def]
+def record_markers(state, log, nlog):
     """Record the marker events the card play's last step left (``MARKER`` rows)."""
     for e in range(state[S.N_NEW]):
         at = S.NEW + 3 * e
@@ -378,7 +378,7 @@ def record_markers(state, log, nlog):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def allowed_card(state, obs, card):  # type: ignore[no-untyped-def]
+def allowed_card(state, obs, card):
     """A recorded card, if the player to move may play it (``obs[LEGAL]``); else -1."""
     if 0 <= card < N_CARDS and (obs[O.LEGAL] >> card) & 1:
         return card
@@ -386,7 +386,7 @@ def allowed_card(state, obs, card):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def tricks(state, pols, obs, streams, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
+def tricks(state, pols, obs, streams, script, cur, err, log, nlog):
     """The 20 tricks: the player to move is shown his observation and plays a card from his
     hand or his pyramid (``PLAY`` row, ``b`` where from), the card play steps on and its
     marker events are recorded. False if the deal stopped (a person to ask, a replay
@@ -408,7 +408,7 @@ def tricks(state, pols, obs, streams, script, cur, err, log, nlog):  # type: ign
 
 
 @numba.njit(cache=True, inline="always")
-def settle_row(row, state, params):  # type: ignore[no-untyped-def]
+def settle_row(row, state, params):
     """The settlement of the finished card play into the result row."""
     row[C_LAST_WINNER] = state[S.LAST_WINNER]
     w, tie, _, _, _, _, raw, _, v0, v1 = settlement(
@@ -423,7 +423,7 @@ def settle_row(row, state, params):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def play_deal(seed, deal, params, pols, row, work, script, cur, err, log, nlog, preset):  # type: ignore[no-untyped-def]
+def play_deal(seed, deal, params, pols, row, work, script, cur, err, log, nlog, preset):
     """Deal, play and score deal ``deal`` into result ``row`` (dealt as ``preset`` lays the
     cards if it is not empty), with the scratch arrays ``work`` (``_deal_scratch``)."""
     obs, streams, hands, pyramid, perm, state = work
@@ -444,14 +444,14 @@ def play_deal(seed, deal, params, pols, row, work, script, cur, err, log, nlog, 
 
 
 @implements(deal_scratch, NAME)
-def _deal_scratch(game):  # type: ignore[no-untyped-def]
+def _deal_scratch(game):
     return (np.zeros(O.LENGTH, np.int64), np.zeros((STREAM_SEAT0 + 2, 1), np.uint64),
             np.zeros(2, np.uint64), np.zeros((2, PYRAMID), np.int64), np.zeros(N_CARDS, np.int64),
             np.zeros(cp.LENGTH, np.int64))
 
 
 @implements(kernel_play_deal, NAME)
-def _play_deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log, nlog,  # type: ignore[no-untyped-def]
+def _play_deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log, nlog,
                preset):
     play_deal(seed, deal, params, pols, row, work, script, cur, err, log, nlog, preset)
 

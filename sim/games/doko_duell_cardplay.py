@@ -168,7 +168,7 @@ a finished card play."""
 # --- the rules of the play -----------------------------------------------------------------
 
 @numba.njit(cache=True, inline="always")
-def _free_positions(present, face_up):  # type: ignore[no-untyped-def]
+def _free_positions(present, face_up):
     """Positions whose card may be played: present, face up, nothing covering it."""
     free = 0
     rest = present & face_up
@@ -181,13 +181,13 @@ def _free_positions(present, face_up):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def free_positions(present, face_up):  # type: ignore[no-untyped-def]
+def free_positions(present, face_up):
     """Positions whose card may be played: present, face up, nothing covering it."""
     return _free_positions(present, face_up)
 
 
 @numba.njit(cache=True)
-def second_beats(first, second, equal_rule):  # type: ignore[no-untyped-def]
+def second_beats(first, second, equal_rule):
     """Whether ``second`` (played after ``first``) wins the two-card trick."""
     ef = EFF[first]
     es = EFF[second]
@@ -200,7 +200,7 @@ def second_beats(first, second, equal_rule):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def _legal(state):  # type: ignore[no-untyped-def]
+def _legal(state):
     """The cards the player to move may play: his hand and his free pyramid cards, those of
     the led suit if he has any among them."""
     if state[S.DONE]:
@@ -217,19 +217,19 @@ def _legal(state):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def legal(state):  # type: ignore[no-untyped-def]
+def legal(state):
     """The cards the player to move may play (``uint64`` mask; 0 once finished)."""
     return _legal(state)
 
 
 @numba.njit(cache=True)
-def finished(state):  # type: ignore[no-untyped-def]
+def finished(state):
     """Whether all 20 tricks are played."""
     return state[S.DONE] != 0
 
 
 @numba.njit(cache=True, inline="always")
-def source(state, card):  # type: ignore[no-untyped-def]
+def source(state, card):
     """Where the player to move plays ``card`` (one he may play) from: 0 his hand, ``1 + k``
     his pyramid position ``k`` (the ``b`` of its ``PLAY`` row)."""
     if (np.uint64(state[S.HANDS + state[S.TO_MOVE]]) >> np.uint64(card)) & np.uint64(1):
@@ -238,7 +238,7 @@ def source(state, card):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def _event(state, player, kind, trick, award):  # type: ignore[no-untyped-def]
+def _event(state, player, kind, trick, award):
     """A marker event of the step: noted for the kernel to record, counted, and (with
     ``award``) its marker given: an A marker, or a B marker while the box holds one."""
     e = state[S.N_NEW]
@@ -266,7 +266,7 @@ def _event(state, player, kind, trick, award):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def _b_events(state, winner, first, second, second_won, trick):  # type: ignore[no-untyped-def]
+def _b_events(state, winner, first, second, second_won, trick):
     """The trick's B-marker events for its winner, in ``B_EVENTS`` order; with
     ``b_one_per_trick`` only the first is awarded."""
     win_card = second if second_won else first
@@ -290,7 +290,7 @@ def _b_events(state, winner, first, second, second_won, trick):  # type: ignore[
 
 
 @numba.njit(cache=True, inline="always")
-def _turn_up(state, trick):  # type: ignore[no-untyped-def]
+def _turn_up(state, trick):
     """Turn up every face-down card no card covers any more, player 0's first, each
     pyramid by position; a top trump turned up earns its A marker."""
     for s in range(2):
@@ -309,7 +309,7 @@ def _turn_up(state, trick):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def _end_trick(state, trick):  # type: ignore[no-untyped-def]
+def _end_trick(state, trick):
     """The trick to its winner: card points, the trick, its B events; then the cards it
     freed are turned up and the winner leads the next trick."""
     leader = state[S.LEADER]
@@ -332,7 +332,7 @@ def _end_trick(state, trick):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def step(state, card):  # type: ignore[no-untyped-def]
+def step(state, card):
     """The player to move plays ``card`` (one of ``legal(state)``); a finished state stays
     as it is. The step's marker events are left at ``NEW`` (``N_NEW`` of them)."""
     if state[S.DONE]:
@@ -360,7 +360,7 @@ def step(state, card):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def observe(state, seat, obs):  # type: ignore[no-untyped-def]
+def observe(state, seat, obs):
     """Fill ``obs`` with what ``seat`` sees (``sim.games.doko_obs``): his hand, both
     pyramids' face-up cards by position, the trick, every played card, points, tricks and
     markers, the box; his legal cards when he is to move (else none)."""
@@ -410,7 +410,7 @@ def observe(state, seat, obs):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def begin(state, hands, pyramid, starter, equal, one_per_trick, a_on_setup, supply):  # type: ignore[no-untyped-def]
+def begin(state, hands, pyramid, starter, equal, one_per_trick, a_on_setup, supply):
     """The state at the deal: ``hands`` (two masks) and ``pyramid`` (``[player, position]``
     cards) dealt, ``starter`` to lead, the rules of the play copied in (``supply``: B
     markers in the box, -1 no limit). A top trump lying face up counts for ``A_SETUP``
@@ -441,7 +441,7 @@ def begin(state, hands, pyramid, starter, equal, one_per_trick, a_on_setup, supp
 
 
 @numba.njit(cache=True)
-def playout(state, pols, rngs):  # type: ignore[no-untyped-def]
+def playout(state, pols, rngs):
     """Play the state to its end: player ``p`` by policy ``pols[p]`` drawing from
     ``rngs[p]``."""
     obs = np.zeros(O.LENGTH, np.int64)

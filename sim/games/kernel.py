@@ -38,7 +38,7 @@ an action the rules do not allow there; no error but a stop: a person must decid
 
 
 @numba.njit(cache=True)
-def person_waits(pol, script, cur, obs, err, log, nlog):  # type: ignore[no-untyped-def]
+def person_waits(pol, script, cur, obs, err, log, nlog):
     """Whether the deal stops here for a person: the deciding seat is a person's and his
     script is used up. Then the deal's error is ``E_ASK`` and his observation ``obs``
     (filled for this decision) is left in the log's free rows after the actions, ``ROW``
@@ -57,7 +57,7 @@ SHUFFLED = np.zeros(0, np.int64)
 
 
 @numba.njit(cache=True, inline="always")
-def order_deck(state, perm, preset, offset):  # type: ignore[no-untyped-def]
+def order_deck(state, perm, preset, offset):
     """Put the cards in the order they are dealt from: shuffled from the dealing stream,
     or, for a deal given by hand (``preset`` not empty), ``preset[offset:]``. The stream
     moves on the same either way, so later draws (a redeal) do not depend on it and a
@@ -68,7 +68,7 @@ def order_deck(state, perm, preset, offset):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def record(log, nlog, kind, seat, a, b):  # type: ignore[no-untyped-def]
+def record(log, nlog, kind, seat, a, b):
     """Append ``[kind, seat, a, b]`` to the deal's action log (if it has room)."""
     n = nlog[0]
     if n < log.shape[0]:
@@ -80,7 +80,7 @@ def record(log, nlog, kind, seat, a, b):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def scripted(script, cur, kind, seat, err):  # type: ignore[no-untyped-def]
+def scripted(script, cur, kind, seat, err):
     """Next recorded action's ``a`` if it is of ``kind`` by ``seat``; else flag a mismatch."""
     i = cur[0]
     if i >= script.shape[0] or script[i, 0] != kind or script[i, 1] != seat:
@@ -91,7 +91,7 @@ def scripted(script, cur, kind, seat, err):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def scripted_either(script, cur, yes, no, seat, value, err):  # type: ignore[no-untyped-def]
+def scripted_either(script, cur, yes, no, seat, value, err):
     """A recorded yes/no decision: 1 for action ``yes`` (carrying ``value``), 0 for ``no``."""
     i = cur[0]
     if i < script.shape[0] and script[i, 1] == seat and script[i, 0] in (yes, no):
@@ -105,7 +105,7 @@ def scripted_either(script, cur, yes, no, seat, value, err):  # type: ignore[no-
 
 
 @numba.njit(cache=True)
-def scripted_optional(script, cur, kind, seat):  # type: ignore[no-untyped-def]
+def scripted_optional(script, cur, kind, seat):
     """A decision whose "no" leaves no row (a declined offer, no Contra): 1 and its ``a``
     if the next row is ``kind`` by ``seat`` (consumed), else 0 (a person's ``DECLINE`` row
     for it consumed)."""
@@ -120,7 +120,7 @@ def scripted_optional(script, cur, kind, seat):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def next_value(values, current):  # type: ignore[no-untyped-def]
+def next_value(values, current):
     """The first of the ascending ``values`` above ``current`` (0: none)."""
     for v in values:
         if v > current:
@@ -129,14 +129,14 @@ def next_value(values, current):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def skip_markers(script, cur):  # type: ignore[no-untyped-def]
+def skip_markers(script, cur):
     """Step over recorded marker rows (no decisions) in a replayed deal."""
     while cur[0] < script.shape[0] and script[cur[0], 0] == MARKER:
         cur[0] += 1
 
 
 @numba.njit(cache=True, inline="always")
-def shard_scratch(res):  # type: ignore[no-untyped-def]
+def shard_scratch(res):
     """The bookkeeping every shard loop reuses deal after deal: replay error, log length,
     script cursor, a one-row log for deals not recorded, and the result row."""
     return (np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64),
@@ -144,7 +144,7 @@ def shard_scratch(res):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def deal_views(i, logs, scratch, script, starts, record):  # type: ignore[no-untyped-def]
+def deal_views(i, logs, scratch, script, starts, record):
     """Deal ``i``'s action log (the scratch row when not recording) and its recorded
     actions to replay (``script[starts[i]:starts[i+1]]``; the whole script when no starts)."""
     log = logs[i] if record else scratch
@@ -153,7 +153,7 @@ def deal_views(i, logs, scratch, script, starts, record):  # type: ignore[no-unt
 
 
 @numba.njit(cache=True, inline="always")
-def store_deal(i, row, res, error_col, replayed, script, cur, record, nlogs, nlog):  # type: ignore[no-untyped-def]
+def store_deal(i, row, res, error_col, replayed, script, cur, record, nlogs, nlog):
     """After deal ``i``: flag recorded decisions left over in a replay (marker rows are no
     decisions), store the result row as column ``i`` of ``res`` and the log's length."""
     if replayed and row[error_col] == E_NONE:
@@ -168,7 +168,7 @@ def store_deal(i, row, res, error_col, replayed, script, cur, record, nlogs, nlo
 # --- asking a seat ---------------------------------------------------------------------------
 
 @numba.njit(cache=True, inline="always")
-def ask(pol, player, kind, obs, rng, decide, check, detail, ctx, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
+def ask(pol, player, kind, obs, rng, decide, check, detail, ctx, script, cur, err, log, nlog):
     """One decision of ``player`` (of action ``kind``), whoever makes it, recorded.
 
     A person's seat (``PERSON``) stops the deal here once his script is used up
@@ -195,14 +195,14 @@ def ask(pol, player, kind, obs, rng, decide, check, detail, ctx, script, cur, er
 
 
 @numba.njit(cache=True, inline="always")
-def no_detail(ctx, value):  # type: ignore[no-untyped-def]
+def no_detail(ctx, value):
     """The ``detail`` of an action whose row carries nothing in ``b``."""
     return 0
 
 
 # --- one loop for every game -----------------------------------------------------------------
 
-def play_deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log, nlog,  # type: ignore[no-untyped-def]
+def play_deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log, nlog,
               preset):
     """Deal, play and score deal ``deal`` of ``game`` (its kernel tag) into ``row``, with
     ``work`` the scratch ``deal_scratch`` made. Each game implements it for its tag
@@ -212,7 +212,7 @@ def play_deal(game, seed, deal, params, pols, values, row, work, script, cur, er
                                         cur, err, log, nlog, preset)
 
 
-def deal_scratch(game):  # type: ignore[no-untyped-def]
+def deal_scratch(game):
     """The arrays one shard's deals reuse, as a tuple (``play_deal``'s ``work``). Each game
     implements it for its tag (``implements``)."""
     return _PLAIN[deal_scratch, game.game](game)
@@ -251,7 +251,7 @@ def _typeof_tag(tag: KernelTag, context: Any) -> KernelTagType:
 
 
 @unbox(KernelTagType)
-def _unbox_tag(typ, obj, c):  # type: ignore[no-untyped-def]
+def _unbox_tag(typ, obj, c):
     return NativeValue(c.context.get_dummy_value())
 
 
@@ -264,19 +264,19 @@ def implements(stub: Callable[..., Any], game: str) -> Callable[[Callable[..., A
     """Declare the decorated function as ``stub`` (``play_deal`` or ``deal_scratch``) for the
     game named ``game``; it takes the stub's arguments."""
 
-    def mine(tag) -> bool:  # type: ignore[no-untyped-def]
+    def mine(tag) -> bool:
         return isinstance(tag, KernelTagType) and tag.game == game
 
     def register(impl: Callable[..., Any]) -> Callable[..., Any]:
         # numba wants the typing function's arguments spelled out as the stub's
         if stub is play_deal:
             @overload(play_deal, jit_options=_CACHED)
-            def _deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log,  # type: ignore[no-untyped-def]
+            def _deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log,
                       nlog, preset):
                 return impl if mine(game) else None
         elif stub is deal_scratch:
             @overload(deal_scratch, jit_options=_CACHED)
-            def _scratch(game):  # type: ignore[no-untyped-def]
+            def _scratch(game):
                 return impl if mine(game) else None
         else:
             raise ValueError(f"{stub.__name__} is not implemented per game")
@@ -287,7 +287,7 @@ def implements(stub: Callable[..., Any], game: str) -> Callable[[Callable[..., A
 
 
 @numba.njit(cache=True)
-def play_shard(game, seed, first, count, params, pols, values, res, logs, nlogs, script, starts,  # type: ignore[no-untyped-def]
+def play_shard(game, seed, first, count, params, pols, values, res, logs, nlogs, script, starts,
                record, preset):
     """Play deals ``first .. first+count-1`` of ``game`` (its kernel tag) into ``res``, one
     column per deal (``res[c, i]``); the last column is the replay error.

@@ -13,7 +13,7 @@ from sim.policies.random import random_card
 
 
 @numba.njit(cache=True)
-def decide_card(pol, obs, state):  # type: ignore[no-untyped-def]
+def decide_card(pol, obs, state):
     """The card to play, one of ``obs[LEGAL]``."""
     if pol == HEURISTIC:
         return H.play(obs)
@@ -21,7 +21,7 @@ def decide_card(pol, obs, state):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def decide(pol, obs, state):  # type: ignore[no-untyped-def]
+def decide(pol, obs, state):
     """Policy ``pol``'s action at a card-play decision (``CardPlay.decide``): the duel's card
     play asks nothing but cards (``obs[PHASE]`` is always ``PH_PLAY``)."""
     return decide_card(pol, obs, state)

@@ -61,7 +61,7 @@ TRICKS_PER_PLAYER = 20
 
 
 @numba.njit(cache=True)
-def _beats(first, second, equal_rule):  # type: ignore[no-untyped-def]
+def _beats(first, second, equal_rule):
     """Whether ``second`` played after ``first`` wins."""
     if KIND[first] == KIND[second]:
         return equal_rule == 1 or (equal_rule == 2 and KIND[first] == HEART_TEN_KIND)
@@ -71,7 +71,7 @@ def _beats(first, second, equal_rule):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _events(first, second, winner_card, loser_card, trick_no):  # type: ignore[no-untyped-def]
+def _events(first, second, winner_card, loser_card, trick_no):
     """Number of B-marker events in a trick of ``first`` and ``second``."""
     n = 0
     if KIND[loser_card] == FOX_KIND:
@@ -88,7 +88,7 @@ def _events(first, second, winner_card, loser_card, trick_no):  # type: ignore[n
 
 
 @numba.njit(cache=True)
-def _freed(obs, card):  # type: ignore[no-untyped-def]
+def _freed(obs, card):
     """Face-down cards of this player's pyramid that playing ``card`` uncovers."""
     if (np.uint64(obs[O.HAND]) >> np.uint64(card)) & ONE:
         return 0
@@ -109,7 +109,7 @@ def _freed(obs, card):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _opponent_cards(obs):  # type: ignore[no-untyped-def]
+def _opponent_cards(obs):
     """Cards the opponent may play next: his free pyramid cards, and the unseen cards
     (his hand is among them, with the face-down pyramid cards)."""
     seen = np.uint64(obs[O.HAND]) | np.uint64(obs[O.PLAYED]) | np.uint64(obs[O.PLAYED + 1]) \
@@ -119,7 +119,7 @@ def _opponent_cards(obs):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _void_chance(unseen, of_suit, hand):  # type: ignore[no-untyped-def]
+def _void_chance(unseen, of_suit, hand):
     """Chance that ``hand`` cards drawn from ``unseen`` hold none of the ``of_suit`` ones."""
     p = 1.0
     for i in range(hand):
@@ -130,7 +130,7 @@ def _void_chance(unseen, of_suit, hand):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _cheapest_trump_strength(legal, first, equal_rule):  # type: ignore[no-untyped-def]
+def _cheapest_trump_strength(legal, first, equal_rule):
     """Strength of the weakest card of ``legal`` that beats ``first`` (0: none)."""
     best = 0
     m = np.uint64(legal)
@@ -143,7 +143,7 @@ def _cheapest_trump_strength(legal, first, equal_rule):  # type: ignore[no-untyp
 
 
 @numba.njit(cache=True)
-def play(obs):  # type: ignore[no-untyped-def]
+def play(obs):
     """The card to play: the legal card with the best score."""
     legal = np.uint64(obs[O.LEGAL])
     equal_rule = obs[O.EQUAL_CARDS]

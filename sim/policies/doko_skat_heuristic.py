@@ -108,7 +108,7 @@ the weakest card goes whether it is thrown, smeared or wins."""
 
 
 @numba.njit(cache=True, inline="always")
-def _lowest(mask, keys):  # type: ignore[no-untyped-def]
+def _lowest(mask, keys):
     """The card of the non-empty ``mask`` with the smallest key."""
     best = -1
     best_key = 1 << 40
@@ -122,7 +122,7 @@ def _lowest(mask, keys):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def _highest(mask, keys):  # type: ignore[no-untyped-def]
+def _highest(mask, keys):
     """The card of the non-empty ``mask`` with the largest key."""
     best = -1
     best_key = -(1 << 40)
@@ -136,7 +136,7 @@ def _highest(mask, keys):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def first_round_partner(obs):  # type: ignore[no-untyped-def]
+def first_round_partner(obs):
     """``(partner, lone)`` as far as the first round's cards tell: the partner's seat (-1:
     none or not known yet) and whether this seat is surely the lone player."""
     me = obs[O.SEAT]
@@ -158,7 +158,7 @@ def first_round_partner(obs):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def _partner(obs):  # type: ignore[no-untyped-def]
+def _partner(obs):
     """This seat's partner (-1: none or not known)."""
     lone = obs[O.LONE]
     me = obs[O.SEAT]
@@ -170,7 +170,7 @@ def _partner(obs):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def _unseen(obs):  # type: ignore[no-untyped-def]
+def _unseen(obs):
     """Cards this seat has not seen and that may still be played in this round."""
     if obs[O.PHASE] == O.PH_FIRST_ROUND:
         seen = np.uint64(obs[O.FR_PLAYED]) | np.uint64(obs[O.FR_PLAYED + 1]) \
@@ -182,7 +182,7 @@ def _unseen(obs):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def play(obs):  # type: ignore[no-untyped-def]
+def play(obs):
     """The card to play, one of ``obs[LEGAL]``."""
     legal = np.uint64(obs[O.LEGAL])
     if (legal & (legal - ONE)) == 0:
@@ -235,7 +235,7 @@ def play(obs):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def _safe(obs, card, t, unseen, nxt, led, main):  # type: ignore[no-untyped-def]
+def _safe(obs, card, t, unseen, nxt, led, main):
     """Whether ``card`` (best in the trick so far) stays best against the player after this
     seat: no unseen card of its effective suit beats it, and for a plain card that player is
     not known to lack the led suit while trumps are still out."""
@@ -251,7 +251,7 @@ def _safe(obs, card, t, unseen, nxt, led, main):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _lead(obs, legal, t, me, partner, unseen, main, throw, smear):  # type: ignore[no-untyped-def]
+def _lead(obs, legal, t, me, partner, unseen, main, throw, smear):
     """The card to open a trick with."""
     trumps = legal & TRUMP_MASK[t]
     out_trumps = unseen & TRUMP_MASK[t]
@@ -290,7 +290,7 @@ def _lead(obs, legal, t, me, partner, unseen, main, throw, smear):  # type: igno
 
 
 @numba.njit(cache=True)
-def hand_margin(cards, keep, t, out):  # type: ignore[no-untyped-def]
+def hand_margin(cards, keep, t, out):
     """Hand value of the ``keep`` best of ``cards`` (at most 3 more) in table ``t`` less a
     fair share: ``keep`` cards' worth of the weight still in play (all but ``out``)."""
     w = WEIGHT[t]
@@ -323,7 +323,7 @@ def hand_margin(cards, keep, t, out):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def declare(obs):  # type: ignore[no-untyped-def]
+def declare(obs):
     """A game code to name, or -1 to pass."""
     cards = np.uint64(obs[O.HAND])
     out = obs[O.FR_PLAYED] | obs[O.FR_PLAYED + 1] | obs[O.FR_PLAYED + 2]
@@ -343,7 +343,7 @@ def declare(obs):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def discard(obs):  # type: ignore[no-untyped-def]
+def discard(obs):
     """The ``obs[N_DISCARD]`` cards to put away: full cards of short plain suits first."""
     t = obs[O.TABLE]
     hand = np.uint64(obs[O.HAND])

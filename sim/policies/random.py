@@ -13,19 +13,19 @@ from sim.rng import below
 
 
 @numba.njit(cache=True, inline="always")
-def random_card(legal, state):  # type: ignore[no-untyped-def]
+def random_card(legal, state):
     """A uniformly chosen card of the non-empty mask ``legal``."""
     return nth_bit(legal, below(state, popcount(legal)))
 
 
 @numba.njit(cache=True, inline="always")
-def coin(state):  # type: ignore[no-untyped-def]
+def coin(state):
     """True or False with equal chance."""
     return below(state, 2) == 1
 
 
 @numba.njit(cache=True, inline="always")
-def random_cards(cards, n, state):  # type: ignore[no-untyped-def]
+def random_cards(cards, n, state):
     """A uniformly chosen set of ``n`` cards from ``cards`` (a mask), drawn one by one."""
     rest = np.uint64(cards)
     chosen = np.uint64(0)

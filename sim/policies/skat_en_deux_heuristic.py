@@ -24,7 +24,7 @@ rejected offer (and that the declarer wants ahead before he answers with Re)."""
 
 
 @numba.njit(cache=True)
-def give_up(obs):  # type: ignore[no-untyped-def]
+def give_up(obs):
     """Give up when the best game's expected score is below the cost of giving up."""
     hand = np.uint64(obs[O.HAND])
     forehand = obs[O.POSITION] == 0
@@ -43,7 +43,7 @@ def give_up(obs):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _points(obs, declarer_side):  # type: ignore[no-untyped-def]
+def _points(obs, declarer_side):
     """Card points the declarer (or the defence: his two places) has taken so far."""
     decl = obs[O.DECLARER]
     total = 0
@@ -54,7 +54,7 @@ def _points(obs, declarer_side):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def offer(obs):  # type: ignore[no-untyped-def]
+def offer(obs):
     """The defender's offer before a trick: "raus" once the declarer has won anyway and
     the defence is out of Schneider; "Stich" when the defence cannot escape Schneider."""
     if obs[O.GAME] == NULL:
@@ -70,7 +70,7 @@ def offer(obs):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def answer(obs):  # type: ignore[no-untyped-def]
+def answer(obs):
     """Give up, accept an offer, say Contra or Re: yes or no by the phase."""
     phase = obs[O.PHASE]
     if phase == O.PH_GIVE_UP:

@@ -81,17 +81,17 @@ ANNOUNCE_MARGIN = 3.0
 
 
 @numba.njit(cache=True, inline="always")
-def _card(suit, rank):  # type: ignore[no-untyped-def]
+def _card(suit, rank):
     return suit * 8 + rank
 
 
 @numba.njit(cache=True, inline="always")
-def _has(mask, card):  # type: ignore[no-untyped-def]
+def _has(mask, card):
     return (np.uint64(mask) >> np.uint64(card)) & ONE
 
 
 @numba.njit(cache=True, inline="always")
-def _plain(hand, suit):  # type: ignore[no-untyped-def]
+def _plain(hand, suit):
     """Cards of a printed suit without its jack."""
     return np.uint64(hand) & (np.uint64(0xFF) << np.uint64(8 * suit)) & ~JACK_MASK
 
@@ -99,7 +99,7 @@ def _plain(hand, suit):  # type: ignore[no-untyped-def]
 # --- hand evaluation -------------------------------------------------------------------------
 
 @numba.njit(cache=True)
-def _side_strength(hand, suit, grand):  # type: ignore[no-untyped-def]
+def _side_strength(hand, suit, grand):
     """Tricks a side suit is worth: aces, tens behind their ace, long stood suits, voids."""
     cards = _plain(hand, suit)
     n = popcount(cards)
@@ -133,7 +133,7 @@ def _side_strength(hand, suit, grand):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def suit_strength(hand, trump, forehand):  # type: ignore[no-untyped-def]
+def suit_strength(hand, trump, forehand):
     """Strength of ``hand`` for a suit game in ``trump`` (comparable with SUIT_THRESHOLD)."""
     trumps = np.uint64(hand) & np.uint64(SUIT_MASKS[trump, TRUMP])
     n = popcount(trumps)
@@ -151,7 +151,7 @@ def suit_strength(hand, trump, forehand):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def grand_strength(hand, forehand):  # type: ignore[no-untyped-def]
+def grand_strength(hand, forehand):
     """Strength of ``hand`` for a grand (comparable with GRAND_THRESHOLD)."""
     jacks = popcount(np.uint64(hand) & JACK_MASK)
     s = 1.4 * jacks + 0.6 * _has(hand, 4) + 0.3 * _has(hand, 12)
@@ -171,7 +171,7 @@ NULL_LOW_TO_RANK = np.array([7, 6, 5, 1, 4, 3, 2, 0], np.int64)
 
 
 @numba.njit(cache=True)
-def null_risk(hand):  # type: ignore[no-untyped-def]
+def null_risk(hand):
     """Number of unsafe suits of ``hand`` in a null game.
 
     A suit is safe when its ``k``-th lowest card (null order 7 8 9 T J Q K A,
@@ -194,13 +194,13 @@ def null_risk(hand):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def win_chance(margin):  # type: ignore[no-untyped-def]
+def win_chance(margin):
     """Estimated chance to win a game whose strength is ``margin`` above its threshold."""
     return 1.0 / (1.0 + np.exp(-(CHANCE_AT_THRESHOLD + CHANCE_SLOPE * margin)))
 
 
 @numba.njit(cache=True)
-def expected_score(value, chance):  # type: ignore[no-untyped-def]
+def expected_score(value, chance):
     """What a club player expects from a game: won +value, lost -2 value, and the
     Seeger-Fabian list's +-WIN_BONUS for a won or lost game, which makes him
     prefer the safer of two games."""
@@ -208,7 +208,7 @@ def expected_score(value, chance):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def margin_of(hand, game, forehand):  # type: ignore[no-untyped-def]
+def margin_of(hand, game, forehand):
     """Strength of ``hand`` (10 cards) for ``game`` minus that game's threshold."""
     if game == GRAND:
         return grand_strength(hand, forehand) - GRAND_THRESHOLD
@@ -219,7 +219,7 @@ def margin_of(hand, game, forehand):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _value(hand, game, hand_game, ouvert):  # type: ignore[no-untyped-def]
+def _value(hand, game, hand_game, ouvert):
     """Game value of ``game`` counting matadors on ``hand`` and no Schneider."""
     if game == NULL:
         return null_value(hand_game, ouvert)
@@ -227,7 +227,7 @@ def _value(hand, game, hand_game, ouvert):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _best_open_level(cards, game, hand_game, chance, max_open, bid):  # type: ignore[no-untyped-def]
+def _best_open_level(cards, game, hand_game, chance, max_open, bid):
     """The open level (0 .. ``max_open``) of a suit game or grand with the best expected
     score whose value reaches ``bid``: ``(level, value, score)``, level -1 if none does.
 
@@ -248,7 +248,7 @@ def _best_open_level(cards, game, hand_game, chance, max_open, bid):  # type: ig
 
 
 @numba.njit(cache=True)
-def _bid_limit(obs):  # type: ignore[no-untyped-def]
+def _bid_limit(obs):
     """The highest value this hand would play for: the value of the game with the best
     expected score among those it expects to win often enough.
 
@@ -281,7 +281,7 @@ def _bid_limit(obs):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def bid(obs, values):  # type: ignore[no-untyped-def]
+def bid(obs, values):
     """Bid the next value while it stays within the hand's limit."""
     nxt = obs[O.NEXT_BID]
     if nxt and nxt <= _bid_limit(obs):
@@ -290,7 +290,7 @@ def bid(obs, values):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _best_hand_game(hand, bid, forehand, max_open):  # type: ignore[no-untyped-def]
+def _best_hand_game(hand, bid, forehand, max_open):
     """The hand game (no skat) with the best expected score reaching ``bid``:
     ``(game, open level, score)``, game -1 if none reaches it."""
     best = -1
@@ -309,7 +309,7 @@ def _best_hand_game(hand, bid, forehand, max_open):  # type: ignore[no-untyped-d
 
 
 @numba.njit(cache=True)
-def yes(obs):  # type: ignore[no-untyped-def]
+def yes(obs):
     """Hold a bid, take 18 after two passes, or pick up the skat."""
     phase = obs[O.PHASE]
     if phase == O.PH_PICKUP:
@@ -326,7 +326,7 @@ def yes(obs):  # type: ignore[no-untyped-def]
 # --- skat: discard and declaration ------------------------------------------------------------
 
 @numba.njit(cache=True)
-def _keep_value(hand, card, game):  # type: ignore[no-untyped-def]
+def _keep_value(hand, card, game):
     """How much the declarer wants to keep ``card`` in ``game`` (lowest goes to the skat)."""
     if game == NULL:
         return -_null_danger(hand, card)
@@ -350,7 +350,7 @@ def _keep_value(hand, card, game):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _null_danger(hand, card):  # type: ignore[no-untyped-def]
+def _null_danger(hand, card):
     """How dangerous ``card`` is in a null game: its rank gap above what protects it."""
     suit = card // 8
     k = 0
@@ -364,7 +364,7 @@ def _null_danger(hand, card):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _discard_for(hand, game):  # type: ignore[no-untyped-def]
+def _discard_for(hand, game):
     """The two cards worth least to keep in ``game``."""
     first = -1
     second = -1
@@ -384,7 +384,7 @@ def _discard_for(hand, game):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _choose_game(hand12, bid, forehand, max_open):  # type: ignore[no-untyped-def]
+def _choose_game(hand12, bid, forehand, max_open):
     """Game, discard and open level for a 12-card hand: the best expected score among
     games reaching ``bid``.
 
@@ -420,7 +420,7 @@ def _choose_game(hand12, bid, forehand, max_open):  # type: ignore[no-untyped-de
 
 
 @numba.njit(cache=True)
-def discard(obs):  # type: ignore[no-untyped-def]
+def discard(obs):
     """Put away the two cards of the game about to be declared."""
     game, put, level = _choose_game(np.uint64(obs[O.HAND]), obs[O.BID], obs[O.POSITION] == 0,
                                     obs[O.MAX_OPEN])
@@ -428,7 +428,7 @@ def discard(obs):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def declare(obs, announce):  # type: ignore[no-untyped-def]
+def declare(obs, announce):
     """Declare the game with the best expected score whose value reaches the bid."""
     hand = np.uint64(obs[O.HAND])
     bid = obs[O.BID]
@@ -454,7 +454,7 @@ def declare(obs, announce):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _null_ouvert_safe(hand):  # type: ignore[no-untyped-def]
+def _null_ouvert_safe(hand):
     """A null hand safe even with its cards open: safe suits, each holding its seven."""
     if null_risk(hand) != 0:
         return False
@@ -485,7 +485,7 @@ KEEP_KEY, FEED_KEY, WIN_KEY, LOSER_KEY = _card_keys()
 
 
 @numba.njit(cache=True)
-def _pick(mask, keys, highest):  # type: ignore[no-untyped-def]
+def _pick(mask, keys, highest):
     """The card of ``mask`` with the lowest (or ``highest``) key; ties go to the lower card."""
     best = -1
     best_key = 0.0
@@ -499,7 +499,7 @@ def _pick(mask, keys, highest):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _beating(mask, best, led_eff, game):  # type: ignore[no-untyped-def]
+def _beating(mask, best, led_eff, game):
     """The cards of ``mask`` that beat ``best``, the trick's current winner."""
     out = ZERO
     m = np.uint64(mask)
@@ -512,31 +512,31 @@ def _beating(mask, best, led_eff, game):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _cheapest(mask, game):  # type: ignore[no-untyped-def]
+def _cheapest(mask, game):
     """The card of ``mask`` least worth keeping: few points, no trump, low rank."""
     return _pick(mask, KEEP_KEY[game], False)
 
 
 @numba.njit(cache=True)
-def _richest(mask, game):  # type: ignore[no-untyped-def]
+def _richest(mask, game):
     """The card of ``mask`` to give to a partner's trick: most points, trumps spared."""
     return _pick(mask, FEED_KEY[game], True)
 
 
 @numba.njit(cache=True)
-def _highest(mask, game):  # type: ignore[no-untyped-def]
+def _highest(mask, game):
     """The strongest card of ``mask`` (trumps above plain cards)."""
     return _pick(mask, STRENGTH[game], True)
 
 
 @numba.njit(cache=True)
-def _lowest_winner(mask, best, led_eff, game):  # type: ignore[no-untyped-def]
+def _lowest_winner(mask, best, led_eff, game):
     """The weakest card of ``mask`` that beats ``best`` (-1: none)."""
     return _pick(_beating(mask, best, led_eff, game), WIN_KEY[game], False)
 
 
 @numba.njit(cache=True)
-def _highest_loser(mask, best, led_eff, game):  # type: ignore[no-untyped-def]
+def _highest_loser(mask, best, led_eff, game):
     """The strongest card of ``mask`` that does not beat ``best``, following suit first (-1: none)."""
     losers = np.uint64(mask) & ~_beating(mask, best, led_eff, game)
     follow = losers & np.uint64(SUIT_MASKS[game, led_eff])
@@ -544,7 +544,7 @@ def _highest_loser(mask, best, led_eff, game):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _boss(card, outstanding, game):  # type: ignore[no-untyped-def]
+def _boss(card, outstanding, game):
     """Whether ``card`` beats every outstanding card of its effective suit."""
     e = EFF[game, card]
     rest = outstanding & np.uint64(SUIT_MASKS[game, e])
@@ -557,12 +557,12 @@ def _boss(card, outstanding, game):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _void(obs, seat, eff):  # type: ignore[no-untyped-def]
+def _void(obs, seat, eff):
     return (obs[O.VOIDS] >> (5 * seat + eff)) & 1
 
 
 @numba.njit(cache=True)
-def _trick_state(obs, game):  # type: ignore[no-untyped-def]
+def _trick_state(obs, game):
     """Current best card of the trick, who played it, the led effective suit, trick points."""
     n = obs[O.TRICK_N]
     leader = obs[O.TRICK_LEADER]
@@ -582,7 +582,7 @@ def _trick_state(obs, game):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _outstanding(obs, hand):  # type: ignore[no-untyped-def]
+def _outstanding(obs, hand):
     """Cards this seat cannot see yet (in other hands or the unknown skat)."""
     seen = np.uint64(hand) | np.uint64(obs[O.SKAT]) | np.uint64(obs[O.OPEN_HAND]) \
         | np.uint64(obs[O.KNOWN])
@@ -595,7 +595,7 @@ def _outstanding(obs, hand):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def play(obs):  # type: ignore[no-untyped-def]
+def play(obs):
     """The card to play (one of ``obs[LEGAL]``)."""
     legal = np.uint64(obs[O.LEGAL])
     if popcount(legal) == 1:
@@ -611,7 +611,7 @@ def play(obs):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _play_declarer(obs, legal, game):  # type: ignore[no-untyped-def]
+def _play_declarer(obs, legal, game):
     hand = np.uint64(obs[O.HAND])
     out = _outstanding(obs, hand)
     trump_mask = np.uint64(SUIT_MASKS[game, TRUMP])
@@ -661,7 +661,7 @@ def _play_declarer(obs, legal, game):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _safe_win(obs, card, out, led, game, nxt):  # type: ignore[no-untyped-def]
+def _safe_win(obs, card, out, led, game, nxt):
     """Whether ``card`` holds the trick against seat ``nxt``, who plays after this seat."""
     e = EFF[game, card]
     if not _void(obs, nxt, led):
@@ -672,7 +672,7 @@ def _safe_win(obs, card, out, led, game, nxt):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _play_defender(obs, legal, game):  # type: ignore[no-untyped-def]
+def _play_defender(obs, legal, game):
     hand = np.uint64(obs[O.HAND])
     out = _outstanding(obs, hand)
     seat = obs[O.SEAT]
@@ -735,7 +735,7 @@ def _play_defender(obs, legal, game):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _lowest_safe_winner(obs, legal, best, out, led, game, nxt):  # type: ignore[no-untyped-def]
+def _lowest_safe_winner(obs, legal, best, out, led, game, nxt):
     """The weakest card of ``legal`` that beats ``best`` and holds against ``nxt`` (-1: none)."""
     out_card = -1
     m = np.uint64(legal)
@@ -749,7 +749,7 @@ def _lowest_safe_winner(obs, legal, best, out, led, game, nxt):  # type: ignore[
 
 
 @numba.njit(cache=True)
-def _partner_safe(obs, best, out, led, game):  # type: ignore[no-untyped-def]
+def _partner_safe(obs, best, out, led, game):
     """Whether the partner's winning card holds against the declarer playing last."""
     decl = obs[O.DECLARER]
     if not _void(obs, decl, led):
@@ -761,7 +761,7 @@ def _partner_safe(obs, best, out, led, game):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _play_null(obs, legal):  # type: ignore[no-untyped-def]
+def _play_null(obs, legal):
     hand = np.uint64(obs[O.HAND])
     n = obs[O.TRICK_N]
     decl = obs[O.DECLARER]
@@ -837,7 +837,7 @@ def _play_null(obs, legal):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _play_ramsch(obs, legal):  # type: ignore[no-untyped-def]
+def _play_ramsch(obs, legal):
     n = obs[O.TRICK_N]
     hand = np.uint64(obs[O.HAND])
     trump_mask = np.uint64(SUIT_MASKS[RAMSCH, TRUMP])

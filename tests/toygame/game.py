@@ -102,7 +102,7 @@ S, STATE_LENGTH = offsets(State)
 
 
 @numba.njit(cache=True)
-def start(state, hands, leader):  # type: ignore[no-untyped-def]
+def start(state, hands, leader):
     """The position before the first trick."""
     state[:] = 0
     state[S.HANDS] = np.int64(hands[0])
@@ -116,20 +116,20 @@ def start(state, hands, leader):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def legal(state):  # type: ignore[no-untyped-def]
+def legal(state):
     """The cards the player to move may play."""
     hand = np.uint64(state[S.HANDS + state[S.TO_MOVE]])
     return legal_mask(hand, state[S.LED], EFF, SUIT_MASKS)
 
 
 @numba.njit(cache=True)
-def finished(state):  # type: ignore[no-untyped-def]
+def finished(state):
     """Whether all six tricks are played."""
     return state[S.DONE] == 1
 
 
 @numba.njit(cache=True)
-def step(state, card):  # type: ignore[no-untyped-def]
+def step(state, card):
     """Play ``card`` for the player to move; the second card of a trick settles it."""
     if state[S.DONE]:
         return
@@ -155,7 +155,7 @@ def step(state, card):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def observe(state, seat, obs):  # type: ignore[no-untyped-def]
+def observe(state, seat, obs):
     """What ``seat`` sees: its hand, the card led, what both have played, the points."""
     obs[OB.SEAT] = seat
     obs[OB.PHASE] = state[S.PHASE]
@@ -171,7 +171,7 @@ def observe(state, seat, obs):  # type: ignore[no-untyped-def]
 # --- who decides ---------------------------------------------------------------------------
 
 @numba.njit(cache=True)
-def decide(pol, obs, rng):  # type: ignore[no-untyped-def]
+def decide(pol, obs, rng):
     """The card: ``heuristic`` plays its strongest legal card, ``random`` any legal card."""
     legal_cards = np.uint64(obs[OB.LEGAL])
     if pol == HEURISTIC:
@@ -187,7 +187,7 @@ def decide(pol, obs, rng):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def _card_allowed(state, obs, card):  # type: ignore[no-untyped-def]
+def _card_allowed(state, obs, card):
     """A replayed card as the engine holds it, or -1 when it may not be played now."""
     if 0 <= card < N_CARDS and (legal(state) >> np.uint64(card)) & np.uint64(1):
         return card
@@ -195,7 +195,7 @@ def _card_allowed(state, obs, card):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def playout(state, pols, rngs):  # type: ignore[no-untyped-def]
+def playout(state, pols, rngs):
     """Play ``state`` to its end with the policies (one per player, own streams)."""
     obs = np.zeros(OBS_LENGTH, np.int64)
     while not finished(state):
@@ -235,7 +235,7 @@ assert C._fields == tuple(name for name, _ in COLUMNS)
 
 
 @numba.njit(cache=True)
-def _deal(rng, perm, hands, preset):  # type: ignore[no-untyped-def]
+def _deal(rng, perm, hands, preset):
     """Shuffle (or lay ``preset``) and deal six cards to each player, seat 0 first."""
     order_deck(rng, perm, preset, 0)
     for s in range(N_PLAYERS):
@@ -246,7 +246,7 @@ def _deal(rng, perm, hands, preset):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _tricks(state, pols, rngs, obs, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
+def _tricks(state, pols, rngs, obs, script, cur, err, log, nlog):
     """The six tricks: the player to move sees his observation and plays."""
     while not finished(state):
         player = state[S.PLAYER]
@@ -259,7 +259,7 @@ def _tricks(state, pols, rngs, obs, script, cur, err, log, nlog):  # type: ignor
 
 
 @numba.njit(cache=True)
-def settle(points0, points1, last, bonus):  # type: ignore[no-untyped-def]
+def settle(points0, points1, last, bonus):
     """Both scores: card points, plus ``bonus`` for the taker of the last trick."""
     return points0 + (bonus if last == 0 else 0), points1 + (bonus if last == 1 else 0)
 
@@ -276,7 +276,7 @@ def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray
 
 @numba.njit(cache=True)
 def play_deal(seed, deal, params, pols, row, obs, rngs, hands, perm, state, script, cur, err,
-              log, nlog, preset):  # type: ignore[no-untyped-def]
+              log, nlog, preset):
     """Deal, play and score deal ``deal`` into ``row``."""
     for s in range(rngs.shape[0]):
         rngs[s, 0] = stream_key(seed, deal, s)
@@ -309,14 +309,14 @@ OPTIONS_VALUES = np.array(OPTIONS.by_name["last_trick_bonus"].allowed, np.int64)
 
 
 @implements(deal_scratch, NAME)
-def _deal_scratch(game):  # type: ignore[no-untyped-def]
+def _deal_scratch(game):
     return (np.zeros(OBS_LENGTH, np.int64), np.zeros((STREAM_SEAT0 + N_PLAYERS, 1), np.uint64),
             np.zeros(N_PLAYERS, np.uint64), np.zeros(N_CARDS, np.int64),
             np.zeros(STATE_LENGTH, np.int64))
 
 
 @implements(kernel_play_deal, NAME)
-def _play_deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log, nlog,  # type: ignore[no-untyped-def]
+def _play_deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log, nlog,
                preset):
     obs, rngs, hands, perm, state = work
     play_deal(seed, deal, params, pols, row, obs, rngs, hands, perm, state, script, cur, err, log,
