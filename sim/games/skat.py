@@ -15,24 +15,37 @@ What the game is
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
 
 from sim import actions as A
-from sim.cards import SKAT_DECK, bit
+from sim.cards import SKAT_DECK
 from sim.deals import Group, Layout
 from sim.games import skat_obs as O
 from sim.games.base import Game
-from sim.games.kernel import (
-    E_ILLEGAL,
-    KernelTag,
-    deal_scratch,
-    implements,
-    person_waits,
-    record,
-    scripted,
-)
+from sim.games.cardplay import CardPlay
+from sim.games.kernel import KernelTag, ask, deal_scratch, implements, no_detail, record
 from sim.games.kernel import play_deal as kernel_play_deal
+from sim.games.skat_cardplay import (
+    LENGTH,
+    S,
+    begin,
+    card_allowed,
+    contract,
+    declarer_cards,
+    declarer_points,
+    finished,
+    legal,
+    observe,
+    playout,
+    ramsch,
+    sit,
+    start_skat,
+    step,
+)
+from sim.games.skat_cardplay import _skat_result as card_play_result
 from sim.games.skat_family import (
     W_CHOICES,
     W_LEN,
@@ -42,30 +55,33 @@ from sim.games.skat_family import (
     ask_discard,
     ask_yes,
     deal_three_hands,
-    decide_card,
-    finish_trick,
+    option_code,
+    option_index,
     outcome,
-    private,
-    scratch_views,
 )
 from sim.games.skat_values import (
-    EFF,
     GAME_NAMES,
+    JIT,
+    JIT_NRT,
     NULL,
     POSITIONS,
     RAMSCH,
-    STRENGTH,
-    SUIT_MASKS,
+    T_OVERBID,
+    T_SCHNEIDER_MADE,
+    T_SCHWARZ_MADE,
+    T_SCORE,
+    T_VALUE,
+    T_WON,
     bid_values,
     card_points,
+    game_terms,
     matadors,
-    null_value,
     rescore_lost_factor,
-    settle_suit,
+    terms_dict,
 )
 from sim.options import Option, OptionTable
+from sim.policies.skat_family import decide, decide_card
 from sim.rng import STREAM_DEAL, STREAM_SEAT0, stream_key
-from sim.tricks import legal_mask
 
 NAME = "skat"
 N_PLAYERS = 3
@@ -84,17 +100,18 @@ OPTIONS = OptionTable([
            scoring_only=True),
 ])
 
-# kernel parameters, in this order
-P_RAMSCH, P_ANNOUNCE, P_LOST_FACTOR, P_N = range(4)
+P_ALL_PASS, P_ANNOUNCE, P_LOST_FACTOR = (option_index(OPTIONS, n) for n in (
+    "all_pass", "announcements", "lost_factor"))
+"""Where each option's code lies in the kernel's parameters (``kernel_params``)."""
+RAMSCH_ON = option_code(OPTIONS, "all_pass", "ramsch")
+ANNOUNCE_ON = option_code(OPTIONS, "announcements", True)
+LOST_FACTORS = np.array(OPTIONS.by_name["lost_factor"].allowed, np.int64)
+"""``lost_factor`` by its code."""
 
 
 def kernel_params(rules: dict) -> np.ndarray:
-    """The rules as the kernel's parameter array."""
-    p = np.zeros(P_N, np.int64)
-    p[P_RAMSCH] = rules["all_pass"] == "ramsch"
-    p[P_ANNOUNCE] = bool(rules["announcements"])
-    p[P_LOST_FACTOR] = int(rules["lost_factor"])
-    return p
+    """The rules as the kernel's parameter array: each option's code (``OptionTable.codes``)."""
+    return OPTIONS.codes(rules)
 
 
 def extra_levels(rules: dict) -> int:
@@ -125,12 +142,19 @@ COLUMNS = (
     ("hand_1", "uint32"), ("hand_2", "uint32"), ("skat", "uint32"), ("discard", "uint32"),
     ("ramsch_skat_points", "int16"), ("ramsch_last_trick", "int8"), ("replay_error", "int16"),
 )
-(C_DEAL, C_DEALER, C_DECLARER, C_POSITION, C_BID, C_GAME, C_HAND, C_OUVERT, C_SCH_ANN,
- C_SCHW_ANN, C_MATADORS, C_DPOINTS, C_DTRICKS, C_SCHNEIDER, C_SCHWARZ, C_OVERBID, C_WON,
- C_VALUE, C_SCORE, _S1, _S2, C_PASSED_OUT, C_RAMSCH, C_RPOINTS, _R1, _R2, C_DURCHMARSCH,
- C_HANDS, _H1, _H2, C_SKAT, C_DISCARD, C_RSKAT, C_RLAST, C_ERROR) = range(len(COLUMNS))
-
-
+COL = {name: j for j, (name, _) in enumerate(COLUMNS)}
+"""Each result column's offset in the kernel's row, by name."""
+C_DEAL, C_DEALER, C_DECLARER, C_POSITION, C_BID, C_GAME, C_HAND, C_OUVERT = (COL[n] for n in (
+    "deal", "dealer", "declarer", "declarer_position", "bid", "game", "hand", "ouvert"))
+C_SCH_ANN, C_SCHW_ANN, C_MATADORS, C_DPOINTS, C_DTRICKS = (COL[n] for n in (
+    "schneider_announced", "schwarz_announced", "matadors", "declarer_points", "declarer_tricks"))
+C_SCHNEIDER, C_SCHWARZ, C_OVERBID, C_WON, C_VALUE, C_SCORE = (COL[n] for n in (
+    "schneider", "schwarz", "overbid", "won", "game_value", "score_0"))
+C_PASSED_OUT, C_RAMSCH, C_RPOINTS, C_DURCHMARSCH, C_RSKAT, C_RLAST = (COL[n] for n in (
+    "passed_out", "ramsch", "ramsch_points_0", "durchmarsch", "ramsch_skat_points",
+    "ramsch_last_trick"))
+C_HANDS, C_SKAT, C_DISCARD, C_ERROR = (COL[n] for n in ("hand_0", "skat", "discard",
+                                                         "replay_error"))
 
 # --- decisions -----------------------------------------------------------------------------
 
@@ -139,23 +163,53 @@ ANNOUNCE_FLAGS = np.array([0, O.DECL_SCHNEIDER, O.DECL_SCHNEIDER | O.DECL_SCHWAR
 """A suit game's or grand's announcement levels: none, Schneider, Schwarz, ouvert."""
 
 
-@numba.njit(cache=True)
+@numba.njit(**JIT_NRT)
 def declaration_flags(obs, params):  # type: ignore[no-untyped-def]
     """The announcement levels offered: all four in a hand game with announcements on."""
-    return ANNOUNCE_FLAGS[:4 if (obs[O.HAND_GAME] and params[P_ANNOUNCE]) else 1]
+    return ANNOUNCE_FLAGS[:4 if (obs[O.HAND_GAME] and params[P_ANNOUNCE] == ANNOUNCE_ON) else 1]
 
 
-@numba.njit(cache=True)
+@numba.njit(**JIT)
 def declaration_allowed(decl, obs, params, buf):  # type: ignore[no-untyped-def]
     """Whether ``decl`` is among the declarations offered now."""
     return allowed_declaration(decl, obs, declaration_flags(obs, params), buf)
 
 
-# --- one deal ------------------------------------------------------------------------------
+# --- the phases of a deal ------------------------------------------------------------------
 
-@numba.njit(cache=True)
+@numba.njit(**JIT_NRT)
+def _deal(seed, deal, states, perm, hands, preset, obs, row):  # type: ignore[no-untyped-def]
+    """The deal: every stream keyed; ten cards to each seat, two to the skat (dealt as
+    ``preset`` lays them if it is not empty); what all see before the bidding; the result
+    row's deal. Returns the dealer and the skat."""
+    for s in range(states.shape[0]):
+        states[s, 0] = stream_key(seed, deal, s)
+    dealer = deal % 3
+    skat = deal_three_hands(states[STREAM_DEAL], perm, hands, preset)
+    obs[:] = 0
+    obs[O.DECLARER] = -1
+    obs[O.FOREHAND] = (dealer + 1) % 3
+    obs[O.TRICK_SIZE] = 3
+    obs[O.BLIND_SEAT] = -1
+    for k in range(3):
+        obs[O.TRICK_CARD + k] = -1
+    row[:] = 0
+    row[C_DEAL] = deal
+    row[C_DEALER] = dealer
+    row[C_DECLARER] = -1
+    row[C_RLAST] = -1
+    row[C_POSITION] = -1
+    row[C_GAME] = -1
+    for s in range(3):
+        row[C_HANDS + s] = np.int64(hands[s])
+    row[C_SKAT] = np.int64(skat)
+    return dealer, skat
+
+
+@numba.njit(**JIT)
 def _bidding(hands, dealer, obs, pols, states, values, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
-    """Run the bidding. Returns ``(declarer, bid)``; declarer -1 when all passed."""
+    """The bidding: middlehand bids to forehand, then rearhand to the survivor; forehand may
+    take 18 after two passes. Returns ``(declarer, bid)``; declarer -1 when all passed."""
     fh = (dealer + 1) % 3
     mh = (dealer + 2) % 3
     rh = dealer
@@ -196,213 +250,204 @@ def _bidding(hands, dealer, obs, pols, states, values, script, cur, err, log, nl
     return survivor, bid
 
 
-@numba.njit(cache=True)
-def _play_tricks(hands, leader, game, declarer, ouvert, obs, pols, states, dealer, skat_known,
-                 work, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
-    """Play the tricks; returns the seat that took the last trick played.
-
-    A null game stops at the declarer's first trick.
-    """
-    eff = EFF[game]
-    strength = STRENGTH[game]
-    masks = SUIT_MASKS[game]
-    trick, seats, points, tricks = scratch_views(work)
-    winner = leader
-    for t in range(TRICKS):
-        obs[O.TRICK_NO] = t
-        obs[O.TRICK_LEADER] = leader
-        for k in range(3):
-            seat = (leader + k) % 3
-            obs[O.TRICK_N] = k
-            private(obs, seat, (seat - dealer - 1) % 3, hands[seat])
-            obs[O.PHASE] = O.PH_PLAY
-            legal = legal_mask(hands[seat], trick[0] if k else -1, eff, masks)
-            obs[O.LEGAL] = np.int64(legal)
-            if seat == declarer:
-                obs[O.SKAT] = np.int64(skat_known)
-            if pols[seat] < 0:
-                if person_waits(pols[seat], script, cur, obs, err, log, nlog):
-                    return winner
-                card = scripted(script, cur, A.PLAY, seat, err)
-                if card < 0 or card >= 32 or not (legal >> np.uint64(card)) & np.uint64(1) \
-                        or script[cur[0] - 1, 3] != 0:
-                    err[0] = E_ILLEGAL if not err[0] else err[0]
-                    return winner
-            else:
-                card = decide_card(pols[seat], obs, states[STREAM_SEAT0 + seat])
-            record(log, nlog, A.PLAY, seat, card, 0)
-            trick[k] = card
-            seats[k] = seat
-            hands[seat] &= ~bit(card)
-            if ouvert and seat == declarer:
-                obs[O.OPEN_HAND] = np.int64(hands[declarer])
-            obs[O.PLAYED + seat] |= np.int64(bit(card))
-            obs[O.TRICK_CARD + k] = card
-            if k and eff[card] != eff[trick[0]]:
-                obs[O.VOIDS] |= np.int64(1) << np.int64(5 * seat + eff[trick[0]])
-        winner = finish_trick(obs, trick, seats, 3, eff, strength, points, tricks)
-        leader = winner
-        if game == NULL and winner == declarer:
-            break
-    obs[O.TRICK_N] = 0
-    return winner
+@numba.njit(**JIT)
+def _skat(declarer, position, hands, skat, obs, pols, states, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
+    """The skat: the declarer picks it up and puts two cards away, or plays hand. Returns
+    whether he picked it up, the two cards that count for him and those he saw."""
+    pickup = ask_yes(declarer, declarer, position, O.PH_PICKUP, A.PICKUP, A.HAND, obs,
+                     hands[declarer], pols[declarer], states[STREAM_SEAT0 + declarer], script, cur,
+                     err, log, nlog, 0)
+    seen = np.uint64(0)
+    if pickup and not err[0]:
+        full = hands[declarer] | skat
+        hands[declarer] = full
+        put = ask_discard(declarer, declarer, position, full, skat, obs, pols[declarer],
+                          states[STREAM_SEAT0 + declarer], script, cur, err, log, nlog)
+        hands[declarer] = full & ~put
+        skat = put
+        seen = put
+    obs[O.HAND_GAME] = 0 if pickup else 1
+    return pickup, skat, seen
 
 
-@numba.njit(cache=True)
-def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, work, script,
-              cur, err, log, nlog, preset):  # type: ignore[no-untyped-def]
-    """Deal, bid, declare, play and score deal ``deal`` into result ``row`` (dealt as
-    ``preset`` lays the cards if it is not empty)."""
-    for s in range(states.shape[0]):
-        states[s, 0] = stream_key(seed, deal, s)
-    dealer = deal % 3
-    fh = (dealer + 1) % 3
-    skat = deal_three_hands(states[STREAM_DEAL], perm, hands, preset)
-    obs[:] = 0
-    obs[O.DECLARER] = -1
-    obs[O.FOREHAND] = fh
-    obs[O.TRICK_SIZE] = 3
-    obs[O.BLIND_SEAT] = -1
-    for k in range(3):
-        obs[O.TRICK_CARD + k] = -1
-    row[:] = 0
-    row[C_DEAL] = deal
-    row[C_DEALER] = dealer
-    row[C_DECLARER] = -1
-    row[C_RLAST] = -1
-    row[C_POSITION] = -1
-    row[C_GAME] = -1
+@numba.njit(**JIT)
+def _declaration(declarer, position, hands, seen, obs, pols, states, params, choices, script,
+                 cur, err, log, nlog):  # type: ignore[no-untyped-def]
+    """The declarer names his game: a suit, grand, null or null ouvert (announcements in a
+    hand game if the rules have them). Returns the declaration code."""
+    announce = params[P_ANNOUNCE] == ANNOUNCE_ON
+    return ask_declaration(declarer, declarer, position, hands[declarer], seen, obs,
+                           pols[declarer], states[STREAM_SEAT0 + declarer],
+                           declaration_flags(obs, params), np.int64(announce), choices, script,
+                           cur, err, log, nlog)
+
+
+@numba.njit(inline="always", **JIT)
+def _seat(state, fh, hands):  # type: ignore[no-untyped-def]
+    """The card play's places: the three seats with their hands, forehand to lead."""
+    begin(state, 3, fh, -1, 0)
     for s in range(3):
-        row[C_HANDS + s] = np.int64(hands[s])
-    row[C_SKAT] = np.int64(skat)
+        sit(state, s, hands[s], s)
+
+
+@numba.njit(**JIT)
+def _tricks(state, obs, pols, states, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
+    """The tricks, through the card-play state: the seat to move sees its observation and
+    plays, until the card play is over (or a replay stops)."""
+    while not finished(state):
+        seat = state[S.TO_MOVE]
+        observe(state, seat, obs)
+        card = ask(pols[seat], seat, A.PLAY, obs, states[STREAM_SEAT0 + seat], decide_card,
+                   card_allowed, no_detail, state, script, cur, err, log, nlog)
+        if card < 0:
+            return
+        step(state, card)
+
+
+@numba.njit(**JIT)
+def settle(game, mat, hand, ouvert, schneider_announced, schwarz_announced, declarer_points,  # type: ignore[no-untyped-def]
+           declarer_tricks, bid, lost_factor):
+    """Skat's settlement of a declared game: its terms (``skat_values.TERMS``)."""
+    return game_terms(game, mat, hand, ouvert, schneider_announced, schwarz_announced, 0,
+                      declarer_points, declarer_tricks, TRICKS, bid, 0, False, False, False,
+                      lost_factor)
+
+
+def settlement_terms(c: dict[str, Any], rules: dict[str, Any]) -> dict[str, int]:
+    """The settlement's terms of a declared game, from its result columns ``c``."""
+    return terms_dict(settle(c["game"], c["matadors"], int(c["hand"]), int(c["ouvert"]),
+                             int(c["schneider_announced"]), int(c["schwarz_announced"]),
+                             c["declarer_points"], c["declarer_tricks"], c["bid"],
+                             int(rules["lost_factor"])))
+
+
+@numba.njit(**JIT)
+def _settlement(row, state, params):  # type: ignore[no-untyped-def]
+    """Score the declared game: the card points and tricks, matadors, and the settlement's
+    value, won or lost, into ``row``."""
+    declarer = state[S.DECLARER]
+    game = state[S.GAME]
+    dpoints = declarer_points(state)
+    dtricks = state[S.TRICKS + declarer]
+    mat = 0 if game == NULL else matadors(declarer_cards(state), game)
+    t = settle(game, mat, state[S.HAND_GAME], state[S.OUVERT], state[S.SCHNEIDER_ANN],
+               state[S.SCHWARZ_ANN], dpoints, dtricks, state[S.BID],
+               LOST_FACTORS[params[P_LOST_FACTOR]])
+    row[C_DPOINTS] = dpoints
+    row[C_DTRICKS] = dtricks
+    row[C_MATADORS] = mat
+    row[C_SCHNEIDER] = t[T_SCHNEIDER_MADE]
+    row[C_SCHWARZ] = t[T_SCHWARZ_MADE]
+    row[C_OVERBID] = t[T_OVERBID]
+    row[C_WON] = t[T_WON]
+    row[C_VALUE] = t[T_VALUE]
+    row[C_SCORE + declarer] = t[T_SCORE]
+
+
+@numba.njit(**JIT)
+def _ramsch(fh, hands, skat, state, obs, pols, states, script, cur, err, log, nlog, row):  # type: ignore[no-untyped-def]
+    """All passed, ramsch: forehand leads, jacks trump; the skat's points go to the taker of
+    the last trick; the most card points lose them (all tied for most); a player who took
+    every trick (Durchmarsch) wins 120."""
+    record(log, nlog, A.RAMSCH, fh, 0, 0)
+    if cur[0] < script.shape[0] and script[cur[0], 0] == A.RAMSCH:
+        cur[0] += 1  # a replayed ramsch row is no decision: step over it
+    _seat(state, fh, hands)
+    ramsch(state, skat)
+    _tricks(state, obs, pols, states, script, cur, err, log, nlog)
+    row[C_ERROR] = err[0]
+    last = state[S.LEADER]
+    row[C_RSKAT] = card_points(skat)
+    row[C_RLAST] = last
+    row[C_RAMSCH] = 1
+    row[C_GAME] = RAMSCH
+    row[C_DISCARD] = np.int64(skat)
+    most = 0
+    for s in range(3):
+        points = state[S.POINTS + s] + (row[C_RSKAT] if s == last else 0)
+        row[C_RPOINTS + s] = points
+        most = max(most, points)
+        if state[S.TRICKS + s] == TRICKS:
+            row[C_DURCHMARSCH] = 1
+    for s in range(3):
+        if row[C_DURCHMARSCH]:
+            row[C_SCORE + s] = 120 if state[S.TRICKS + s] == TRICKS else 0
+        elif row[C_RPOINTS + s] == most:
+            row[C_SCORE + s] = -row[C_RPOINTS + s]
+
+
+@numba.njit(**JIT)
+def _game(declarer, bid, fh, hands, skat, seen, pickup, decl, state, obs, pols, states, script,  # type: ignore[no-untyped-def]
+          cur, err, log, nlog, row):
+    """The declared game: its contract in the result row and the state, then the tricks."""
+    game = decl & 7
+    _seat(state, fh, hands)
+    contract(state, game, declarer, -1, bid, 0 if pickup else 1, (decl & O.DECL_OUVERT) != 0,
+             (decl & O.DECL_SCHNEIDER) != 0, (decl & O.DECL_SCHWARZ) != 0, 0, skat, seen, False)
+    row[C_GAME] = game
+    row[C_HAND] = state[S.HAND_GAME]
+    row[C_OUVERT] = state[S.OUVERT]
+    row[C_SCH_ANN] = state[S.SCHNEIDER_ANN]
+    row[C_SCHW_ANN] = state[S.SCHWARZ_ANN]
+    row[C_DISCARD] = np.int64(skat)
+    _tricks(state, obs, pols, states, script, cur, err, log, nlog)
+    row[C_ERROR] = err[0]
+
+
+@numba.njit(**JIT)
+def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, state, work,  # type: ignore[no-untyped-def]
+              script, cur, err, log, nlog, preset):
+    """Deal ``deal``, bid, take the skat, declare, play the tricks and settle, into the result
+    ``row`` (dealt as ``preset`` lays the cards if it is not empty)."""
     cur[0] = 0
     nlog[0] = 0
-    work[:] = 0
-
+    dealer, skat = _deal(seed, deal, states, perm, hands, preset, obs, row)
+    fh = (dealer + 1) % 3
     declarer, bid = _bidding(hands, dealer, obs, pols, states, values, script, cur, err, log, nlog)
-    _, _, points, tricks = scratch_views(work)
-    choices = work[W_CHOICES:W_LEN]
     if err[0]:
         row[C_ERROR] = err[0]
         return
     if declarer < 0:
-        if not params[P_RAMSCH]:
+        if params[P_ALL_PASS] == RAMSCH_ON:
+            _ramsch(fh, hands, skat, state, obs, pols, states, script, cur, err, log, nlog, row)
+        else:
             row[C_PASSED_OUT] = 1
             row[C_DISCARD] = np.int64(skat)
-            return
-        record(log, nlog, A.RAMSCH, fh, 0, 0)
-        if cur[0] < script.shape[0] and script[cur[0], 0] == A.RAMSCH:
-            cur[0] += 1  # a replayed ramsch row is no decision: step over it
-        obs[O.GAME] = RAMSCH
-        obs[O.RAMSCH] = 1
-        last = _play_tricks(hands, fh, RAMSCH, -1, False, obs, pols, states, dealer, 0, work,
-                            script, cur, err, log, nlog)
-        row[C_ERROR] = err[0]
-        points[last] += card_points(skat)
-        row[C_RSKAT] = card_points(skat)
-        row[C_RLAST] = last
-        row[C_RAMSCH] = 1
-        row[C_GAME] = RAMSCH
-        row[C_DISCARD] = np.int64(skat)
-        most = max(points[0], max(points[1], points[2]))
-        for s in range(3):
-            row[C_RPOINTS + s] = points[s]
-            if tricks[s] == TRICKS:
-                row[C_DURCHMARSCH] = 1
-        for s in range(3):
-            if row[C_DURCHMARSCH]:
-                row[C_SCORE + s] = 120 if tricks[s] == TRICKS else 0
-            elif points[s] == most:
-                row[C_SCORE + s] = -points[s]
         return
-
-    # skat, discard and declaration
     obs[O.DECLARER] = declarer
     obs[O.BID] = bid
-    row[C_DECLARER] = declarer
     position = (declarer - dealer - 1) % 3
+    row[C_DECLARER] = declarer
     row[C_POSITION] = position
     row[C_BID] = bid
-    full = hands[declarer] | skat
-    pickup = ask_yes(declarer, declarer, position, O.PH_PICKUP, A.PICKUP, A.HAND, obs,
-                     hands[declarer], pols[declarer], states[STREAM_SEAT0 + declarer], script, cur,
-                     err, log, nlog, 0)
+    pickup, skat, seen = _skat(declarer, position, hands, skat, obs, pols, states, script, cur,
+                               err, log, nlog)
     if err[0]:
         row[C_ERROR] = err[0]
         return
-    skat_known = np.uint64(0)
-    if pickup:
-        hands[declarer] = full
-        put = ask_discard(declarer, declarer, position, full, skat, obs, pols[declarer],
-                          states[STREAM_SEAT0 + declarer], script, cur, err, log, nlog)
-        if err[0]:
-            row[C_ERROR] = err[0]
-            return
-        hands[declarer] = full & ~put
-        skat = put
-        skat_known = put
-    obs[O.HAND_GAME] = 0 if pickup else 1
-    decl = ask_declaration(declarer, declarer, position, hands[declarer], skat_known, obs,
-                           pols[declarer], states[STREAM_SEAT0 + declarer],
-                           declaration_flags(obs, params), params[P_ANNOUNCE], choices, script, cur,
-                           err, log, nlog)
+    decl = _declaration(declarer, position, hands, seen, obs, pols, states, params,
+                        work[W_CHOICES:W_LEN], script, cur, err, log, nlog)
     if err[0]:
         row[C_ERROR] = err[0]
         return
-    game = decl & 7
-    ouvert = (decl & O.DECL_OUVERT) != 0
-    sch_ann = (decl & O.DECL_SCHNEIDER) != 0
-    schw_ann = (decl & O.DECL_SCHWARZ) != 0
-    hand_game = 0 if pickup else 1
-    obs[O.GAME] = game
-    obs[O.OUVERT] = ouvert
-    obs[O.SCHNEIDER_ANN] = sch_ann
-    obs[O.SCHWARZ_ANN] = schw_ann
-    row[C_GAME] = game
-    row[C_HAND] = hand_game
-    row[C_OUVERT] = ouvert
-    row[C_SCH_ANN] = sch_ann
-    row[C_SCHW_ANN] = schw_ann
-    row[C_DISCARD] = np.int64(skat)
-    if ouvert:
-        obs[O.OPEN_HAND] = np.int64(hands[declarer])
-
-    _play_tricks(hands, fh, game, declarer, ouvert, obs, pols, states, dealer, skat_known,
-                 work, script, cur, err, log, nlog)
-    row[C_ERROR] = err[0]
-    dpoints = points[declarer] + card_points(skat)
-    dtricks = tricks[declarer]
-    row[C_DPOINTS] = dpoints
-    row[C_DTRICKS] = dtricks
-    lost_factor = params[P_LOST_FACTOR]
-    if game == NULL:
-        won = dtricks == 0
-        value = null_value(hand_game, ouvert)
-    else:
-        mat = matadors(full, game)
-        row[C_MATADORS] = mat
-        won, value, schneider, schwarz, overbid = settle_suit(
-            game, mat, hand_game, ouvert, sch_ann, schw_ann, 0, dpoints, dtricks, TRICKS, bid)
-        row[C_SCHNEIDER] = schneider
-        row[C_SCHWARZ] = schwarz
-        row[C_OVERBID] = overbid
-    row[C_WON] = won
-    row[C_VALUE] = value
-    row[C_SCORE + declarer] = value if won else -lost_factor * value
+    _game(declarer, bid, fh, hands, skat, seen, pickup, decl, state, obs, pols, states, script,
+          cur, err, log, nlog, row)
+    _settlement(row, state, params)
 
 
 @implements(deal_scratch, NAME)
 def _deal_scratch(game):  # type: ignore[no-untyped-def]
     return (np.zeros(O.LENGTH, np.int64), np.zeros((STREAM_SEAT0 + 3, 1), np.uint64),
-            np.zeros(3, np.uint64), np.zeros(32, np.int64), np.zeros(W_LEN, np.int64))
+            np.zeros(3, np.uint64), np.zeros(32, np.int64), np.zeros(LENGTH, np.int64),
+            np.zeros(W_LEN, np.int64))
 
 
 @implements(kernel_play_deal, NAME)
 def _play_deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log, nlog,  # type: ignore[no-untyped-def]
                preset):
-    obs, states, hands, perm, work_ = work
-    play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, work_, script, cur,
-              err, log, nlog, preset)
+    obs, states, hands, perm, state, work_ = work
+    play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, state, work_,
+              script, cur, err, log, nlog, preset)
 
 
 # --- the declaration -----------------------------------------------------------------------
@@ -420,5 +465,7 @@ GAME = Game(
     categories={"game": GAME_NAMES, "declarer_position": POSITIONS}, outcome=outcome(N_PLAYERS),
     observation=O, kernel=KernelTag(NAME), kernel_params=kernel_params, rescore=rescore,
     deal_layout=DEAL_LAYOUT, trace_codec="sim.games.skat_trace",
-    screen="sim.play.skat_family:SkatScreen", bid_values=bid_list)
+    screen="sim.play.skat_family:SkatScreen", bid_values=bid_list,
+    card_play=CardPlay(S, LENGTH, legal, step, observe, finished, decide, playout, start_skat,
+                       card_play_result))
 """Three-player Skat, as the registry (``sim.registry``) knows it."""

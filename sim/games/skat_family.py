@@ -5,11 +5,13 @@ discard, declaration and card questions a kernel puts to a seat (which policy an
 A "seat" here is the place whose observation is filled (``skat_obs``); the
 "player" is who decides, as the trace names him (in Skat both are the same; in
 Skat-en-deux the defender decides for the blind's place too).
+Compiled as ``skat_values.JIT`` says (without numba's reference counting).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numba
 import numpy as np
@@ -28,7 +30,8 @@ from sim.games.kernel import (
     scripted_either,
     scripted_optional,
 )
-from sim.games.skat_values import POINTS, declaration_choices
+from sim.games.skat_values import JIT, POINTS, declaration_choices
+from sim.options import OptionTable
 from sim.policies.skat_family import (
     decide_bid,
     decide_card,
@@ -59,12 +62,23 @@ def outcome(n_players: int) -> Outcome:
     return Outcome("score", "points", forehand(n_players), seat_won)
 
 
+def option_code(options: OptionTable, name: str, value: Any) -> int:
+    """The kernel's code of option ``name``'s ``value`` (its index among the allowed values,
+    ``OptionTable.codes``)."""
+    return options.by_name[name].allowed.index(value)
+
+
+def option_index(options: OptionTable, name: str) -> int:
+    """Where option ``name``'s code lies in the kernel's parameters (``OptionTable.codes``)."""
+    return [o.name for o in options].index(name)
+
+
 W_POINTS, W_TRICKS, W_TRICK, W_SEATS, W_CHOICES, W_LEN = 0, 3, 6, 9, 12, 48
 """Scratch space of one shard (``work``), reused by every deal: points and tricks per
 seat, the trick's cards and seats, room for the declarations offered."""
 
 
-@numba.njit(cache=True)
+@numba.njit(**JIT)
 def allowed_declaration(decl, obs, flags, buf):  # type: ignore[no-untyped-def]
     """Whether ``decl`` is among the declarations offered now."""
     n = declaration_choices(obs, flags, buf)
@@ -74,14 +88,14 @@ def allowed_declaration(decl, obs, flags, buf):  # type: ignore[no-untyped-def]
     return False
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(inline="always", **JIT)
 def scratch_views(work):  # type: ignore[no-untyped-def]
     """The trick, its seats, and points and tricks per seat, inside a shard's scratch."""
     return (work[W_TRICK:W_TRICK + 3], work[W_SEATS:W_SEATS + 3], work[W_POINTS:W_POINTS + 3],
             work[W_TRICKS:W_TRICKS + 3])
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(inline="always", **JIT)
 def private(obs, seat, position, hand):  # type: ignore[no-untyped-def]
     """Fill the deciding seat's private fields; the rest of ``obs`` is public."""
     obs[O.SEAT] = seat
@@ -91,7 +105,7 @@ def private(obs, seat, position, hand):  # type: ignore[no-untyped-def]
     obs[O.SKAT] = 0
 
 
-@numba.njit(cache=True)
+@numba.njit(**JIT)
 def ask_bid(bidder, player, position, bid, obs, hand, pol, state, values, script, cur, err,
             log, nlog):  # type: ignore[no-untyped-def]
     """Seat ``bidder`` (``player`` in the trace) names a higher value or passes (0)."""
@@ -127,12 +141,20 @@ def ask_bid(bidder, player, position, bid, obs, hand, pol, state, values, script
     return v
 
 
-@numba.njit(cache=True)
+@numba.njit(**JIT)
 def ask_yes(seat, player, position, phase, yes_kind, no_kind, obs, hand, pol, state, script,
             cur, err, log, nlog, value):  # type: ignore[no-untyped-def]
     """A yes/no decision by ``seat`` in ``phase``, recorded as ``yes_kind``/``no_kind``."""
     private(obs, seat, position, hand)
     obs[O.PHASE] = phase
+    return answer_yes(pol, player, yes_kind, no_kind, obs, state, script, cur, err, log, nlog,
+                      value)
+
+
+@numba.njit(**JIT)
+def answer_yes(pol, player, yes_kind, no_kind, obs, state, script, cur, err, log, nlog, value):  # type: ignore[no-untyped-def]
+    """``player``'s yes or no (1/0), his observation ``obs`` filled, recorded as ``yes_kind``
+    (carrying ``value``) or ``no_kind``; 0 after a replay error or at a person's stop."""
     if pol < 0:
         if person_waits(pol, script, cur, obs, err, log, nlog):
             return 0
@@ -142,16 +164,23 @@ def ask_yes(seat, player, position, phase, yes_kind, no_kind, obs, hand, pol, st
     else:
         yes = decide_yes(pol, obs, state)
     record(log, nlog, yes_kind if yes else no_kind, player, value if yes else 0, 0)
-    return yes
+    return 1 if yes else 0
 
 
-@numba.njit(cache=True)
+@numba.njit(**JIT)
 def ask_optional(seat, player, position, phase, kind, obs, hand, pol, state, script, cur, err,
                  log, nlog):  # type: ignore[no-untyped-def]
     """A yes/no decision whose "no" leaves no action (give up, Contra, Re): yes is
     recorded as ``kind``."""
     private(obs, seat, position, hand)
     obs[O.PHASE] = phase
+    return answer_optional(pol, player, kind, obs, state, script, cur, err, log, nlog)
+
+
+@numba.njit(**JIT)
+def answer_optional(pol, player, kind, obs, state, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
+    """``player``'s yes or no (1/0) to a question whose "no" leaves no action, his
+    observation ``obs`` filled; yes is recorded as ``kind``."""
     if pol < 0:
         if person_waits(pol, script, cur, obs, err, log, nlog):
             return 0
@@ -160,10 +189,10 @@ def ask_optional(seat, player, position, phase, kind, obs, hand, pol, state, scr
         yes = decide_yes(pol, obs, state)
     if yes:
         record(log, nlog, kind, player, 0, 0)
-    return yes
+    return 1 if yes else 0
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(inline="always", **JIT)
 def deal_three_hands(state, perm, hands, preset):  # type: ignore[no-untyped-def]
     """Shuffle the 32 cards (or take them as ``preset`` lays them: ``order_deck``) and
     deal 10 to each of ``hands[0..2]``; return the skat."""
@@ -176,7 +205,7 @@ def deal_three_hands(state, perm, hands, preset):  # type: ignore[no-untyped-def
     return bit(perm[30]) | bit(perm[31])
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(inline="always", **JIT)
 def ask_card(seat, player, position, k, obs, hands, trick, seats, eff, masks, pol, state,
              skat_known, known, source, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
     """Seat ``seat`` (decided by ``player``) plays the ``k``-th card of the trick from
@@ -213,7 +242,7 @@ def ask_card(seat, player, position, k, obs, hands, trick, seats, eff, masks, po
     return card
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(inline="always", **JIT)
 def finish_trick(obs, trick, seats, n, eff, strength, points, tricks):  # type: ignore[no-untyped-def]
     """Score a complete trick of ``n`` cards: its winner's seat takes the points."""
     winner = seats[trick_winner(trick, n, eff, strength)]
@@ -229,7 +258,7 @@ def finish_trick(obs, trick, seats, n, eff, strength, points, tricks):  # type: 
     return winner
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(inline="always", **JIT)
 def ask_discard(seat, player, position, full, skat, obs, pol, state, script, cur, err, log,
                 nlog):  # type: ignore[no-untyped-def]
     """The declarer, holding ``full`` (his hand and the ``skat`` he picked up), puts two
@@ -250,7 +279,7 @@ def ask_discard(seat, player, position, full, skat, obs, pol, state, script, cur
     return put
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(inline="always", **JIT)
 def ask_declaration(seat, player, position, hand, skat_known, obs, pol, state, flags, announce,
                     buf, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
     """The declarer names his game among those offered (``flags``: the announcement or

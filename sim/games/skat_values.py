@@ -11,12 +11,23 @@ options (computed, never typed in) and the settlement of a finished game.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
 
 from sim.cards import SKAT_DECK, SUITS, mask_points
 from sim.games import skat_obs as O
 from sim.tricks import build_table, stack_tables
+
+JIT: Any = {"cache": True, "_nrt": False}
+"""``numba.njit``'s options for the Skat family's compiled code (these values, the kernels,
+their card play, the policy dispatch): cached, and without numba's reference counting
+(``_nrt``; what they call inherits it). They allocate nothing, and the atomic counts numba
+keeps on every array handed to a function with branches (it cannot prune them there) cost
+more than the rules themselves."""
+JIT_NRT: Any = {"cache": True, "_nrt": True}
+"""The options of the few functions that allocate or return an array."""
 
 CLUBS, SPADES, HEARTS, DIAMONDS, GRAND, NULL, RAMSCH = range(7)
 GAME_NAMES = ("C", "S", "H", "D", "grand", "null", "ramsch")
@@ -61,7 +72,7 @@ N_TRUMPS = np.array([11, 11, 11, 11, 4, 0, 4], np.int64)
 POINTS = SKAT_DECK.points.astype(np.int64)
 
 
-@numba.njit(cache=True)
+@numba.njit(**JIT)
 def matadors(cards, game):  # type: ignore[no-untyped-def]
     """Matadors of ``cards`` (declarer's hand plus both skat cards) in a suit or grand game.
 
@@ -76,49 +87,141 @@ def matadors(cards, game):  # type: ignore[no-untyped-def]
     return k if top else -k
 
 
-@numba.njit(cache=True)
+@numba.njit(**JIT)
 def game_value_levels(game, mat, extra_levels):  # type: ignore[no-untyped-def]
     """Base value x (|matadors| + 1 game + ``extra_levels``) of a suit or grand game."""
     return BASE[game] * (abs(mat) + 1 + extra_levels)
 
 
-@numba.njit(cache=True)
+@numba.njit(**JIT)
 def overbid_value(game, bid):  # type: ignore[no-untyped-def]
     """The smallest multiple of the game's base value that is at least ``bid``."""
     b = BASE[game]
     return ((bid + b - 1) // b) * b
 
 
-@numba.njit(cache=True)
+TERMS = ("base", "matadors", "game", "hand", "stich", "schneider", "schneider_announced",
+         "schwarz", "schwarz_announced", "ouvert", "open", "levels", "level_value", "overbid",
+         "overbid_value", "rejected", "rejected_value", "contra", "contra_value", "re", "re_value",
+         "value", "won", "lost_factor", "score", "schneider_made", "schwarz_made")
+"""The terms of a declared game's settlement (``game_terms``), in this order: the base value;
+the matadors (signed: "with" > 0, "without" < 0) and each level (``game`` 1, ``hand``, Schneider
+conceded by an accepted "Stich", Schneider, Schneider announced, Schwarz, Schwarz announced,
+ouvert announced, the open levels), their sum and ``level_value`` = base x levels; whether the
+game was overbid and its value then; a rejected offer's value (one level more, x 1.5 rounded
+up), after Contra (x 2) and Re (x 2); the final ``value``, ``won``, the ``lost_factor`` and
+the declarer's ``score``; whether Schneider and Schwarz were reached in play. A null game
+has only ``value``, ``won``, ``lost_factor`` and ``score``."""
+T = {name: j for j, name in enumerate(TERMS)}
+(T_BASE, T_MATADORS, T_GAME, T_HAND, T_STICH, T_SCHNEIDER, T_SCHNEIDER_ANN, T_SCHWARZ,
+ T_SCHWARZ_ANN, T_OUVERT, T_OPEN, T_LEVELS, T_LEVEL_VALUE, T_OVERBID, T_OVERBID_VALUE,
+ T_REJECTED, T_REJECTED_VALUE, T_CONTRA, T_CONTRA_VALUE, T_RE, T_RE_VALUE, T_VALUE, T_WON,
+ T_LOST_FACTOR, T_SCORE, T_SCHNEIDER_MADE, T_SCHWARZ_MADE) = (T[n] for n in TERMS)
+
+OFFER_STICH = O.OFFER_STICH
+
+
+@numba.njit(**JIT)
+def game_terms(game, mat, hand, ouvert, schneider_announced, schwarz_announced, open_levels,  # type: ignore[no-untyped-def]
+               declarer_points, declarer_tricks, total_tricks, bid, offer, accepted, contra, re,
+               lost_factor):
+    """Settle a finished declared game: its terms (``TERMS``, a tuple in that order).
+
+    Suit and grand: base x (matadors + 1 game + hand + Schneider + Schwarz + announcements +
+    ``open_levels``); announced levels count whether reached or not (ouvert implies Schwarz
+    announced implies Schneider announced) and a missed announcement loses; won with 61 card
+    points. A game below the bid is lost at the smallest multiple of its base reaching the
+    bid. Skat-en-deux's offers: an accepted ``offer`` (1 "raus", 2 "Stich") scores as offered
+    (Schneider for "Stich"); after a rejected one the value gets one more level, then x 1.5
+    rounded up, x 2 for ``contra`` and x 2 more for ``re``. Null: 23, hand 35, ouvert 46,
+    ouvert hand 59, won without a trick. Lost: - ``lost_factor`` x value.
+    """
+    base = stich = schneider_level = sch_ann = schwarz_level = schw_ann = 0
+    ouvert_level = open_level = levels = level_value = overbid = overbid_v = 0
+    rejected = rejected_v = contra_v = re_v = schneider = schwarz = 0
+    said_contra = said_re = 0
+    if game == NULL:
+        value = null_value(hand, ouvert)
+        won = declarer_tricks == 0
+        matadors_ = 0
+        hand_level = 0
+    else:
+        base = BASE[game]
+        matadors_ = mat
+        hand_level = hand
+        open_level = open_levels
+        if offer and accepted:
+            stich = 1 if offer == OFFER_STICH else 0
+            schneider = stich
+            levels = abs(mat) + 1 + hand + open_levels + stich
+            won = True
+        else:
+            schneider = 1 if declarer_points <= 30 or declarer_points >= 90 else 0
+            schwarz = 1 if declarer_tricks == 0 or declarer_tricks == total_tricks else 0
+            sch_ann = 1 if schneider_announced or schwarz_announced or ouvert else 0
+            schw_ann = 1 if schwarz_announced or ouvert else 0
+            ouvert_level = 1 if ouvert else 0
+            schneider_level = 1 if schneider or sch_ann else 0
+            schwarz_level = 1 if schwarz or schw_ann else 0
+            levels = abs(mat) + 1 + hand + schneider_level + sch_ann + schwarz_level + schw_ann \
+                + ouvert_level + open_levels
+            won = declarer_points >= 61
+            if sch_ann and declarer_points < 90:
+                won = False
+            if schw_ann and declarer_tricks < total_tricks:
+                won = False
+        value = base * levels
+        level_value = value
+        if value < bid:
+            overbid = 1
+            won = False
+            value = overbid_value(game, bid)
+            overbid_v = value
+        if offer and not accepted:
+            rejected = 1
+            value = (3 * (value + base) + 1) // 2
+            rejected_v = value
+            if contra:
+                said_contra = 1
+                value *= 2
+                contra_v = value
+            if re:
+                said_re = 1
+                value *= 2
+                re_v = value
+    score = value if won else -lost_factor * value
+    return (np.int64(base), np.int64(matadors_), np.int64(0 if game == NULL else 1),
+            np.int64(hand_level), np.int64(stich), np.int64(schneider_level), np.int64(sch_ann),
+            np.int64(schwarz_level), np.int64(schw_ann), np.int64(ouvert_level),
+            np.int64(open_level), np.int64(levels), np.int64(level_value), np.int64(overbid),
+            np.int64(overbid_v), np.int64(rejected), np.int64(rejected_v), np.int64(said_contra),
+            np.int64(contra_v), np.int64(said_re), np.int64(re_v), np.int64(value),
+            np.int64(1 if won else 0), np.int64(lost_factor), np.int64(score),
+            np.int64(schneider), np.int64(schwarz))
+
+
+@numba.njit(**JIT)
 def settle_suit(game, mat, hand, ouvert_announced, schneider_announced, schwarz_announced,
                 open_levels, declarer_points, declarer_tricks, total_tricks, bid):  # type: ignore[no-untyped-def]
-    """Settle a finished suit or grand game.
+    """Settle a finished suit or grand game without offers (``game_terms``).
 
     Returns ``(won, value, schneider, schwarz, overbid)``: ``value`` is the
-    final game value before the lost factor. Announced levels count whether
-    reached or not (ouvert implies Schwarz announced implies Schneider announced);
-    a missed announcement loses. ``open_levels`` are skat_en_deux's open levels.
+    final game value before the lost factor; ``schneider`` and ``schwarz`` whether they
+    were reached. ``open_levels`` are skat_en_deux's open levels.
     """
-    schneider = declarer_points <= 30 or declarer_points >= 90
-    schwarz = declarer_tricks == 0 or declarer_tricks == total_tricks
-    sch_ann = schneider_announced or schwarz_announced or ouvert_announced
-    schw_ann = schwarz_announced or ouvert_announced
-    levels = hand + (schneider or sch_ann) + sch_ann + (schwarz or schw_ann) + schw_ann \
-        + ouvert_announced + open_levels
-    value = game_value_levels(game, mat, levels)
-    won = declarer_points >= 61
-    if sch_ann and declarer_points < 90:
-        won = False
-    if schw_ann and declarer_tricks < total_tricks:
-        won = False
-    overbid = value < bid
-    if overbid:
-        won = False
-        value = overbid_value(game, bid)
-    return won, value, schneider, schwarz, overbid
+    t = game_terms(game, mat, hand, ouvert_announced, schneider_announced, schwarz_announced,
+                   open_levels, declarer_points, declarer_tricks, total_tricks, bid, 0, False,
+                   False, False, 1)
+    return (t[T_WON] == 1, t[T_VALUE], t[T_SCHNEIDER_MADE] == 1, t[T_SCHWARZ_MADE] == 1,
+            t[T_OVERBID] == 1)
 
 
-@numba.njit(cache=True)
+def terms_dict(terms: tuple[int, ...]) -> dict[str, int]:
+    """A settlement's terms by name."""
+    return {name: int(v) for name, v in zip(TERMS, terms)}
+
+
+@numba.njit(**JIT)
 def null_value(hand, ouvert):  # type: ignore[no-untyped-def]
     """Value of a null game: 23, hand 35, ouvert 46, ouvert hand 59."""
     return NULL_VALUES[hand + 2 * ouvert]
@@ -139,7 +242,7 @@ def bid_values(extra_levels: int) -> np.ndarray:
     return np.array(sorted(v for v in values if v >= 18), np.int64)
 
 
-@numba.njit(cache=True)
+@numba.njit(**JIT)
 def card_points(mask):  # type: ignore[no-untyped-def]
     """Card points of a set of Skat cards."""
     return mask_points(mask, POINTS)
@@ -167,7 +270,7 @@ def rescore_lost_factor(columns: dict[str, np.ndarray], lost_factor: int, n_play
     return out
 
 
-@numba.njit(cache=True)
+@numba.njit(**JIT)
 def declaration_choices(obs, flags, out):  # type: ignore[no-untyped-def]
     """Every declaration offered now, written to ``out``; returns how many.
 

@@ -2,7 +2,8 @@
 where a kernel's question goes to the heuristic or the random player.
 
 Each function takes the policy id, the seat's observation and the seat's own random
-stream, never the deal.
+stream, never the deal. Compiled as ``skat_values.JIT`` says (the policies they call inherit
+it: they must not allocate).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import numba
 import numpy as np
 
 from sim.games import skat_obs as O
-from sim.games.skat_values import declaration_choices
+from sim.games.skat_values import JIT, declaration_choices
 from sim.policies import HEURISTIC
 from sim.policies import skat_en_deux_heuristic as H2
 from sim.policies import skat_heuristic as H
@@ -19,7 +20,7 @@ from sim.policies.random import coin, random_card, random_cards
 from sim.rng import below
 
 
-@numba.njit(cache=True)
+@numba.njit(**JIT)
 def decide_bid(pol, obs, state, values):  # type: ignore[no-untyped-def]
     """A bid value above ``obs[BID]`` or 0 to pass."""
     if obs[O.NEXT_BID] == 0:
@@ -29,7 +30,7 @@ def decide_bid(pol, obs, state, values):  # type: ignore[no-untyped-def]
     return obs[O.NEXT_BID] if coin(state) else 0
 
 
-@numba.njit(cache=True)
+@numba.njit(**JIT)
 def decide_yes(pol, obs, state):  # type: ignore[no-untyped-def]
     """Hold (answer), take 18 (forehand after two passes), pick up the skat, give up,
     accept an offer, say Contra or Re: yes or no."""
@@ -38,7 +39,7 @@ def decide_yes(pol, obs, state):  # type: ignore[no-untyped-def]
     return coin(state)
 
 
-@numba.njit(cache=True)
+@numba.njit(**JIT)
 def decide_declaration(pol, obs, state, flags, announce, buf):  # type: ignore[no-untyped-def]
     """A declaration code: game | ouvert and announcement flags | open level bits."""
     if pol == HEURISTIC:
@@ -47,7 +48,7 @@ def decide_declaration(pol, obs, state, flags, announce, buf):  # type: ignore[n
     return buf[below(state, n)]
 
 
-@numba.njit(cache=True)
+@numba.njit(**JIT)
 def decide_discard(pol, obs, state):  # type: ignore[no-untyped-def]
     """The two cards to put away (a mask)."""
     if pol == HEURISTIC:
@@ -55,7 +56,7 @@ def decide_discard(pol, obs, state):  # type: ignore[no-untyped-def]
     return random_cards(np.uint64(obs[O.HAND]), 2, state)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(inline="always", **JIT)
 def decide_card(pol, obs, state):  # type: ignore[no-untyped-def]
     """The card to play, one of ``obs[LEGAL]``."""
     if pol == HEURISTIC:
@@ -63,9 +64,22 @@ def decide_card(pol, obs, state):  # type: ignore[no-untyped-def]
     return random_card(np.uint64(obs[O.LEGAL]), state)
 
 
-@numba.njit(cache=True)
+@numba.njit(**JIT)
 def decide_offer(pol, obs, state):  # type: ignore[no-untyped-def]
     """The defender's offer before a trick: none, "raus" or "Stich"."""
     if pol == HEURISTIC:
         return H2.offer(obs)
     return below(state, 3)
+
+
+@numba.njit(**JIT)
+def decide(pol, obs, state):  # type: ignore[no-untyped-def]
+    """A card-play decision as the card-play state's action (``sim.games.skat_cardplay``):
+    the card to play, the defender's offer (0 none, 1 "raus", 2 "Stich"), or 1/0 for
+    accepting an offer, Contra and Re."""
+    phase = obs[O.PHASE]
+    if phase == O.PH_PLAY:
+        return decide_card(pol, obs, state)
+    if phase == O.PH_OFFER:
+        return decide_offer(pol, obs, state)
+    return 1 if decide_yes(pol, obs, state) else 0
