@@ -20,6 +20,9 @@ What the game is
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import numba
 import numpy as np
 
@@ -28,9 +31,11 @@ from sim.cards import SKAT_DECK
 from sim.deals import Group, Layout
 from sim.games import skat_obs as O
 from sim.games.base import Game
+from sim.games.cardplay import PLAY, CardPlay
 from sim.games.kernel import (
     E_ILLEGAL,
     KernelTag,
+    ask,
     deal_scratch,
     implements,
     person_waits,
@@ -38,41 +43,71 @@ from sim.games.kernel import (
     scripted_optional,
 )
 from sim.games.kernel import play_deal as kernel_play_deal
+from sim.games.skat_cardplay import (
+    ACCEPT,
+    CONTRA,
+    LENGTH,
+    OFFER,
+    S,
+    begin,
+    card_allowed,
+    contract,
+    declarer_cards,
+    declarer_points,
+    finished,
+    legal,
+    observe,
+    playout,
+    ramsch,
+    ramsch_loser,
+    sit,
+    start_en_deux,
+    step,
+)
+from sim.games.skat_cardplay import _en_deux_result as card_play_result
 from sim.games.skat_family import (
     W_CHOICES,
     W_LEN,
+    W_POINTS,
+    W_TRICKS,
     allowed_declaration,
+    answer_optional,
+    answer_yes,
     ask_bid,
-    ask_card,
     ask_declaration,
     ask_discard,
     ask_optional,
     ask_yes,
     deal_three_hands,
-    finish_trick,
+    option_code,
+    option_index,
     outcome,
-    private,
-    scratch_views,
 )
 from sim.games.skat_values import (
     BASE,
-    EFF,
     GAME_NAMES,
+    JIT,
+    JIT_NRT,
     NULL,
     POSITIONS,
     RAMSCH,
-    STRENGTH,
-    SUIT_MASKS,
+    T_OVERBID,
+    T_SCHNEIDER_MADE,
+    T_SCHWARZ_MADE,
+    T_SCORE,
+    T_VALUE,
+    T_WON,
+    TERMS,
     bid_values,
     card_points,
+    game_terms,
     matadors,
-    null_value,
     overbid_value,
     rescore_lost_factor,
-    settle_suit,
+    terms_dict,
 )
 from sim.options import Option, OptionTable
-from sim.policies.skat_family import decide_offer
+from sim.policies.skat_family import decide, decide_card, decide_offer
 from sim.rng import STREAM_DEAL, STREAM_SEAT0, stream_key
 
 NAME = "skat_en_deux"
@@ -103,22 +138,25 @@ OPTIONS = OptionTable([
            "rejection Contra (x2) and Re (x4); a rejected game gets one more level and x1.5"),
 ])
 
-P_RAMSCH, P_OPEN_HAND, P_GIVE_UP_18, P_GIVE_UP_PICKUP, P_LOST_FACTOR, P_CONTRA_RE, P_N = range(7)
+(P_ALL_PASS, P_OPEN_HAND, P_GIVE_UP_18, P_GIVE_UP_PICKUP, P_LOST_FACTOR,
+ P_CONTRA_RE) = (option_index(OPTIONS, n) for n in (
+     "all_pass", "open_hand", "give_up_at_18", "give_up_after_pickup", "lost_factor", "contra_re"))
+"""Where each option's code lies in the kernel's parameters (``kernel_params``)."""
+RAMSCH_ON = option_code(OPTIONS, "all_pass", "ramsch")
+OPEN_HAND_ON = option_code(OPTIONS, "open_hand", True)
+GIVE_UP_18_ON = option_code(OPTIONS, "give_up_at_18", True)
+GIVE_UP_PICKUP_ON = option_code(OPTIONS, "give_up_after_pickup", True)
+CONTRA_RE_ON = option_code(OPTIONS, "contra_re", True)
+LOST_FACTORS = np.array(OPTIONS.by_name["lost_factor"].allowed, np.int64)
+"""``lost_factor`` by its code."""
 
 GIVE_UP_SCORE = 60
 """What giving up at 18 costs the declarer."""
 
 
 def kernel_params(rules: dict) -> np.ndarray:
-    """The rules as the kernel's parameter array."""
-    p = np.zeros(P_N, np.int64)
-    p[P_RAMSCH] = rules["all_pass"] == "ramsch"
-    p[P_OPEN_HAND] = bool(rules["open_hand"])
-    p[P_GIVE_UP_18] = bool(rules["give_up_at_18"])
-    p[P_GIVE_UP_PICKUP] = bool(rules["give_up_after_pickup"])
-    p[P_LOST_FACTOR] = int(rules["lost_factor"])
-    p[P_CONTRA_RE] = bool(rules["contra_re"])
-    return p
+    """The rules as the kernel's parameter array: each option's code (``OptionTable.codes``)."""
+    return OPTIONS.codes(rules)
 
 
 def extra_levels(rules: dict) -> int:
@@ -156,12 +194,21 @@ COLUMNS = (
     ("blind", "uint32"), ("skat", "uint32"), ("discard", "uint32"), ("ramsch_skat_points", "int16"),
     ("replay_error", "int16"),
 )
-(C_DEAL, C_DEALER, C_DECLARER, C_POSITION, C_BID, C_GAME, C_HAND, C_OUVERT, C_OPEN, C_MATADORS,
- C_DPOINTS, C_DTRICKS, C_SCHNEIDER, C_SCHWARZ, C_OVERBID, C_WON, C_VALUE, C_SCORE, _S1,
- C_PASSED_OUT, C_GIVE_UP, C_OFFER, C_OFFER_TRICK, C_ACCEPTED, C_CONTRA, C_RE, C_RAMSCH,
- C_RPOINTS, _R1, C_RLOSER, C_RTIE, C_HANDS, _H1, C_BLIND, C_SKAT, C_DISCARD,
- C_RSKAT, C_ERROR) = range(len(COLUMNS))
-
+COL = {name: j for j, (name, _) in enumerate(COLUMNS)}
+"""Each result column's offset in the kernel's row, by name."""
+C_DEAL, C_DEALER, C_DECLARER, C_POSITION, C_BID, C_GAME, C_HAND, C_OUVERT, C_OPEN = (
+    COL[n] for n in ("deal", "dealer", "declarer", "declarer_position", "bid", "game", "hand",
+                     "ouvert", "open_level"))
+C_MATADORS, C_DPOINTS, C_DTRICKS, C_SCHNEIDER, C_SCHWARZ, C_OVERBID, C_WON, C_VALUE = (
+    COL[n] for n in ("matadors", "declarer_points", "declarer_tricks", "schneider", "schwarz",
+                     "overbid", "won", "game_value"))
+C_SCORE, C_PASSED_OUT, C_GIVE_UP = (COL[n] for n in ("score_0", "passed_out", "give_up"))
+C_OFFER, C_OFFER_TRICK, C_ACCEPTED, C_CONTRA, C_RE = (COL[n] for n in (
+    "offer", "offer_trick", "accepted", "contra", "re"))
+C_RAMSCH, C_RPOINTS, C_RLOSER, C_RTIE, C_RSKAT = (COL[n] for n in (
+    "ramsch", "ramsch_points_0", "ramsch_loser", "ramsch_tie_last_trick", "ramsch_skat_points"))
+C_HANDS, C_BLIND, C_SKAT, C_DISCARD, C_ERROR = (COL[n] for n in (
+    "hand_0", "blind", "skat", "discard", "replay_error"))
 
 
 # --- decisions -----------------------------------------------------------------------------
@@ -170,24 +217,173 @@ OPEN_FLAGS = np.array([0, 1 << O.DECL_OPEN_SHIFT, 2 << O.DECL_OPEN_SHIFT], np.in
 """A suit game's or grand's open levels: closed, einmal offen, zweimal offen."""
 
 
-@numba.njit(cache=True)
-def declaration_flags(obs, params):  # type: ignore[no-untyped-def]
+@numba.njit(**JIT_NRT)
+def declaration_flags(obs, params):
     """The open levels offered: all three in a pickup game (a hand game with open_hand)."""
-    return OPEN_FLAGS[:3 if (not obs[O.HAND_GAME] or params[P_OPEN_HAND]) else 1]
+    return OPEN_FLAGS[:3 if (not obs[O.HAND_GAME] or params[P_OPEN_HAND] == OPEN_HAND_ON)
+                      else 1]
 
 
-@numba.njit(cache=True)
-def declaration_allowed(decl, obs, params, buf):  # type: ignore[no-untyped-def]
+@numba.njit(**JIT)
+def declaration_allowed(decl, obs, params, buf):
     """Whether ``decl`` is among the declarations offered now."""
     return allowed_declaration(decl, obs, declaration_flags(obs, params), buf)
 
 
-# --- one deal ------------------------------------------------------------------------------
+@numba.njit(**JIT)
+def _cannot_reach(cards, bid):
+    """Whether no suit game or grand reaches ``bid`` at its best winning level
+    (zweimal offen, Schneider and Schwarz) with these twelve cards' matadors."""
+    for game in range(5):
+        if BASE[game] * (abs(matadors(cards, game)) + 1 + 2 + 2) >= bid:
+            return False
+    return True
 
-@numba.njit(cache=True)
-def _bidding(hands, dealer, fhp, obs, pols, states, values, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
-    """The dealer bids to forehand until one passes. Returns ``(declarer place, bid)``,
-    place -1 when both passed."""
+
+@numba.njit(**JIT)
+def smallest_game_value(bid):
+    """The smallest suit or grand game value (base x multiplier >= 2) that reaches ``bid``."""
+    best = 1 << 30
+    for game in range(5):
+        v = max(overbid_value(game, bid), 2 * BASE[game])
+        if v < best:
+            best = v
+    return best
+
+
+# --- the settlement ------------------------------------------------------------------------
+
+DECLARED, GIVEN_UP_AT_18, GIVEN_UP_AFTER_PICKUP = range(3)
+"""What the settlement settles: a game played, or given up at 18 (− 60), or given up after
+the pickup (lost at the smallest game value reaching the bid)."""
+
+
+@numba.njit(**JIT)
+def settle(kind, game, mat, hand, ouvert, open_level, declarer_points, declarer_tricks, bid,
+           offer, accepted, contra, re, lost_factor):
+    """Skat-en-deux's settlement of the declarer's game: its terms (``skat_values.TERMS``).
+    A game given up has only its value, lost, the lost factor and the score."""
+    if kind == DECLARED:
+        return game_terms(game, mat, hand, ouvert, 0, 0, open_level, declarer_points,
+                          declarer_tricks, TRICKS, bid, offer, accepted, contra, re, lost_factor)
+    value = smallest_game_value(bid) if kind == GIVEN_UP_AFTER_PICKUP else 0
+    score = -lost_factor * value if kind == GIVEN_UP_AFTER_PICKUP else -GIVE_UP_SCORE
+    z = np.int64(0)
+    return (z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, np.int64(value), z,
+            np.int64(lost_factor), np.int64(score), z, z)
+
+
+assert TERMS[21:25] == ("value", "won", "lost_factor", "score")  # settle's give-up terms
+
+
+def settlement_terms(c: dict[str, Any], rules: dict[str, Any]) -> dict[str, int]:
+    """The settlement's terms of the declarer's game, from its result columns ``c``."""
+    kind = DECLARED
+    if c["give_up"]:
+        kind = GIVEN_UP_AT_18 if rules["give_up_at_18"] and c["bid"] == 18 else \
+            GIVEN_UP_AFTER_PICKUP
+    return terms_dict(settle(kind, c["game"], c["matadors"], int(c["hand"]), int(c["ouvert"]),
+                             c["open_level"], c["declarer_points"], c["declarer_tricks"],
+                             c["bid"], c["offer"], int(c["accepted"]), int(c["contra"]),
+                             int(c["re"]), int(rules["lost_factor"])))
+
+
+@numba.njit(**JIT)
+def _settle_declared(row, declarer, game, mat, hand, ouvert, open_level, dpoints, dtricks, bid,
+                     offer, accepted, contra, re, lost_factor):
+    """A declared game's settlement into ``row``."""
+    t = settle(DECLARED, game, mat, hand, ouvert, open_level, dpoints, dtricks, bid, offer,
+               accepted, contra, re, lost_factor)
+    row[C_DPOINTS] = dpoints
+    row[C_DTRICKS] = dtricks
+    row[C_MATADORS] = mat
+    row[C_SCHNEIDER] = t[T_SCHNEIDER_MADE]
+    row[C_SCHWARZ] = t[T_SCHWARZ_MADE]
+    row[C_OVERBID] = t[T_OVERBID]
+    row[C_WON] = t[T_WON]
+    row[C_VALUE] = t[T_VALUE]
+    row[C_SCORE + declarer] = t[T_SCORE]
+
+
+@numba.njit(**JIT)
+def _settle(row, game, decl_place, declarer, hand_game, ouvert, open_level, full, bid, skat,
+            accepted, work, params):
+    """A declared game's settlement into ``row`` from a trick result given by hand: the card
+    points and tricks per place in ``work`` (at ``W_POINTS``, ``W_TRICKS``), the offer,
+    Contra and Re in ``row``; the declarer's twelve cards ``full``, the ``skat`` that counts
+    for him."""
+    dpoints = work[W_POINTS + decl_place] + card_points(skat)
+    mat = 0 if game == NULL else matadors(full, game)
+    _settle_declared(row, declarer, game, mat, hand_game, ouvert, open_level, dpoints,
+                     work[W_TRICKS + decl_place], bid, row[C_OFFER], accepted, row[C_CONTRA],
+                     row[C_RE], LOST_FACTORS[params[P_LOST_FACTOR]])
+
+
+@numba.njit(**JIT)
+def _settlement(row, state, params):
+    """Score the declared game: the card play's result (card points and tricks, the offer,
+    Contra, Re), the matadors and the settlement's value, won or lost, into ``row``."""
+    place = state[S.DECLARER]
+    game = state[S.GAME]
+    row[C_OFFER] = state[S.OFFER]
+    row[C_OFFER_TRICK] = state[S.OFFER_TRICK]
+    row[C_ACCEPTED] = state[S.ACCEPTED]
+    row[C_CONTRA] = state[S.SAID_CONTRA]
+    row[C_RE] = state[S.SAID_RE]
+    mat = 0 if game == NULL else matadors(declarer_cards(state), game)
+    _settle_declared(row, state[S.PLAYER_AT + place], game, mat, state[S.HAND_GAME],
+                     state[S.OUVERT], state[S.OPEN_LEVEL], declarer_points(state),
+                     state[S.TRICKS + place], state[S.BID], state[S.OFFER], state[S.ACCEPTED],
+                     state[S.SAID_CONTRA], state[S.SAID_RE], LOST_FACTORS[params[P_LOST_FACTOR]])
+
+
+@numba.njit(**JIT)
+def _given_up(row, kind, declarer, bid, params):
+    """Score a game given up into ``row``."""
+    t = settle(kind, 0, 0, 0, 0, 0, 0, 0, bid, 0, 0, 0, 0, LOST_FACTORS[params[P_LOST_FACTOR]])
+    row[C_GIVE_UP] = 1
+    row[C_VALUE] = t[T_VALUE]
+    row[C_SCORE + declarer] = t[T_SCORE]
+
+
+# --- the phases of a deal ------------------------------------------------------------------
+
+@numba.njit(**JIT_NRT)
+def _deal(seed, deal, states, perm, hands, preset, obs, row):
+    """The deal: every stream keyed; ten cards to forehand, the blind and rearhand, two to the
+    skat (dealt as ``preset`` lays them if it is not empty); what both see before the
+    bidding; the result row's deal. Returns the dealer and the skat."""
+    for s in range(states.shape[0]):
+        states[s, 0] = stream_key(seed, deal, s)
+    dealer = deal % 2
+    skat = deal_three_hands(states[STREAM_DEAL], perm, hands, preset)
+    obs[:] = 0
+    obs[O.DECLARER] = -1
+    obs[O.FOREHAND] = FH
+    obs[O.TRICK_SIZE] = 3
+    obs[O.BLIND_SEAT] = BLIND
+    obs[O.MAX_OPEN] = 2
+    for k in range(3):
+        obs[O.TRICK_CARD + k] = -1
+    row[:] = 0
+    row[C_DEAL] = deal
+    row[C_DEALER] = dealer
+    row[C_DECLARER] = -1
+    row[C_POSITION] = -1
+    row[C_GAME] = -1
+    row[C_OFFER_TRICK] = -1
+    row[C_RLOSER] = -1
+    row[C_HANDS + 1 - dealer] = np.int64(hands[FH])
+    row[C_HANDS + dealer] = np.int64(hands[RH])
+    row[C_BLIND] = np.int64(hands[BLIND])
+    row[C_SKAT] = np.int64(skat)
+    return dealer, skat
+
+
+@numba.njit(**JIT)
+def _bidding(hands, dealer, fhp, obs, pols, states, values, script, cur, err, log, nlog):
+    """The bidding: the dealer bids to forehand until one passes; forehand may take 18 when
+    the dealer passes at once. Returns ``(declarer place, bid)``, place -1 when both passed."""
     bid = 0
     while True:
         v = ask_bid(RH, dealer, RH, bid, obs, hands[RH], pols[dealer],
@@ -217,365 +413,243 @@ def _bidding(hands, dealer, fhp, obs, pols, states, values, script, cur, err, lo
         obs[O.SEAT_BID + FH] = bid
 
 
-@numba.njit(cache=True)
-def _ramsch(hands, dealer, fhp, obs, pols, states, work, script, cur, err, log, nlog, row):  # type: ignore[no-untyped-def]
-    """Ramsch: forehand and rearhand play their own ten cards in two-card tricks, jacks
-    trump; more card points lose them plus the skat's; equal: the last trick's taker loses.
-
-    Observation seats here are forehand 0 and rearhand 1."""
-    eff = EFF[RAMSCH]
-    strength = STRENGTH[RAMSCH]
-    masks = SUIT_MASKS[RAMSCH]
-    trick, seats, points, tricks = scratch_views(work)
-    own = np.zeros(2, np.uint64)
-    own[0] = hands[FH]
-    own[1] = hands[RH]
-    players = (fhp, dealer)
-    obs[O.TRICK_SIZE] = 2
-    obs[O.GAME] = RAMSCH
-    obs[O.RAMSCH] = 1
-    obs[O.BLIND_SEAT] = -1
-    record(log, nlog, A.RAMSCH, fhp, 0, 0)
-    if cur[0] < script.shape[0] and script[cur[0], 0] == A.RAMSCH:
-        cur[0] += 1  # a replayed ramsch row is no decision: step over it
-    leader = 0
-    for t in range(TRICKS):
-        obs[O.TRICK_NO] = t
-        obs[O.TRICK_LEADER] = leader
-        for k in range(2):
-            seat = (leader + k) % 2
-            player = players[seat]
-            if ask_card(seat, player, seat, k, obs, own, trick, seats, eff, masks, pols[player],
-                        states[STREAM_SEAT0 + player], np.uint64(0), np.uint64(0), 0, script, cur,
-                        err, log, nlog) < 0:
-                return
-        leader = finish_trick(obs, trick, seats, 2, eff, strength, points, tricks)
-    skat_points = card_points(np.uint64(row[C_SKAT]))
-    row[C_RSKAT] = skat_points
-    if points[0] != points[1]:
-        loser = 0 if points[0] > points[1] else 1
-    else:
-        loser = leader  # the taker of the last trick
-        row[C_RTIE] = 1
-    row[C_RAMSCH] = 1
-    row[C_GAME] = RAMSCH
-    row[C_DISCARD] = row[C_SKAT]
-    for seat in range(2):
-        row[C_RPOINTS + players[seat]] = points[seat]
-    row[C_RLOSER] = players[loser]
-    row[C_SCORE + players[loser]] = -(points[loser] + skat_points)
-
-
-@numba.njit(cache=True)
-def _cannot_reach(cards, bid):  # type: ignore[no-untyped-def]
-    """Whether no suit game or grand reaches ``bid`` at its best winning level
-    (zweimal offen, Schneider and Schwarz) with these twelve cards' matadors."""
-    for game in range(5):
-        if BASE[game] * (abs(matadors(cards, game)) + 1 + 2 + 2) >= bid:
-            return False
-    return True
-
-
-@numba.njit(cache=True)
-def smallest_game_value(bid):  # type: ignore[no-untyped-def]
-    """The smallest suit or grand game value (base x multiplier >= 2) that reaches ``bid``."""
-    best = 1 << 30
-    for game in range(5):
-        v = max(overbid_value(game, bid), 2 * BASE[game])
-        if v < best:
-            best = v
-    return best
-
-
-@numba.njit(cache=True)
-def _ask_give_up(declarer_place, declarer, obs, hand, pols, states, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
+@numba.njit(**JIT)
+def _ask_give_up(declarer_place, declarer, obs, hand, pols, states, script, cur, err, log, nlog):
     """The declarer may give the game up now (no row when he does not)."""
     return ask_optional(declarer_place, declarer, declarer_place, O.PH_GIVE_UP, A.GIVE_UP, obs,
                         hand, pols[declarer], states[STREAM_SEAT0 + declarer], script, cur, err,
                         log, nlog)
 
 
-@numba.njit(cache=True)
-def _offer_round(t, decl_place, declarer, defender, def_place, obs, hands, pols, states, script,
-                 cur, err, log, nlog, row):  # type: ignore[no-untyped-def]
-    """Before trick ``t``: the defender may offer; the declarer accepts or rejects; after a
-    rejection Contra and Re may follow. Returns True when an accepted offer ends the game."""
-    private(obs, def_place, def_place, hands[def_place])
-    obs[O.PHASE] = O.PH_OFFER
-    obs[O.KNOWN] = np.int64(hands[BLIND])
-    if pols[defender] < 0:
-        if person_waits(pols[defender], script, cur, obs, err, log, nlog):
-            return False
-        made, offer = scripted_optional(script, cur, A.OFFER, defender)
-        if made and offer not in (O.OFFER_RAUS, O.OFFER_STICH):
-            err[0] = E_ILLEGAL
-            return False
-    else:
-        offer = decide_offer(pols[defender], obs, states[STREAM_SEAT0 + defender])
-    obs[O.KNOWN] = 0
-    if offer == O.OFFER_NONE:
-        return False
-    record(log, nlog, A.OFFER, defender, offer, 0)
-    obs[O.OFFER] = offer
-    row[C_OFFER] = offer
-    row[C_OFFER_TRICK] = t
-    accepted = ask_yes(decl_place, declarer, decl_place, O.PH_ACCEPT, A.ACCEPT, A.REJECT, obs,
-                       hands[decl_place], pols[declarer], states[STREAM_SEAT0 + declarer], script,
-                       cur, err, log, nlog, 0)
+@numba.njit(**JIT)
+def _skat(place, declarer, bid, hands, skat, obs, pols, states, params, script, cur, err, log,
+          nlog):
+    """The skat: with a bid of 18 the declarer may give up first; he picks the skat up or
+    plays hand; after the pickup he may give up (at 18, or when his cards cannot reach the
+    bid), else he puts two cards away. Returns how he gave up (0: he did not), whether he
+    picked up, the two cards that count for him and those he saw."""
+    seen = np.uint64(0)
+    at_18 = params[P_GIVE_UP_18] == GIVE_UP_18_ON and bid == 18
+    if at_18 and _ask_give_up(place, declarer, obs, hands[place], pols, states, script, cur,
+                              err, log, nlog):
+        return GIVEN_UP_AT_18, 0, skat, seen
     if err[0]:
-        return False
-    if accepted:
-        row[C_ACCEPTED] = 1
-        return True
-    obs[O.REJECTED] = 1
-    if ask_optional(def_place, defender, def_place, O.PH_CONTRA, A.CONTRA, obs, hands[def_place],
-                    pols[defender], states[STREAM_SEAT0 + defender], script, cur, err, log, nlog):
-        row[C_CONTRA] = 1
-        obs[O.CONTRA] = 1
-        if ask_optional(decl_place, declarer, decl_place, O.PH_RE, A.RE, obs, hands[decl_place],
-                        pols[declarer], states[STREAM_SEAT0 + declarer], script, cur, err, log,
-                        nlog):
-            row[C_RE] = 1
-            obs[O.RE] = 1
-    return False
+        return 0, 0, skat, seen
+    pickup = ask_yes(place, declarer, place, O.PH_PICKUP, A.PICKUP, A.HAND, obs, hands[place],
+                     pols[declarer], states[STREAM_SEAT0 + declarer], script, cur, err, log,
+                     nlog, 0)
+    if err[0] or not pickup:
+        return 0, 0, skat, seen
+    full = hands[place] | skat
+    hands[place] = full
+    obs[O.SKAT] = np.int64(skat)
+    may_give_up = at_18 or (params[P_GIVE_UP_PICKUP] == GIVE_UP_PICKUP_ON
+                            and params[P_CONTRA_RE] != CONTRA_RE_ON and _cannot_reach(full, bid))
+    if may_give_up and _ask_give_up(place, declarer, obs, full, pols, states, script, cur, err,
+                                    log, nlog):
+        return GIVEN_UP_AT_18 if at_18 else GIVEN_UP_AFTER_PICKUP, 1, skat, seen
+    if err[0]:
+        return 0, 1, skat, seen
+    put = ask_discard(place, declarer, place, full, skat, obs, pols[declarer],
+                      states[STREAM_SEAT0 + declarer], script, cur, err, log, nlog)
+    hands[place] = full & ~put
+    return 0, 1, put, put
 
 
-@numba.njit(cache=True)
-def _play_tricks(hands, game, decl_place, declarer, defender, open_level, ouvert, obs, pols,
-                 states, skat_known, params, work, script, cur, err, log, nlog, row):  # type: ignore[no-untyped-def]
-    """Play the ten tricks forehand -> blind -> rearhand. Returns True when an accepted
-    offer ended the game; a null game stops at the declarer's first trick."""
-    eff = EFF[game]
-    strength = STRENGTH[game]
-    masks = SUIT_MASKS[game]
-    trick, seats, points, tricks = scratch_views(work)
-    def_place = RH if decl_place == FH else FH
-    offers = params[P_CONTRA_RE] and game != NULL
-    open_now = open_level == 2 or ouvert
-    if open_now:
-        obs[O.OPEN_HAND] = np.int64(hands[decl_place])
-    leader = FH
-    for t in range(TRICKS):
-        if offers and t >= 1 and row[C_OFFER] == O.OFFER_NONE:
-            if _offer_round(t, decl_place, declarer, defender, def_place, obs, hands, pols,
-                            states, script, cur, err, log, nlog, row):
-                return True
-            if err[0]:
-                return False
-        obs[O.TRICK_NO] = t
-        obs[O.TRICK_LEADER] = leader
-        for k in range(3):
-            place = (leader + k) % 3
-            player = declarer if place == decl_place else defender
-            if place == decl_place:
-                known = np.uint64(0)
-            elif place == BLIND:
-                known = hands[def_place]
-            else:
-                # the blind stays face down for the defender too until the opening lead
-                known = hands[BLIND] if (t or k) else np.uint64(0)
-            if ask_card(place, player, place, k, obs, hands, trick, seats, eff, masks,
-                        pols[player], states[STREAM_SEAT0 + player],
-                        skat_known if place == decl_place else np.uint64(0), known,
-                        1 if place == BLIND else 0, script, cur, err, log, nlog) < 0:
-                return False
-            if t == 0 and k == 0:
-                obs[O.BLIND] = np.int64(hands[BLIND])  # turned face up after the opening lead
-            elif place == BLIND:
-                obs[O.BLIND] = np.int64(hands[BLIND])
-            if open_now and place == decl_place:
-                obs[O.OPEN_HAND] = np.int64(hands[decl_place])
-        leader = finish_trick(obs, trick, seats, 3, eff, strength, points, tricks)
-        if t == 0 and open_level == 1:
-            open_now = True  # einmal offen: laid down after the first trick
-            obs[O.OPEN_HAND] = np.int64(hands[decl_place])
-        if game == NULL and leader == decl_place:
-            break
-    return False
+@numba.njit(**JIT)
+def _max_open(pickup, params):
+    """The highest open level the rules allow the game: 2 after a pickup (or in a hand game
+    with ``open_hand``), else 0."""
+    return 2 if (pickup or params[P_OPEN_HAND] == OPEN_HAND_ON) else 0
 
 
-@numba.njit(cache=True)
-def _settle(row, game, decl_place, declarer, hand_game, ouvert, open_level, full, bid, skat,
-            accepted, work, params):  # type: ignore[no-untyped-def]
-    """Score a declared game into ``row``."""
-    _, _, points, tricks = scratch_views(work)
-    dpoints = points[decl_place] + card_points(skat)
-    dtricks = tricks[decl_place]
-    row[C_DPOINTS] = dpoints
-    row[C_DTRICKS] = dtricks
-    lost_factor = params[P_LOST_FACTOR]
-    if game == NULL:
-        won = dtricks == 0
-        value = null_value(hand_game, ouvert)
+@numba.njit(**JIT)
+def _declaration(place, declarer, pickup, hands, seen, obs, pols, states, params, choices,
+                 script, cur, err, log, nlog):
+    """The declarer names his game: a suit or grand at an open level (closed, einmal or
+    zweimal offen), null or null ouvert. Returns the declaration code."""
+    obs[O.HAND_GAME] = 0 if pickup else 1
+    obs[O.MAX_OPEN] = _max_open(pickup, params)
+    return ask_declaration(place, declarer, place, hands[place], seen, obs, pols[declarer],
+                           states[STREAM_SEAT0 + declarer], declaration_flags(obs, params), False,
+                           choices, script, cur, err, log, nlog)
+
+
+@numba.njit(inline="always", **JIT)
+def card_source(state, card):
+    """A played card's ``b`` in its row: 1 from the blind, 0 from the player's own hand."""
+    return 1 if state[S.TO_MOVE] == state[S.BLIND_AT] else 0
+
+
+@numba.njit(**JIT)
+def _offer(pol, player, obs, rng, script, cur, err, log, nlog):
+    """The defender's offer (0 none, 1 "raus", 2 "Stich"); none leaves no row."""
+    if pol < 0:
+        if person_waits(pol, script, cur, obs, err, log, nlog):
+            return 0
+        made, offer = scripted_optional(script, cur, A.OFFER, player)
+        if made and offer != O.OFFER_RAUS and offer != O.OFFER_STICH:
+            err[0] = E_ILLEGAL
+            return 0
     else:
-        mat = matadors(full, game)
-        row[C_MATADORS] = mat
-        if accepted:
-            stich = row[C_OFFER] == O.OFFER_STICH
-            value = BASE[game] * (abs(mat) + 1 + hand_game + open_level + stich)
-            overbid = value < bid
-            won = not overbid
-            if overbid:
-                value = overbid_value(game, bid)
-            row[C_SCHNEIDER] = stich
-            row[C_OVERBID] = overbid
-        else:
-            won, value, schneider, schwarz, overbid = settle_suit(
-                game, mat, hand_game, 0, 0, 0, open_level, dpoints, dtricks, TRICKS, bid)
-            row[C_SCHNEIDER] = schneider
-            row[C_SCHWARZ] = schwarz
-            row[C_OVERBID] = overbid
-            if row[C_OFFER] != O.OFFER_NONE:
-                # rejected: one more level, then + 50 % rounded up; Contra x 2, Re x 2 more
-                value = (3 * (value + BASE[game]) + 1) // 2
-                value *= (2 if row[C_CONTRA] else 1) * (2 if row[C_RE] else 1)
-    row[C_WON] = won
-    row[C_VALUE] = value
-    row[C_SCORE + declarer] = value if won else -lost_factor * value
+        offer = decide_offer(pol, obs, rng)
+    if offer != O.OFFER_NONE:
+        record(log, nlog, A.OFFER, player, offer, 0)
+    return offer
 
 
-@numba.njit(cache=True)
-def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, work, script,
-              cur, err, log, nlog, preset):  # type: ignore[no-untyped-def]
-    """Deal, bid, declare, play and score deal ``deal`` into result ``row`` (dealt as
-    ``preset`` lays the cards if it is not empty)."""
-    for s in range(states.shape[0]):
-        states[s, 0] = stream_key(seed, deal, s)
-    dealer = deal % 2
+@numba.njit(inline="always", **JIT)
+def _decision(state, obs, pols, states, script, cur, err, log, nlog):
+    """The card-play decision due (the state's action): the player to move sees his
+    observation and plays a card, offers, accepts or rejects, says Contra or Re."""
+    player = state[S.PLAYER]
+    phase = state[S.PHASE]
+    observe(state, state[S.TO_MOVE], obs)
+    pol = pols[player]
+    rng = states[STREAM_SEAT0 + player]
+    if phase == PLAY:
+        action = ask(pol, player, A.PLAY, obs, rng, decide_card, card_allowed, card_source,
+                     state, script, cur, err, log, nlog)
+    elif phase == OFFER:
+        action = _offer(pol, player, obs, rng, script, cur, err, log, nlog)
+    elif phase == ACCEPT:
+        action = answer_yes(pol, player, A.ACCEPT, A.REJECT, obs, rng, script, cur, err, log,
+                            nlog, 0)
+    else:
+        action = answer_optional(pol, player, A.CONTRA if phase == CONTRA else A.RE, obs, rng,
+                                 script, cur, err, log, nlog)
+    return action
+
+
+@numba.njit(**JIT)
+def _tricks(state, obs, pols, states, script, cur, err, log, nlog):
+    """The tricks, through the card-play state, until the card play is over (or a replay
+    stops): cards, and between tricks the defender's offer, its answer, Contra and Re."""
+    while not finished(state):
+        action = _decision(state, obs, pols, states, script, cur, err, log, nlog)
+        if err[0]:
+            return
+        step(state, action)
+
+
+@numba.njit(**JIT)
+def _game(place, declarer, bid, pickup, decl, hands, skat, seen, state, obs, pols, states,
+          params, script, cur, err, log, nlog, row):
+    """The declared game: its contract in the result row and the state (the defender plays
+    the blind), then the tricks."""
+    game = decl & 7
+    begin(state, 3, FH, BLIND, _max_open(pickup, params))
+    for p in range(3):
+        sit(state, p, hands[p], declarer if p == place else 1 - declarer)
+    contract(state, game, place, RH if place == FH else FH, bid, 0 if pickup else 1,
+             (decl & O.DECL_OUVERT) != 0, 0, 0, (decl >> O.DECL_OPEN_SHIFT) & 3, skat, seen,
+             params[P_CONTRA_RE] == CONTRA_RE_ON)
+    row[C_GAME] = game
+    row[C_HAND] = state[S.HAND_GAME]
+    row[C_OUVERT] = state[S.OUVERT]
+    row[C_OPEN] = state[S.OPEN_LEVEL]
+    row[C_DISCARD] = np.int64(skat)
+    _tricks(state, obs, pols, states, script, cur, err, log, nlog)
+    row[C_ERROR] = err[0]
+
+
+@numba.njit(**JIT)
+def _ramsch(dealer, hands, skat, state, obs, pols, states, script, cur, err, log, nlog, row):
+    """Both passed, ramsch: forehand and rearhand play their own ten cards in two-card
+    tricks, jacks trump, the blind stays out; more card points lose them plus the skat's;
+    with equal points the taker of the last trick loses."""
     fhp = 1 - dealer
-    skat = deal_three_hands(states[STREAM_DEAL], perm, hands, preset)
-    obs[:] = 0
-    obs[O.DECLARER] = -1
-    obs[O.FOREHAND] = FH
-    obs[O.TRICK_SIZE] = 3
-    obs[O.BLIND_SEAT] = BLIND
-    obs[O.MAX_OPEN] = 2
-    for k in range(3):
-        obs[O.TRICK_CARD + k] = -1
-    row[:] = 0
-    row[C_DEAL] = deal
-    row[C_DEALER] = dealer
-    row[C_DECLARER] = -1
-    row[C_POSITION] = -1
-    row[C_GAME] = -1
-    row[C_OFFER_TRICK] = -1
-    row[C_RLOSER] = -1
-    row[C_HANDS + fhp] = np.int64(hands[FH])
-    row[C_HANDS + dealer] = np.int64(hands[RH])
-    row[C_BLIND] = np.int64(hands[BLIND])
-    row[C_SKAT] = np.int64(skat)
+    record(log, nlog, A.RAMSCH, fhp, 0, 0)
+    if cur[0] < script.shape[0] and script[cur[0], 0] == A.RAMSCH:
+        cur[0] += 1  # a replayed ramsch row is no decision: step over it
+    begin(state, 2, 0, -1, 2)
+    sit(state, 0, hands[FH], fhp)
+    sit(state, 1, hands[RH], dealer)
+    ramsch(state, skat)
+    _tricks(state, obs, pols, states, script, cur, err, log, nlog)
+    row[C_ERROR] = err[0]
+    if err[0]:
+        return
+    loser, tie = ramsch_loser(state)
+    skat_points = card_points(skat)
+    row[C_RSKAT] = skat_points
+    row[C_RTIE] = tie
+    row[C_RAMSCH] = 1
+    row[C_GAME] = RAMSCH
+    row[C_DISCARD] = np.int64(skat)
+    for p in range(2):
+        row[C_RPOINTS + state[S.PLAYER_AT + p]] = state[S.POINTS + p]
+    row[C_RLOSER] = state[S.PLAYER_AT + loser]
+    row[C_SCORE + state[S.PLAYER_AT + loser]] = -(state[S.POINTS + loser] + skat_points)
+
+
+@numba.njit(**JIT)
+def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, state, work,
+              script, cur, err, log, nlog, preset):
+    """Deal ``deal``, bid, take the skat (or give up), declare, play the tricks and settle,
+    into the result ``row`` (dealt as ``preset`` lays the cards if it is not empty)."""
     cur[0] = 0
     nlog[0] = 0
-    work[:] = 0
-    choices = work[W_CHOICES:W_LEN]
-
-    decl_place, bid = _bidding(hands, dealer, fhp, obs, pols, states, values, script, cur, err,
-                               log, nlog)
+    dealer, skat = _deal(seed, deal, states, perm, hands, preset, obs, row)
+    fhp = 1 - dealer
+    place, bid = _bidding(hands, dealer, fhp, obs, pols, states, values, script, cur, err, log,
+                          nlog)
     if err[0]:
         row[C_ERROR] = err[0]
         return
-    if decl_place < 0:
-        if params[P_RAMSCH]:
-            _ramsch(hands, dealer, fhp, obs, pols, states, work, script, cur, err, log, nlog, row)
-            row[C_ERROR] = err[0]
+    if place < 0:
+        if params[P_ALL_PASS] == RAMSCH_ON:
+            _ramsch(dealer, hands, skat, state, obs, pols, states, script, cur, err, log, nlog,
+                    row)
         else:
             row[C_PASSED_OUT] = 1
             row[C_DISCARD] = np.int64(skat)
         return
-
-    declarer = fhp if decl_place == FH else dealer
-    defender = 1 - declarer
-    obs[O.DECLARER] = decl_place
+    declarer = fhp if place == FH else dealer
+    obs[O.DECLARER] = place
     obs[O.BID] = bid
     row[C_DECLARER] = declarer
-    row[C_POSITION] = decl_place
+    row[C_POSITION] = place
     row[C_BID] = bid
     row[C_DISCARD] = np.int64(skat)
-    full = hands[decl_place] | skat
-    may_give_up_18 = params[P_GIVE_UP_18] and bid == 18
-    if may_give_up_18 and _ask_give_up(decl_place, declarer, obs, hands[decl_place], pols, states,
-                                       script, cur, err, log, nlog):
-        row[C_GIVE_UP] = 1
-        row[C_SCORE + declarer] = -GIVE_UP_SCORE
+    gave_up, pickup, skat, seen = _skat(place, declarer, bid, hands, skat, obs, pols, states,
+                                        params, script, cur, err, log, nlog)
+    if gave_up:
+        _given_up(row, gave_up, declarer, bid, params)
         return
     if err[0]:
         row[C_ERROR] = err[0]
         return
-    pickup = ask_yes(decl_place, declarer, decl_place, O.PH_PICKUP, A.PICKUP, A.HAND, obs,
-                     hands[decl_place], pols[declarer], states[STREAM_SEAT0 + declarer], script,
-                     cur, err, log, nlog, 0)
+    decl = _declaration(place, declarer, pickup, hands, seen, obs, pols, states, params,
+                        work[W_CHOICES:W_LEN], script, cur, err, log, nlog)
     if err[0]:
         row[C_ERROR] = err[0]
         return
-    skat_known = np.uint64(0)
-    if pickup:
-        hands[decl_place] = full
-        obs[O.SKAT] = np.int64(skat)
-        may_give_up = may_give_up_18 or (params[P_GIVE_UP_PICKUP] and not params[P_CONTRA_RE]
-                                         and _cannot_reach(full, bid))
-        if may_give_up and _ask_give_up(decl_place, declarer, obs, full, pols, states, script,
-                                        cur, err, log, nlog):
-            row[C_GIVE_UP] = 1
-            if may_give_up_18:
-                row[C_SCORE + declarer] = -GIVE_UP_SCORE
-            else:
-                row[C_VALUE] = smallest_game_value(bid)
-                row[C_SCORE + declarer] = -params[P_LOST_FACTOR] * row[C_VALUE]
-            return
-        if err[0]:
-            row[C_ERROR] = err[0]
-            return
-        put = ask_discard(decl_place, declarer, decl_place, full, skat, obs, pols[declarer],
-                          states[STREAM_SEAT0 + declarer], script, cur, err, log, nlog)
-        if err[0]:
-            row[C_ERROR] = err[0]
-            return
-        hands[decl_place] = full & ~put
-        skat = put
-        skat_known = put
-    hand_game = 0 if pickup else 1
-    obs[O.HAND_GAME] = hand_game
-    obs[O.MAX_OPEN] = 2 if (pickup or params[P_OPEN_HAND]) else 0
-    decl = ask_declaration(decl_place, declarer, decl_place, hands[decl_place], skat_known, obs,
-                           pols[declarer], states[STREAM_SEAT0 + declarer],
-                           declaration_flags(obs, params), False, choices, script, cur,
-                           err, log, nlog)
-    if err[0]:
-        row[C_ERROR] = err[0]
-        return
-    game = decl & 7
-    ouvert = (decl & O.DECL_OUVERT) != 0
-    open_level = (decl >> O.DECL_OPEN_SHIFT) & 3
-    obs[O.GAME] = game
-    obs[O.OUVERT] = ouvert
-    obs[O.OPEN_LEVEL] = open_level
-    row[C_GAME] = game
-    row[C_HAND] = hand_game
-    row[C_OUVERT] = ouvert
-    row[C_OPEN] = open_level
-    row[C_DISCARD] = np.int64(skat)
-    work[W_CHOICES:W_LEN] = 0
+    _game(place, declarer, bid, pickup, decl, hands, skat, seen, state, obs, pols, states,
+          params, script, cur, err, log, nlog, row)
+    _settlement(row, state, params)
 
-    accepted = _play_tricks(hands, game, decl_place, declarer, defender, open_level, ouvert, obs,
-                            pols, states, skat_known, params, work, script, cur, err, log, nlog,
-                            row)
-    row[C_ERROR] = err[0]
-    _settle(row, game, decl_place, declarer, hand_game, ouvert, open_level, full, bid, skat,
-            accepted, work, params)
+
+def start(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
+          rules: Mapping[str, Any] | None = None) -> tuple[np.ndarray, list[int]] | None:
+    """Deal ``i``'s card play as a state and its recorded actions (``start_en_deux``), under
+    ``rules`` (the defaults complete those given), or the rules its record shows."""
+    return start_en_deux(columns, i, rows, None if rules is None else OPTIONS.resolve(rules, NAME))
 
 
 @implements(deal_scratch, NAME)
-def _deal_scratch(game):  # type: ignore[no-untyped-def]
+def _deal_scratch(game):
     return (np.zeros(O.LENGTH, np.int64), np.zeros((STREAM_SEAT0 + 2, 1), np.uint64),
-            np.zeros(3, np.uint64), np.zeros(32, np.int64), np.zeros(W_LEN, np.int64))
+            np.zeros(3, np.uint64), np.zeros(32, np.int64), np.zeros(LENGTH, np.int64),
+            np.zeros(W_LEN, np.int64))
 
 
 @implements(kernel_play_deal, NAME)
-def _play_deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log, nlog,  # type: ignore[no-untyped-def]
+def _play_deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log, nlog,
                preset):
-    obs, states, hands, perm, work_ = work
-    play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, work_, script, cur,
-              err, log, nlog, preset)
+    obs, states, hands, perm, state, work_ = work
+    play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, state, work_,
+              script, cur, err, log, nlog, preset)
 
 
 # --- the declaration -----------------------------------------------------------------------
@@ -593,5 +667,7 @@ GAME = Game(
     categories=CATEGORIES, outcome=outcome(N_PLAYERS), observation=O, kernel=KernelTag(NAME),
     kernel_params=kernel_params, rescore=rescore, deal_layout=DEAL_LAYOUT,
     trace_codec="sim.games.skat_en_deux_trace", screen="sim.play.skat_family:SkatEnDeuxScreen",
-    bid_values=bid_list)
+    bid_values=bid_list,
+    card_play=CardPlay(S, LENGTH, legal, step, observe, finished, decide, playout, start,
+                       card_play_result))
 """Skat-en-deux, as the registry (``sim.registry``) knows it."""

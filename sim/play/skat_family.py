@@ -1,6 +1,6 @@
 """The table screen of the Skat family (``skat``, ``skat_en_deux``): what the person's
 seat sees, the decision due with its legal choices, the other seats' moves as they
-happen, and the result with the game value's levels.
+happen, and the result with the game value's terms as the game's settlement returns them.
 
 Everything shown comes from the seat's observation (``sim.games.skat_obs``), the
 public actions, and, once the deal is over, its result columns. In Skat-en-deux the
@@ -21,7 +21,7 @@ from sim.cards import SKAT_DECK
 from sim.games import skat, skat_en_deux
 from sim.games import skat_obs as O
 from sim.games.base import Game
-from sim.games.skat_values import BASE, EFF, GRAND, NULL, RAMSCH, STRENGTH, declaration_choices, null_value
+from sim.games.skat_values import EFF, GRAND, NULL, RAMSCH, STRENGTH, declaration_choices
 from sim.play.common import (
     Choice,
     Question,
@@ -65,6 +65,8 @@ class SkatFamilyScreen:
     game under ``rules`` (each game's subclass names the declarations it offers)."""
 
     declaration_flags: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    settlement: Callable[[dict[str, Any], dict[str, Any]], dict[str, int]]
+    """The game's settlement of the declarer's game from its result columns: its terms."""
 
     def __init__(self, game: Game, rules: dict[str, Any], seat: int, number: int) -> None:
         self.game = game
@@ -303,11 +305,12 @@ class SkatFamilyScreen:
             out += self._ramsch_lines(c)
         elif c.get("give_up"):
             who = self.player_name(c["declarer"])
-            if c["game_value"]:
+            t = self.settlement(c, self.rules)
+            if t["value"]:
                 out.append(f"{who} gave up after picking up the skat: lost at the smallest game "
-                           f"value reaching the bid {c['bid']}: {c['game_value']}")
+                           f"value reaching the bid {c['bid']}: {t['value']}")
             else:
-                out.append(f"{who} gave up at 18: - 60")
+                out.append(f"{who} gave up at 18: - {-t['score']}")
         else:
             out += self.value_lines(c)[0]
         out.append("Scores: " + ", ".join(f"{self.player_name(p)} {c[f'score_{p}']:+d}"
@@ -331,78 +334,63 @@ class SkatFamilyScreen:
         return out
 
     def value_lines(self, c: dict[str, Any]) -> tuple[list[str], int]:
-        """The declared game's value, level by level as the rules compute it; returns the
-        lines and the value they arrive at (the ``game_value`` the engine settled)."""
+        """The declared game's value, term by term as the game's settlement returns them;
+        returns the lines and the value they arrive at (the ``game_value`` the engine
+        settled)."""
         who = self.player_name(c["declarer"])
         game = c["game"]
         hand = bool(c["hand"])
         ouvert = bool(c["ouvert"])
-        level = c.get("open_level", 0)
+        t = self.settlement(c, self.rules)
         lines = [f"{who} played {GAME_LABELS[game]}{' ouvert' if ouvert else ''}"
                  f"{' hand' if hand else ''} (bid {c['bid']}): {c['declarer_points']} card points "
                  f"in {c['declarer_tricks']} tricks"]
+        value = t["value"]
         if game == NULL:
-            value = int(null_value(int(hand), int(ouvert)))
             lines.append(f"Null{' hand' if hand else ''}{' ouvert' if ouvert else ''}: value {value}")
         else:
-            mat = c["matadors"]
+            mat = t["matadors"]
+            level = t["open"]
             terms = [(f"{'with' if mat > 0 else 'without'} {abs(mat)}", abs(mat)), ("game", 1)]
-            offer = c.get("offer", 0)
-            if hand:
-                terms.append(("hand", 1))
-            if offer and c.get("accepted"):
-                if offer == O.OFFER_STICH:
-                    terms.append(("Schneider (Stich offered)", 1))
-                if level:
-                    terms.append((OPEN_LEVELS[level], level))
-            else:
-                sch_ann = c.get("schneider_announced", False) or c.get("schwarz_announced", False) \
-                    or ouvert
-                schw_ann = c.get("schwarz_announced", False) or ouvert
-                if c["schneider"] or sch_ann:
-                    terms.append(("Schneider", 1))
-                if sch_ann:
-                    terms.append(("Schneider announced", 1))
-                if c["schwarz"] or schw_ann:
-                    terms.append(("Schwarz", 1))
-                if schw_ann:
-                    terms.append(("Schwarz announced", 1))
-                if ouvert:
-                    terms.append(("ouvert", 1))
-                if level:
-                    terms.append((OPEN_LEVELS[level], level))
-            levels = sum(k for _, k in terms)
-            base = int(BASE[game])
-            value = base * levels
-            lines.append("Levels: " + " + ".join(name for name, k in terms if k or name != "game")
-                         + f" = {levels}; value {levels} x {base} = {value}")
-            if c["overbid"]:
-                value = -(-c["bid"] // base) * base
+            terms += [(name, t[term]) for term, name in LEVEL_TERMS if t[term]]
+            if level:
+                terms.append((OPEN_LEVELS[level], level))
+            lines.append("Levels: " + " + ".join(name for name, _ in terms)
+                         + f" = {t['levels']}; value {t['levels']} x {t['base']} = "
+                         f"{t['level_value']}")
+            if t["overbid"]:
                 lines.append(f"Overbid: the bid {c['bid']} is more than that; lost at the "
-                             f"smallest multiple of {base} reaching it: {value}")
-            if offer and not c.get("accepted"):
-                value = (3 * (value + base) + 1) // 2
-                lines.append(f"Offer {OFFER_LABELS[offer]} rejected: one level more, x 1.5 "
-                             f"(rounded up) = {value}")
-                for flag, word in (("contra", "Contra"), ("re", "Re")):
-                    if c.get(flag):
-                        value *= 2
-                        lines.append(f"{word}: x 2 = {value}")
-        factor = int(self.rules["lost_factor"])
-        if c["won"]:
-            lines.append(f"Won: {who} {value:+d}")
+                             f"smallest multiple of {t['base']} reaching it: {t['overbid_value']}")
+            if t["rejected"]:
+                lines.append(f"Offer {OFFER_LABELS[c['offer']]} rejected: one level more, x 1.5 "
+                             f"(rounded up) = {t['rejected_value']}")
+                for term, word in (("contra", "Contra"), ("re", "Re")):
+                    if t[term]:
+                        lines.append(f"{word}: x 2 = {t[term + '_value']}")
+        if t["won"]:
+            lines.append(f"Won: {who} {t['score']:+d}")
         else:
-            lines.append(f"Lost: {who} -{factor} x {value} = {-factor * value:+d}")
+            lines.append(f"Lost: {who} -{t['lost_factor']} x {value} = {t['score']:+d}")
         return lines, value
+
+
+LEVEL_TERMS = (("hand", "hand"), ("stich", "Schneider (Stich offered)"),
+               ("schneider", "Schneider"), ("schneider_announced", "Schneider announced"),
+               ("schwarz", "Schwarz"), ("schwarz_announced", "Schwarz announced"),
+               ("ouvert", "ouvert"))
+"""The settlement's levels between the game level and the open levels, in the order the
+screen names them."""
 
 
 class SkatScreen(SkatFamilyScreen):
     """Three-player Skat's screen: announcements offered in hand games."""
 
     declaration_flags = staticmethod(skat.declaration_flags)
+    settlement = staticmethod(skat.settlement_terms)
 
 
 class SkatEnDeuxScreen(SkatFamilyScreen):
     """Skat-en-deux's screen: open levels offered."""
 
     declaration_flags = staticmethod(skat_en_deux.declaration_flags)
+    settlement = staticmethod(skat_en_deux.settlement_terms)
