@@ -164,13 +164,13 @@ ANNOUNCE_FLAGS = np.array([0, O.DECL_SCHNEIDER, O.DECL_SCHNEIDER | O.DECL_SCHWAR
 
 
 @numba.njit(**JIT_NRT)
-def declaration_flags(obs, params):  # type: ignore[no-untyped-def]
+def declaration_flags(obs, params):
     """The announcement levels offered: all four in a hand game with announcements on."""
     return ANNOUNCE_FLAGS[:4 if (obs[O.HAND_GAME] and params[P_ANNOUNCE] == ANNOUNCE_ON) else 1]
 
 
 @numba.njit(**JIT)
-def declaration_allowed(decl, obs, params, buf):  # type: ignore[no-untyped-def]
+def declaration_allowed(decl, obs, params, buf):
     """Whether ``decl`` is among the declarations offered now."""
     return allowed_declaration(decl, obs, declaration_flags(obs, params), buf)
 
@@ -178,7 +178,7 @@ def declaration_allowed(decl, obs, params, buf):  # type: ignore[no-untyped-def]
 # --- the phases of a deal ------------------------------------------------------------------
 
 @numba.njit(**JIT_NRT)
-def _deal(seed, deal, states, perm, hands, preset, obs, row):  # type: ignore[no-untyped-def]
+def _deal(seed, deal, states, perm, hands, preset, obs, row):
     """The deal: every stream keyed; ten cards to each seat, two to the skat (dealt as
     ``preset`` lays them if it is not empty); what all see before the bidding; the result
     row's deal. Returns the dealer and the skat."""
@@ -207,7 +207,7 @@ def _deal(seed, deal, states, perm, hands, preset, obs, row):  # type: ignore[no
 
 
 @numba.njit(**JIT)
-def _bidding(hands, dealer, obs, pols, states, values, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
+def _bidding(hands, dealer, obs, pols, states, values, script, cur, err, log, nlog):
     """The bidding: middlehand bids to forehand, then rearhand to the survivor; forehand may
     take 18 after two passes. Returns ``(declarer, bid)``; declarer -1 when all passed."""
     fh = (dealer + 1) % 3
@@ -251,7 +251,7 @@ def _bidding(hands, dealer, obs, pols, states, values, script, cur, err, log, nl
 
 
 @numba.njit(**JIT)
-def _skat(declarer, position, hands, skat, obs, pols, states, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
+def _skat(declarer, position, hands, skat, obs, pols, states, script, cur, err, log, nlog):
     """The skat: the declarer picks it up and puts two cards away, or plays hand. Returns
     whether he picked it up, the two cards that count for him and those he saw."""
     pickup = ask_yes(declarer, declarer, position, O.PH_PICKUP, A.PICKUP, A.HAND, obs,
@@ -272,7 +272,7 @@ def _skat(declarer, position, hands, skat, obs, pols, states, script, cur, err, 
 
 @numba.njit(**JIT)
 def _declaration(declarer, position, hands, seen, obs, pols, states, params, choices, script,
-                 cur, err, log, nlog):  # type: ignore[no-untyped-def]
+                 cur, err, log, nlog):
     """The declarer names his game: a suit, grand, null or null ouvert (announcements in a
     hand game if the rules have them). Returns the declaration code."""
     announce = params[P_ANNOUNCE] == ANNOUNCE_ON
@@ -283,7 +283,7 @@ def _declaration(declarer, position, hands, seen, obs, pols, states, params, cho
 
 
 @numba.njit(inline="always", **JIT)
-def _seat(state, fh, hands):  # type: ignore[no-untyped-def]
+def _seat(state, fh, hands):
     """The card play's places: the three seats with their hands, forehand to lead."""
     begin(state, 3, fh, -1, 0)
     for s in range(3):
@@ -291,7 +291,7 @@ def _seat(state, fh, hands):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(**JIT)
-def _tricks(state, obs, pols, states, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
+def _tricks(state, obs, pols, states, script, cur, err, log, nlog):
     """The tricks, through the card-play state: the seat to move sees its observation and
     plays, until the card play is over (or a replay stops)."""
     while not finished(state):
@@ -305,7 +305,7 @@ def _tricks(state, obs, pols, states, script, cur, err, log, nlog):  # type: ign
 
 
 @numba.njit(**JIT)
-def settle(game, mat, hand, ouvert, schneider_announced, schwarz_announced, declarer_points,  # type: ignore[no-untyped-def]
+def settle(game, mat, hand, ouvert, schneider_announced, schwarz_announced, declarer_points,
            declarer_tricks, bid, lost_factor):
     """Skat's settlement of a declared game: its terms (``skat_values.TERMS``)."""
     return game_terms(game, mat, hand, ouvert, schneider_announced, schwarz_announced, 0,
@@ -322,7 +322,7 @@ def settlement_terms(c: dict[str, Any], rules: dict[str, Any]) -> dict[str, int]
 
 
 @numba.njit(**JIT)
-def _settlement(row, state, params):  # type: ignore[no-untyped-def]
+def _settlement(row, state, params):
     """Score the declared game: the card points and tricks, matadors, and the settlement's
     value, won or lost, into ``row``."""
     declarer = state[S.DECLARER]
@@ -345,7 +345,7 @@ def _settlement(row, state, params):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(**JIT)
-def _ramsch(fh, hands, skat, state, obs, pols, states, script, cur, err, log, nlog, row):  # type: ignore[no-untyped-def]
+def _ramsch(fh, hands, skat, state, obs, pols, states, script, cur, err, log, nlog, row):
     """All passed, ramsch: forehand leads, jacks trump; the skat's points go to the taker of
     the last trick; the most card points lose them (all tied for most); a player who took
     every trick (Durchmarsch) wins 120."""
@@ -377,7 +377,7 @@ def _ramsch(fh, hands, skat, state, obs, pols, states, script, cur, err, log, nl
 
 
 @numba.njit(**JIT)
-def _game(declarer, bid, fh, hands, skat, seen, pickup, decl, state, obs, pols, states, script,  # type: ignore[no-untyped-def]
+def _game(declarer, bid, fh, hands, skat, seen, pickup, decl, state, obs, pols, states, script,
           cur, err, log, nlog, row):
     """The declared game: its contract in the result row and the state, then the tricks."""
     game = decl & 7
@@ -395,7 +395,7 @@ def _game(declarer, bid, fh, hands, skat, seen, pickup, decl, state, obs, pols, 
 
 
 @numba.njit(**JIT)
-def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, state, work,  # type: ignore[no-untyped-def]
+def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, state, work,
               script, cur, err, log, nlog, preset):
     """Deal ``deal``, bid, take the skat, declare, play the tricks and settle, into the result
     ``row`` (dealt as ``preset`` lays the cards if it is not empty)."""
@@ -436,14 +436,14 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, s
 
 
 @implements(deal_scratch, NAME)
-def _deal_scratch(game):  # type: ignore[no-untyped-def]
+def _deal_scratch(game):
     return (np.zeros(O.LENGTH, np.int64), np.zeros((STREAM_SEAT0 + 3, 1), np.uint64),
             np.zeros(3, np.uint64), np.zeros(32, np.int64), np.zeros(LENGTH, np.int64),
             np.zeros(W_LEN, np.int64))
 
 
 @implements(kernel_play_deal, NAME)
-def _play_deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log, nlog,  # type: ignore[no-untyped-def]
+def _play_deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log, nlog,
                preset):
     obs, states, hands, perm, state, work_ = work
     play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, state, work_,

@@ -151,7 +151,7 @@ assert all(getattr(S, f) - S.PLAYED == getattr(O, o) - O.PLAYED for f, o in (
 # --- setting a state up --------------------------------------------------------------------
 
 @numba.njit(**JIT)
-def begin(state, places, forehand, blind_at, max_open):  # type: ignore[no-untyped-def]
+def begin(state, places, forehand, blind_at, max_open):
     """Set ``state`` before the opening lead: ``places`` in a trick, the leader ``forehand``,
     the blind's place (-1: none), the highest open level the rules allow (observation only).
     The places' cards and players follow (``sit``), then the contract (``contract``,
@@ -175,7 +175,7 @@ def begin(state, places, forehand, blind_at, max_open):  # type: ignore[no-untyp
 
 
 @numba.njit(inline="always", **JIT)
-def sit(state, place, cards, player):  # type: ignore[no-untyped-def]
+def sit(state, place, cards, player):
     """Place ``place`` holds ``cards`` (a mask) and ``player`` decides there."""
     state[S.HANDS + place] = np.int64(cards)
     state[S.PLAYER_AT + place] = player
@@ -184,7 +184,7 @@ def sit(state, place, cards, player):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(**JIT)
-def contract(state, game, declarer, defender, bid, hand_game, ouvert, schneider_announced,  # type: ignore[no-untyped-def]
+def contract(state, game, declarer, defender, bid, hand_game, ouvert, schneider_announced,
              schwarz_announced, open_level, skat, skat_seen, offers):
     """The declared game: its type, the declarer's place (and the defender's who offers, -1
     for none), the bid, hand, ouvert, announcements, open level, the cards that count for the
@@ -204,7 +204,7 @@ def contract(state, game, declarer, defender, bid, hand_game, ouvert, schneider_
 
 
 @numba.njit(**JIT)
-def ramsch(state, skat):  # type: ignore[no-untyped-def]
+def ramsch(state, skat):
     """Nobody declared: ramsch (jacks trump, grand order), the ``skat`` aside."""
     state[S.GAME] = RAMSCH
     state[S.SKAT] = np.int64(skat)
@@ -213,13 +213,13 @@ def ramsch(state, skat):  # type: ignore[no-untyped-def]
 # --- the rules of the card play ------------------------------------------------------------
 
 @numba.njit(inline="always", **JIT)
-def finished(state):  # type: ignore[no-untyped-def]
+def finished(state):
     """Whether the card play is over."""
     return state[S.DONE] != 0
 
 
 @numba.njit(inline="always", **JIT)
-def legal(state):  # type: ignore[no-untyped-def]
+def legal(state):
     """The actions allowed now: the cards the place to move may play (follow the led card's
     effective suit if it can), or the codes of an offer (0-2) or a yes/no (0-1)."""
     if state[S.DONE]:
@@ -236,7 +236,7 @@ def legal(state):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(inline="always", **JIT)
-def card_allowed(state, obs, card):  # type: ignore[no-untyped-def]
+def card_allowed(state, obs, card):
     """A replayed card (``kernel.ask``'s check): the card, or -1 when the place to move may
     not play it now."""
     if 0 <= card < 32 and (legal(state) >> np.uint64(card)) & np.uint64(1):
@@ -245,20 +245,20 @@ def card_allowed(state, obs, card):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(inline="always", **JIT)
-def _to_move(state, place):  # type: ignore[no-untyped-def]
+def _to_move(state, place):
     state[S.TO_MOVE] = place
     state[S.PLAYER] = state[S.PLAYER_AT + place]
 
 
 @numba.njit(inline="always", **JIT)
-def _next_trick(state):  # type: ignore[no-untyped-def]
+def _next_trick(state):
     """On to the next trick's opening lead."""
     state[S.PHASE] = PLAY
     _to_move(state, state[S.LEADER])
 
 
 @numba.njit(inline="always", **JIT)
-def _finish_trick(state, game, places):  # type: ignore[no-untyped-def]
+def _finish_trick(state, game, places):
     """The trick is complete: its taker takes its points and leads next; the card play ends
     after the tenth trick, or at the declarer's first trick in a null game; before the next
     trick the defender may offer."""
@@ -286,7 +286,7 @@ def _finish_trick(state, game, places):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(inline="always", **JIT)
-def _play(state, card):  # type: ignore[no-untyped-def]
+def _play(state, card):
     """The place to move plays ``card``."""
     place = state[S.TO_MOVE]
     game = state[S.GAME]
@@ -310,7 +310,7 @@ def _play(state, card):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(inline="always", **JIT)
-def _between_tricks(state, phase, action):  # type: ignore[no-untyped-def]
+def _between_tricks(state, phase, action):
     """An offer, its answer, Contra or Re."""
     if phase == OFFER:
         if action == O.OFFER_NONE:
@@ -339,7 +339,7 @@ def _between_tricks(state, phase, action):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(inline="always", **JIT)
-def step(state, action):  # type: ignore[no-untyped-def]
+def step(state, action):
     """Take ``action`` (one of ``legal(state)``) for the player to move, in place; a
     finished state stays as it is."""
     if state[S.DONE]:
@@ -354,7 +354,7 @@ def step(state, action):  # type: ignore[no-untyped-def]
 # --- what a seat sees ----------------------------------------------------------------------
 
 @numba.njit(inline="always", **JIT)
-def laid_down(state):  # type: ignore[no-untyped-def]
+def laid_down(state):
     """Whether the declarer's hand lies open: ouvert and zweimal offen from the start,
     einmal offen after the first trick."""
     level = state[S.OPEN_LEVEL]
@@ -363,7 +363,7 @@ def laid_down(state):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(inline="always", **JIT)
-def observe(state, seat, obs):  # type: ignore[no-untyped-def]
+def observe(state, seat, obs):
     """Fill ``obs`` with what the player deciding at place ``seat`` may see now: his place's
     cards (and the other ones he plays, ``KNOWN``), the contract, the cards played, the trick,
     the tricks taken, the declarer's open hand, the blind once the opening lead is out, the
@@ -418,7 +418,7 @@ def observe(state, seat, obs):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(**JIT_NRT)
-def playout(state, pols, rngs):  # type: ignore[no-untyped-def]
+def playout(state, pols, rngs):
     """Play ``state`` to its end with the policies ``pols`` (kernel ids, by player), each
     player drawing from his own stream ``rngs[player]``."""
     obs = np.zeros(O.LENGTH, np.int64)
@@ -431,13 +431,13 @@ def playout(state, pols, rngs):  # type: ignore[no-untyped-def]
 # --- results -------------------------------------------------------------------------------
 
 @numba.njit(**JIT)
-def declarer_points(state):  # type: ignore[no-untyped-def]
+def declarer_points(state):
     """The declarer's card points: his tricks' and the two cards that count for him."""
     return state[S.POINTS + state[S.DECLARER]] + card_points(np.uint64(state[S.SKAT]))
 
 
 @numba.njit(**JIT)
-def declarer_cards(state):  # type: ignore[no-untyped-def]
+def declarer_cards(state):
     """The declarer's twelve cards (his hand and the skat, before he discarded): the cards
     his matadors are counted on."""
     d = state[S.DECLARER]
@@ -445,7 +445,7 @@ def declarer_cards(state):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(**JIT)
-def ramsch_loser(state):  # type: ignore[no-untyped-def]
+def ramsch_loser(state):
     """Skat-en-deux's ramsch: the place with more card points loses; with equal points the
     taker of the last trick. Returns the place and whether the points were equal."""
     p0 = state[S.POINTS]

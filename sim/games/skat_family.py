@@ -30,16 +30,14 @@ from sim.games.kernel import (
     scripted_either,
     scripted_optional,
 )
-from sim.games.skat_values import JIT, POINTS, declaration_choices
+from sim.games.skat_values import JIT, declaration_choices
 from sim.options import OptionTable
 from sim.policies.skat_family import (
     decide_bid,
-    decide_card,
     decide_declaration,
     decide_discard,
     decide_yes,
 )
-from sim.tricks import legal_mask, trick_winner
 
 
 def outcome(n_players: int) -> Outcome:
@@ -73,13 +71,14 @@ def option_index(options: OptionTable, name: str) -> int:
     return [o.name for o in options].index(name)
 
 
-W_POINTS, W_TRICKS, W_TRICK, W_SEATS, W_CHOICES, W_LEN = 0, 3, 6, 9, 12, 48
-"""Scratch space of one shard (``work``), reused by every deal: points and tricks per
-seat, the trick's cards and seats, room for the declarations offered."""
+W_POINTS, W_TRICKS, W_CHOICES, W_LEN = 0, 3, 12, 48
+"""Scratch space of one shard (``work``), reused by every deal: room for the declarations
+offered (``W_CHOICES`` on); a trick result given by hand to ``skat_en_deux._settle`` puts
+points and tricks per place at ``W_POINTS`` and ``W_TRICKS``."""
 
 
 @numba.njit(**JIT)
-def allowed_declaration(decl, obs, flags, buf):  # type: ignore[no-untyped-def]
+def allowed_declaration(decl, obs, flags, buf):
     """Whether ``decl`` is among the declarations offered now."""
     n = declaration_choices(obs, flags, buf)
     for k in range(n):
@@ -89,14 +88,7 @@ def allowed_declaration(decl, obs, flags, buf):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(inline="always", **JIT)
-def scratch_views(work):  # type: ignore[no-untyped-def]
-    """The trick, its seats, and points and tricks per seat, inside a shard's scratch."""
-    return (work[W_TRICK:W_TRICK + 3], work[W_SEATS:W_SEATS + 3], work[W_POINTS:W_POINTS + 3],
-            work[W_TRICKS:W_TRICKS + 3])
-
-
-@numba.njit(inline="always", **JIT)
-def private(obs, seat, position, hand):  # type: ignore[no-untyped-def]
+def private(obs, seat, position, hand):
     """Fill the deciding seat's private fields; the rest of ``obs`` is public."""
     obs[O.SEAT] = seat
     obs[O.POSITION] = position
@@ -107,7 +99,7 @@ def private(obs, seat, position, hand):  # type: ignore[no-untyped-def]
 
 @numba.njit(**JIT)
 def ask_bid(bidder, player, position, bid, obs, hand, pol, state, values, script, cur, err,
-            log, nlog):  # type: ignore[no-untyped-def]
+            log, nlog):
     """Seat ``bidder`` (``player`` in the trace) names a higher value or passes (0)."""
     private(obs, bidder, position, hand)
     obs[O.PHASE] = O.PH_BID
@@ -143,7 +135,7 @@ def ask_bid(bidder, player, position, bid, obs, hand, pol, state, values, script
 
 @numba.njit(**JIT)
 def ask_yes(seat, player, position, phase, yes_kind, no_kind, obs, hand, pol, state, script,
-            cur, err, log, nlog, value):  # type: ignore[no-untyped-def]
+            cur, err, log, nlog, value):
     """A yes/no decision by ``seat`` in ``phase``, recorded as ``yes_kind``/``no_kind``."""
     private(obs, seat, position, hand)
     obs[O.PHASE] = phase
@@ -152,7 +144,7 @@ def ask_yes(seat, player, position, phase, yes_kind, no_kind, obs, hand, pol, st
 
 
 @numba.njit(**JIT)
-def answer_yes(pol, player, yes_kind, no_kind, obs, state, script, cur, err, log, nlog, value):  # type: ignore[no-untyped-def]
+def answer_yes(pol, player, yes_kind, no_kind, obs, state, script, cur, err, log, nlog, value):
     """``player``'s yes or no (1/0), his observation ``obs`` filled, recorded as ``yes_kind``
     (carrying ``value``) or ``no_kind``; 0 after a replay error or at a person's stop."""
     if pol < 0:
@@ -169,7 +161,7 @@ def answer_yes(pol, player, yes_kind, no_kind, obs, state, script, cur, err, log
 
 @numba.njit(**JIT)
 def ask_optional(seat, player, position, phase, kind, obs, hand, pol, state, script, cur, err,
-                 log, nlog):  # type: ignore[no-untyped-def]
+                 log, nlog):
     """A yes/no decision whose "no" leaves no action (give up, Contra, Re): yes is
     recorded as ``kind``."""
     private(obs, seat, position, hand)
@@ -178,7 +170,7 @@ def ask_optional(seat, player, position, phase, kind, obs, hand, pol, state, scr
 
 
 @numba.njit(**JIT)
-def answer_optional(pol, player, kind, obs, state, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
+def answer_optional(pol, player, kind, obs, state, script, cur, err, log, nlog):
     """``player``'s yes or no (1/0) to a question whose "no" leaves no action, his
     observation ``obs`` filled; yes is recorded as ``kind``."""
     if pol < 0:
@@ -193,7 +185,7 @@ def answer_optional(pol, player, kind, obs, state, script, cur, err, log, nlog):
 
 
 @numba.njit(inline="always", **JIT)
-def deal_three_hands(state, perm, hands, preset):  # type: ignore[no-untyped-def]
+def deal_three_hands(state, perm, hands, preset):
     """Shuffle the 32 cards (or take them as ``preset`` lays them: ``order_deck``) and
     deal 10 to each of ``hands[0..2]``; return the skat."""
     order_deck(state, perm, preset, 0)
@@ -206,61 +198,8 @@ def deal_three_hands(state, perm, hands, preset):  # type: ignore[no-untyped-def
 
 
 @numba.njit(inline="always", **JIT)
-def ask_card(seat, player, position, k, obs, hands, trick, seats, eff, masks, pol, state,
-             skat_known, known, source, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
-    """Seat ``seat`` (decided by ``player``) plays the ``k``-th card of the trick from
-    ``source`` (0 hand, 1 blind); the card is taken from its hand and shown to all.
-
-    ``skat_known`` and ``known`` are the cards this player may see beside his hand.
-    Returns the card, or -1 when a replayed card does not fit."""
-    obs[O.TRICK_N] = k
-    private(obs, seat, position, hands[seat])
-    obs[O.PHASE] = O.PH_PLAY
-    legal = legal_mask(hands[seat], trick[0] if k else -1, eff, masks)
-    obs[O.LEGAL] = np.int64(legal)
-    obs[O.SKAT] = np.int64(skat_known)
-    obs[O.KNOWN] = np.int64(known)
-    if pol < 0:
-        if person_waits(pol, script, cur, obs, err, log, nlog):
-            return -1
-        card = scripted(script, cur, A.PLAY, player, err)
-        if err[0] or card < 0 or card >= 32 or not (legal >> np.uint64(card)) & np.uint64(1) \
-                or script[cur[0] - 1, 3] != source:
-            err[0] = err[0] if err[0] else E_ILLEGAL
-            return -1
-    else:
-        card = decide_card(pol, obs, state)
-    obs[O.KNOWN] = 0
-    record(log, nlog, A.PLAY, player, card, source)
-    trick[k] = card
-    seats[k] = seat
-    hands[seat] &= ~bit(card)
-    obs[O.PLAYED + seat] |= np.int64(bit(card))
-    obs[O.TRICK_CARD + k] = card
-    if k and eff[card] != eff[trick[0]]:
-        obs[O.VOIDS] |= np.int64(1) << np.int64(5 * seat + eff[trick[0]])
-    return card
-
-
-@numba.njit(inline="always", **JIT)
-def finish_trick(obs, trick, seats, n, eff, strength, points, tricks):  # type: ignore[no-untyped-def]
-    """Score a complete trick of ``n`` cards: its winner's seat takes the points."""
-    winner = seats[trick_winner(trick, n, eff, strength)]
-    won = 0
-    for k in range(n):
-        won += POINTS[trick[k]]
-    points[winner] += won
-    tricks[winner] += 1
-    obs[O.POINTS + winner] += won
-    obs[O.TRICKS + winner] += 1
-    for k in range(n):
-        obs[O.TRICK_CARD + k] = -1
-    return winner
-
-
-@numba.njit(inline="always", **JIT)
 def ask_discard(seat, player, position, full, skat, obs, pol, state, script, cur, err, log,
-                nlog):  # type: ignore[no-untyped-def]
+                nlog):
     """The declarer, holding ``full`` (his hand and the ``skat`` he picked up), puts two
     cards away; returns them (0 when a replayed discard does not fit)."""
     private(obs, seat, position, full)
@@ -281,7 +220,7 @@ def ask_discard(seat, player, position, full, skat, obs, pol, state, script, cur
 
 @numba.njit(inline="always", **JIT)
 def ask_declaration(seat, player, position, hand, skat_known, obs, pol, state, flags, announce,
-                    buf, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
+                    buf, script, cur, err, log, nlog):
     """The declarer names his game among those offered (``flags``: the announcement or
     open-level bits allowed); returns the declaration (-1 when a replayed one does not fit)."""
     private(obs, seat, position, hand)

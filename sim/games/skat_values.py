@@ -51,7 +51,7 @@ def _suit_trumps(suit: int) -> list[str]:
     return list(JACKS) + [SUITS[suit] + r for r in PLAIN_ORDER]
 
 
-def _tables():  # type: ignore[no-untyped-def]
+def _tables():
     tables = [build_table(SKAT_DECK, _suit_trumps(s), PLAIN_ORDER) for s in range(4)]
     tables.append(build_table(SKAT_DECK, list(JACKS), PLAIN_ORDER))
     tables.append(build_table(SKAT_DECK, [], _NULL_ORDER_FULL))
@@ -73,7 +73,7 @@ POINTS = SKAT_DECK.points.astype(np.int64)
 
 
 @numba.njit(**JIT)
-def matadors(cards, game):  # type: ignore[no-untyped-def]
+def matadors(cards, game):
     """Matadors of ``cards`` (declarer's hand plus both skat cards) in a suit or grand game.
 
     Positive "with n", negative "without n": consecutive trumps from CJ down that
@@ -88,13 +88,13 @@ def matadors(cards, game):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(**JIT)
-def game_value_levels(game, mat, extra_levels):  # type: ignore[no-untyped-def]
+def game_value_levels(game, mat, extra_levels):
     """Base value x (|matadors| + 1 game + ``extra_levels``) of a suit or grand game."""
     return BASE[game] * (abs(mat) + 1 + extra_levels)
 
 
 @numba.njit(**JIT)
-def overbid_value(game, bid):  # type: ignore[no-untyped-def]
+def overbid_value(game, bid):
     """The smallest multiple of the game's base value that is at least ``bid``."""
     b = BASE[game]
     return ((bid + b - 1) // b) * b
@@ -122,7 +122,32 @@ OFFER_STICH = O.OFFER_STICH
 
 
 @numba.njit(**JIT)
-def game_terms(game, mat, hand, ouvert, schneider_announced, schwarz_announced, open_levels,  # type: ignore[no-untyped-def]
+def _suit_levels(mat, hand, ouvert, schneider_announced, schwarz_announced, open_levels,
+                 declarer_points, declarer_tricks, total_tricks, offer, accepted):
+    """A suit game's or grand's levels, whether the card play won it, and whether Schneider
+    and Schwarz were reached: ``(stich, schneider, schneider announced, schwarz, schwarz
+    announced, ouvert, levels, won, schneider made, schwarz made)``."""
+    if offer and accepted:
+        stich = 1 if offer == OFFER_STICH else 0
+        levels = abs(mat) + 1 + hand + open_levels + stich
+        return stich, 0, 0, 0, 0, 0, levels, True, stich, 0
+    schneider = 1 if declarer_points <= 30 or declarer_points >= 90 else 0
+    schwarz = 1 if declarer_tricks == 0 or declarer_tricks == total_tricks else 0
+    sch_ann = 1 if schneider_announced or schwarz_announced or ouvert else 0
+    schw_ann = 1 if schwarz_announced or ouvert else 0
+    ouvert_level = 1 if ouvert else 0
+    schneider_level = 1 if schneider or sch_ann else 0
+    schwarz_level = 1 if schwarz or schw_ann else 0
+    levels = abs(mat) + 1 + hand + schneider_level + sch_ann + schwarz_level + schw_ann \
+        + ouvert_level + open_levels
+    won = declarer_points >= 61 and not (sch_ann and declarer_points < 90) \
+        and not (schw_ann and declarer_tricks < total_tricks)
+    return (0, schneider_level, sch_ann, schwarz_level, schw_ann, ouvert_level, levels, won,
+            schneider, schwarz)
+
+
+@numba.njit(**JIT)
+def game_terms(game, mat, hand, ouvert, schneider_announced, schwarz_announced, open_levels,
                declarer_points, declarer_tricks, total_tricks, bid, offer, accepted, contra, re,
                lost_factor):
     """Settle a finished declared game: its terms (``TERMS``, a tuple in that order).
@@ -136,73 +161,52 @@ def game_terms(game, mat, hand, ouvert, schneider_announced, schwarz_announced, 
     rounded up, x 2 for ``contra`` and x 2 more for ``re``. Null: 23, hand 35, ouvert 46,
     ouvert hand 59, won without a trick. Lost: - ``lost_factor`` x value.
     """
-    base = stich = schneider_level = sch_ann = schwarz_level = schw_ann = 0
-    ouvert_level = open_level = levels = level_value = overbid = overbid_v = 0
-    rejected = rejected_v = contra_v = re_v = schneider = schwarz = 0
-    said_contra = said_re = 0
+    z = np.int64(0)
     if game == NULL:
         value = null_value(hand, ouvert)
         won = declarer_tricks == 0
-        matadors_ = 0
-        hand_level = 0
-    else:
-        base = BASE[game]
-        matadors_ = mat
-        hand_level = hand
-        open_level = open_levels
-        if offer and accepted:
-            stich = 1 if offer == OFFER_STICH else 0
-            schneider = stich
-            levels = abs(mat) + 1 + hand + open_levels + stich
-            won = True
-        else:
-            schneider = 1 if declarer_points <= 30 or declarer_points >= 90 else 0
-            schwarz = 1 if declarer_tricks == 0 or declarer_tricks == total_tricks else 0
-            sch_ann = 1 if schneider_announced or schwarz_announced or ouvert else 0
-            schw_ann = 1 if schwarz_announced or ouvert else 0
-            ouvert_level = 1 if ouvert else 0
-            schneider_level = 1 if schneider or sch_ann else 0
-            schwarz_level = 1 if schwarz or schw_ann else 0
-            levels = abs(mat) + 1 + hand + schneider_level + sch_ann + schwarz_level + schw_ann \
-                + ouvert_level + open_levels
-            won = declarer_points >= 61
-            if sch_ann and declarer_points < 90:
-                won = False
-            if schw_ann and declarer_tricks < total_tricks:
-                won = False
-        value = base * levels
-        level_value = value
-        if value < bid:
-            overbid = 1
-            won = False
-            value = overbid_value(game, bid)
-            overbid_v = value
-        if offer and not accepted:
-            rejected = 1
-            value = (3 * (value + base) + 1) // 2
-            rejected_v = value
-            if contra:
-                said_contra = 1
-                value *= 2
-                contra_v = value
-            if re:
-                said_re = 1
-                value *= 2
-                re_v = value
+        score = value if won else -lost_factor * value
+        return (z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, np.int64(value),
+                np.int64(won), np.int64(lost_factor), np.int64(score), z, z)
+    base = BASE[game]
+    (stich, schneider_level, sch_ann, schwarz_level, schw_ann, ouvert_level, levels, won,
+     schneider, schwarz) = _suit_levels(mat, hand, ouvert, schneider_announced,
+                                        schwarz_announced, open_levels, declarer_points,
+                                        declarer_tricks, total_tricks, offer, accepted)
+    level_value = value = base * levels
+    overbid = value < bid
+    if overbid:
+        won = False
+        value = overbid_value(game, bid)
+    overbid_v = value if overbid else 0
+    rejected = offer != 0 and not accepted
+    if rejected:
+        value = (3 * (value + base) + 1) // 2
+    rejected_v = value if rejected else 0
+    said_contra = rejected and contra != 0
+    if said_contra:
+        value *= 2
+    contra_v = value if said_contra else 0
+    said_re = rejected and re != 0
+    if said_re:
+        value *= 2
+    re_v = value if said_re else 0
     score = value if won else -lost_factor * value
-    return (np.int64(base), np.int64(matadors_), np.int64(0 if game == NULL else 1),
-            np.int64(hand_level), np.int64(stich), np.int64(schneider_level), np.int64(sch_ann),
-            np.int64(schwarz_level), np.int64(schw_ann), np.int64(ouvert_level),
-            np.int64(open_level), np.int64(levels), np.int64(level_value), np.int64(overbid),
-            np.int64(overbid_v), np.int64(rejected), np.int64(rejected_v), np.int64(said_contra),
-            np.int64(contra_v), np.int64(said_re), np.int64(re_v), np.int64(value),
-            np.int64(1 if won else 0), np.int64(lost_factor), np.int64(score),
-            np.int64(schneider), np.int64(schwarz))
+    return (np.int64(base), np.int64(mat), np.int64(1), np.int64(hand), np.int64(stich),
+            np.int64(schneider_level), np.int64(sch_ann), np.int64(schwarz_level),
+            np.int64(schw_ann), np.int64(ouvert_level), np.int64(open_levels),
+            np.int64(levels), np.int64(level_value), np.int64(overbid), np.int64(overbid_v),
+            np.int64(rejected), np.int64(rejected_v), np.int64(said_contra),
+            np.int64(contra_v), np.int64(said_re), np.int64(re_v), np.int64(value), np.int64(won),
+            np.int64(lost_factor), np.int64(score), np.int64(schneider), np.int64(schwarz))
+
+
+assert TERMS[21:25] == ("value", "won", "lost_factor", "score")  # a null game's terms
 
 
 @numba.njit(**JIT)
 def settle_suit(game, mat, hand, ouvert_announced, schneider_announced, schwarz_announced,
-                open_levels, declarer_points, declarer_tricks, total_tricks, bid):  # type: ignore[no-untyped-def]
+                open_levels, declarer_points, declarer_tricks, total_tricks, bid):
     """Settle a finished suit or grand game without offers (``game_terms``).
 
     Returns ``(won, value, schneider, schwarz, overbid)``: ``value`` is the
@@ -222,7 +226,7 @@ def terms_dict(terms: tuple[int, ...]) -> dict[str, int]:
 
 
 @numba.njit(**JIT)
-def null_value(hand, ouvert):  # type: ignore[no-untyped-def]
+def null_value(hand, ouvert):
     """Value of a null game: 23, hand 35, ouvert 46, ouvert hand 59."""
     return NULL_VALUES[hand + 2 * ouvert]
 
@@ -243,7 +247,7 @@ def bid_values(extra_levels: int) -> np.ndarray:
 
 
 @numba.njit(**JIT)
-def card_points(mask):  # type: ignore[no-untyped-def]
+def card_points(mask):
     """Card points of a set of Skat cards."""
     return mask_points(mask, POINTS)
 
@@ -271,7 +275,7 @@ def rescore_lost_factor(columns: dict[str, np.ndarray], lost_factor: int, n_play
 
 
 @numba.njit(**JIT)
-def declaration_choices(obs, flags, out):  # type: ignore[no-untyped-def]
+def declaration_choices(obs, flags, out):
     """Every declaration offered now, written to ``out``; returns how many.
 
     Each suit game and grand with each of ``flags`` (the announcement or open-level

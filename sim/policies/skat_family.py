@@ -21,7 +21,7 @@ from sim.rng import below
 
 
 @numba.njit(**JIT)
-def decide_bid(pol, obs, state, values):  # type: ignore[no-untyped-def]
+def decide_bid(pol, obs, state, values):
     """A bid value above ``obs[BID]`` or 0 to pass."""
     if obs[O.NEXT_BID] == 0:
         return 0
@@ -31,7 +31,7 @@ def decide_bid(pol, obs, state, values):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(**JIT)
-def decide_yes(pol, obs, state):  # type: ignore[no-untyped-def]
+def decide_yes(pol, obs, state):
     """Hold (answer), take 18 (forehand after two passes), pick up the skat, give up,
     accept an offer, say Contra or Re: yes or no."""
     if pol == HEURISTIC:
@@ -40,7 +40,7 @@ def decide_yes(pol, obs, state):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(**JIT)
-def decide_declaration(pol, obs, state, flags, announce, buf):  # type: ignore[no-untyped-def]
+def decide_declaration(pol, obs, state, flags, announce, buf):
     """A declaration code: game | ouvert and announcement flags | open level bits."""
     if pol == HEURISTIC:
         return H.declare(obs, announce)
@@ -49,7 +49,7 @@ def decide_declaration(pol, obs, state, flags, announce, buf):  # type: ignore[n
 
 
 @numba.njit(**JIT)
-def decide_discard(pol, obs, state):  # type: ignore[no-untyped-def]
+def decide_discard(pol, obs, state):
     """The two cards to put away (a mask)."""
     if pol == HEURISTIC:
         return H.discard(obs)
@@ -57,7 +57,7 @@ def decide_discard(pol, obs, state):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(inline="always", **JIT)
-def decide_card(pol, obs, state):  # type: ignore[no-untyped-def]
+def decide_card(pol, obs, state):
     """The card to play, one of ``obs[LEGAL]``."""
     if pol == HEURISTIC:
         return H.play(obs)
@@ -65,7 +65,7 @@ def decide_card(pol, obs, state):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(**JIT)
-def decide_offer(pol, obs, state):  # type: ignore[no-untyped-def]
+def decide_offer(pol, obs, state):
     """The defender's offer before a trick: none, "raus" or "Stich"."""
     if pol == HEURISTIC:
         return H2.offer(obs)
@@ -73,7 +73,7 @@ def decide_offer(pol, obs, state):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(**JIT)
-def decide(pol, obs, state):  # type: ignore[no-untyped-def]
+def decide(pol, obs, state):
     """A card-play decision as the card-play state's action (``sim.games.skat_cardplay``):
     the card to play, the defender's offer (0 none, 1 "raus", 2 "Stich"), or 1/0 for
     accepting an offer, Contra and Re."""
