@@ -30,7 +30,7 @@ from sim.games.kernel import (
     scripted_either,
     scripted_optional,
 )
-from sim.games.skat_values import JIT, declaration_choices
+from sim.games.skat_values import JIT, JIT_NRT, declaration_choices
 from sim.options import OptionTable
 from sim.policies.skat_family import (
     decide_bid,
@@ -184,7 +184,7 @@ def answer_optional(pol, player, kind, obs, state, script, cur, err, log, nlog):
     return 1 if yes else 0
 
 
-@numba.njit(inline="always", **JIT)
+@numba.njit(inline="always", **JIT_NRT)
 def deal_three_hands(state, perm, hands, preset):
     """Shuffle the 32 cards (or take them as ``preset`` lays them: ``order_deck``) and
     deal 10 to each of ``hands[0..2]``; return the skat."""
