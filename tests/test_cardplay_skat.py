@@ -107,7 +107,7 @@ def test_a_null_game_ends_at_the_declarers_first_trick() -> None:
     state = skat_state(("C7 C8", "CA CK", "CT S7"), 0, NULL, 1)
     play(state, "C7", "CK", "CT")  # the declarer's king beats the ten in null (A K Q J T ...)
     assert C.finished(state)
-    assert C._skat_result(state) == {"declarer_points": 14, "declarer_tricks": 1}
+    assert C.skat_result(state) == {"declarer_points": 14, "declarer_tricks": 1}
     assert int(C.legal(state)) == 0
 
 
@@ -176,7 +176,7 @@ def test_an_accepted_offer_ends_the_card_play() -> None:
     assert int(C.legal(state)) == 0b11 and seen(state, RH)[O.OFFER] == O.OFFER_STICH
     C.step(state, C.YES)
     assert C.finished(state)
-    assert C._en_deux_result(state) == {
+    assert C.en_deux_result(state) == {
         "declarer_points": 0, "declarer_tricks": 0, "offer": O.OFFER_STICH, "offer_trick": 1,
         "accepted": 1, "contra": 0, "re": 0}
 
@@ -234,7 +234,7 @@ def test_the_ramsch_in_two_card_tricks_and_its_loser() -> None:
     play(state, "C7", "C8", "H8", "H7")
     assert C.ramsch_loser(state) == (1, True)
     # places 0 and 1 are forehand (player 1 here) and rearhand (player 0)
-    assert C._en_deux_result(state) == {"ramsch_points_1": 0, "ramsch_points_0": 0,
+    assert C.en_deux_result(state) == {"ramsch_points_1": 0, "ramsch_points_0": 0,
                                         "ramsch_loser": 0, "ramsch_tie_last_trick": 1}
 
 

@@ -11,6 +11,11 @@ What the game is
   10 tricks (a null game ends at the declarer's first trick), settlement.
   When all pass: throw-in, or ramsch (jacks trump, most points loses).
 * Options: ``OPTIONS`` below.
+
+``play_deal`` goes through the phases as the rules name them (``_deal``, ``_bidding``,
+``_skat``, ``_declaration``, ``_game`` with its ``_tricks``, ``_settlement``; ``_ramsch``).
+The card play's state and steps live in ``sim.games.skat_cardplay``; the tricks go through
+them (``kernel.ask`` for each card), and ``settle`` returns the declared game's terms.
 """
 
 from __future__ import annotations
@@ -42,10 +47,10 @@ from sim.games.skat_cardplay import (
     playout,
     ramsch,
     sit,
+    skat_result,
     start_skat,
     step,
 )
-from sim.games.skat_cardplay import _skat_result as card_play_result
 from sim.games.skat_family import (
     W_CHOICES,
     W_LEN,
@@ -467,5 +472,5 @@ GAME = Game(
     deal_layout=DEAL_LAYOUT, trace_codec="sim.games.skat_trace",
     screen="sim.play.skat_family:SkatScreen", bid_values=bid_list,
     card_play=CardPlay(S, LENGTH, legal, step, observe, finished, decide, playout, start_skat,
-                       card_play_result))
+                       skat_result))
 """Three-player Skat, as the registry (``sim.registry``) knows it."""

@@ -455,7 +455,7 @@ def ramsch_loser(state):
     return state[S.LEADER], True
 
 
-def _skat_result(state: np.ndarray) -> dict[str, int]:
+def skat_result(state: np.ndarray) -> dict[str, int]:
     """Skat's result columns the card play decides."""
     if state[S.GAME] == RAMSCH:
         skat = int(card_points(np.uint64(state[S.SKAT])))
@@ -469,7 +469,7 @@ def _skat_result(state: np.ndarray) -> dict[str, int]:
             "declarer_tricks": int(state[S.TRICKS + state[S.DECLARER]])}
 
 
-def _en_deux_result(state: np.ndarray) -> dict[str, int]:
+def en_deux_result(state: np.ndarray) -> dict[str, int]:
     """Skat-en-deux's result columns the card play decides."""
     if state[S.GAME] == RAMSCH:
         loser, tie = ramsch_loser(state)

@@ -16,6 +16,11 @@ What the game is
   before tricks from the second on; settlement. When both pass: ramsch in
   two-card tricks without the blind, or a throw-in.
 * Options: ``OPTIONS`` below.
+
+``play_deal`` goes through the phases as the rules name them (``_deal``, ``_bidding``,
+``_skat`` with the give-ups, ``_declaration``, ``_game`` with its ``_tricks``,
+``_settlement``; ``_ramsch``). The card play's state and steps, offers, Contra and Re
+included, live in ``sim.games.skat_cardplay``; ``settle`` returns the settlement's terms.
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ from sim.games.skat_cardplay import (
     contract,
     declarer_cards,
     declarer_points,
+    en_deux_result,
     finished,
     legal,
     observe,
@@ -64,7 +70,6 @@ from sim.games.skat_cardplay import (
     start_en_deux,
     step,
 )
-from sim.games.skat_cardplay import _en_deux_result as card_play_result
 from sim.games.skat_family import (
     W_CHOICES,
     W_LEN,
@@ -669,5 +674,5 @@ GAME = Game(
     trace_codec="sim.games.skat_en_deux_trace", screen="sim.play.skat_family:SkatEnDeuxScreen",
     bid_values=bid_list,
     card_play=CardPlay(S, LENGTH, legal, step, observe, finished, decide, playout, start,
-                       card_play_result))
+                       en_deux_result))
 """Skat-en-deux, as the registry (``sim.registry``) knows it."""
