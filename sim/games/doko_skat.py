@@ -29,50 +29,61 @@ import numba
 import numpy as np
 
 from sim import actions as A
-from sim.cards import DOKO_DECK_48, SUITS, bit, lsb, mask_points, popcount
+from sim.cards import DOKO_DECK_48, SUITS, bit, lsb, popcount
 from sim.deals import Group, Layout
+from sim.games import doko_skat_cardplay as CP
 from sim.games import doko_skat_obs as O
 from sim.games.base import Game, Outcome, forehand
+from sim.games.cardplay import CardPlay
+from sim.games.doko_skat_cardplay import (
+    S,
+    card_allowed,
+    finished,
+    name_game,
+    observe,
+    put_away,
+    redeal,
+    settlement,
+    start_first_round,
+    start_main_game,
+    step,
+    take_up,
+)
 from sim.games.doko_skat_values import (
-    EFF,
     GAME_TRUMP,
     GAME_TYPE,
     GAME_TYPES,
     GRAND,
+    JIT,
+    JIT_NRT,
     LONE,
     N_GAMES,
     N_KINDS,
     PAIR,
-    POINTS,
     SIDES,
-    STRENGTH,
-    SUIT_MASKS,
+    TRICKS,
     declaration_order,
     game_of_card,
     held_copies,
-    held_copy,
-    settle,
     settle_all,
-    spitzen,
-    table_of,
     teams,
 )
 from sim.games.kernel import (
     E_ILLEGAL,
     E_MISMATCH,
     KernelTag,
+    ask,
     deal_scratch,
     implements,
+    no_detail,
     order_deck,
     person_waits,
     record,
-    scripted,
 )
 from sim.games.kernel import play_deal as kernel_play_deal
 from sim.options import Option, OptionTable
-from sim.policies.doko_skat import decide_card, decide_declaration, decide_discard
+from sim.policies.doko_skat import decide, decide_card, decide_declaration, decide_discard
 from sim.rng import STREAM_DEAL, STREAM_SEAT0, shuffle, stream_key
-from sim.tricks import legal_mask, trick_winner
 
 NAME = "doko_skat"
 N_PLAYERS = 3
@@ -80,8 +91,6 @@ DECK = DOKO_DECK_48
 N_CARDS = 48
 STOCK = 12
 LEFT_OVER = 9
-TRICKS = 12
-FIRST_ROUND_TRICKS = 3
 
 OBSERVATION = O
 """The fields of a seat's observation, what its policy (or a person at the table) sees."""
@@ -100,17 +109,28 @@ OPTIONS = OptionTable([
            scoring_only=True),
 ])
 
-P_BRIDGE_SKAT, P_TEAM_ALL, P_COUNT_FR, P_ZERO_SUM, P_N = range(5)
+P = {o.name: j for j, o in enumerate(OPTIONS)}
+"""The kernel's parameter of each option (``kernel_params``), by name."""
+P_BRIDGE_ORDER, P_TEAM_CARDS, P_FIRST_ROUND_POINTS, P_ZERO_SUM = (
+    P[n] for n in ("bridge_order", "team_cards", "first_round_points", "zero_sum"))
+
+
+def _is(name: str, value: object) -> np.ndarray:
+    """Per code of option ``name``: 1 where its value is ``value`` (the kernel's flag)."""
+    return np.array([v == value for v in OPTIONS.by_name[name].allowed], np.int64)
+
+
+SKAT_ORDER, ALL_CARDS, FIRST_ROUND_COUNTS, ZERO_SUM = (_is("bridge_order", "skat"),
+                                                      _is("team_cards", "all"),
+                                                      _is("first_round_points", True),
+                                                      _is("zero_sum", True))
+"""The rules' flags by option code: bridges in the skat order, team cards anywhere, the
+first-round tricks count, zero sum."""
 
 
 def kernel_params(rules: dict) -> np.ndarray:
-    """The rules as the kernel's parameter array."""
-    p = np.zeros(P_N, np.int64)
-    p[P_BRIDGE_SKAT] = rules["bridge_order"] == "skat"
-    p[P_TEAM_ALL] = rules["team_cards"] == "all"
-    p[P_COUNT_FR] = bool(rules["first_round_points"])
-    p[P_ZERO_SUM] = bool(rules["zero_sum"])
-    return p
+    """The rules as the kernel's parameter array: each option's code (``OPTIONS.codes``)."""
+    return OPTIONS.codes(rules)
 
 
 # --- results -------------------------------------------------------------------------------
@@ -133,7 +153,9 @@ COLUMNS = (
     ("value", "int8"),
 ) + _per_seat("score", "int16") + _per_seat("stock", "uint64") + (("skat", "uint64"),) \
     + _per_seat("first_round", "uint64") + _per_seat("extra", "uint64") \
-    + _per_seat("discard", "uint64") + (("replay_error", "int16"),)
+    + _per_seat("discard", "uint64") + (
+    ("bridge_order", "int8"), ("team_cards", "int8"), ("first_round_points", "bool"),
+    ("replay_error", "int16"))
 """Result columns. ``turned_up`` / ``second_turned_up``: the card (its kind, 0-23; -1: no
 redeal); ``fr_game`` / ``game``: the game type (suit, grand, bridge) and ``fr_trump`` /
 ``trump`` its trump suit (-1 in grand); ``fr_tricks`` / ``fr_points``: first-round tricks and
@@ -143,10 +165,13 @@ order; ``points_s`` / ``tricks_s``: main-game tricks per seat; ``points_pair`` /
 first-round tricks when they count); ``special_*``: special points as earned (they count
 only for a winning side); ``spitzen``: the declaring side's, undoubled; ``value``: what each
 winner scores; ``stock_s``, ``skat``, ``first_round_s``, ``extra_s`` (redeal), ``discard_s``:
-card masks."""
+card masks; ``bridge_order``, ``team_cards``, ``first_round_points``: the rules the deal's
+card play followed (``natural``/``skat``, ``first_round``/``all``: labels of the kernel's
+flags), so that a recorded deal's card play can be set up from its columns alone
+(``doko_skat_cardplay.start``)."""
 COL = {name: j for j, (name, _) in enumerate(COLUMNS)}
-(C_DEAL, C_DEALER, C_TURNED, C_FR_GAME, C_FR_TRUMP, C_FR_TRICKS) = range(6)
-C_FR_POINTS = COL["fr_points_0"]
+C_DEAL, C_DEALER, C_TURNED, C_FR_GAME, C_FR_TRUMP, C_FR_TRICKS, C_FR_POINTS = (COL[n] for n in (
+    "deal", "dealer", "turned_up", "fr_game", "fr_trump", "fr_tricks_0", "fr_points_0"))
 C_PAIR, C_LONE, C_BOTH = COL["pair_0"], COL["lone"], COL["lone_both"]
 C_DECLARER, C_SIDE, C_TURN, C_NOBODY = (COL[n] for n in ("declarer", "declaring_side",
                                                           "declarer_turn", "nobody_declared"))
@@ -158,10 +183,13 @@ C_DISC_PAIR, C_DISC_LONE, C_PTS_PAIR, C_PTS_LONE, C_SP_PAIR, C_SP_LONE, C_SPITZE
         "special_lone", "spitzen", "winner_side", "tie", "value", "score_0"))
 C_STOCK, C_SKAT, C_FIRST, C_EXTRA, C_DISCARD, C_ERROR = (COL[n] for n in (
     "stock_0", "skat", "first_round_0", "extra_0", "discard_0", "replay_error"))
+C_BRIDGE_ORDER, C_TEAM_CARDS, C_FR_COUNTS = (COL[n] for n in (
+    "bridge_order", "team_cards", "first_round_points"))
 
 CATEGORIES = {"turned_up": DECK.names[:N_KINDS], "second_turned_up": DECK.names[:N_KINDS],
               "fr_game": GAME_TYPES, "game": GAME_TYPES, "fr_trump": tuple(SUITS),
-              "trump": tuple(SUITS), "declaring_side": SIDES, "winner_side": SIDES}
+              "trump": tuple(SUITS), "declaring_side": SIDES, "winner_side": SIDES,
+              "bridge_order": ("natural", "skat"), "team_cards": ("first_round", "all")}
 """Integer-coded columns written as labels (``sim.runner``); -1 is null."""
 
 
@@ -180,59 +208,10 @@ def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray
     return out
 
 
-# --- decisions -----------------------------------------------------------------------------
+# --- asking a seat -------------------------------------------------------------------------
 
-@numba.njit(cache=True, inline="always")
-def _private(obs, seat, hand, discards, skat, lone):  # type: ignore[no-untyped-def]
-    """The deciding seat's own fields: its cards, its discards, the skat if it took it (and
-    no legal cards until a card is asked for)."""
-    obs[O.SEAT] = seat
-    obs[O.LEGAL] = 0
-    obs[O.HAND] = np.int64(hand)
-    obs[O.DISCARDED] = np.int64(discards[seat])
-    obs[O.SKAT] = np.int64(skat) if seat == lone else 0
-
-
-@numba.njit(cache=True, inline="always")
-def _play_trick(leader, hands, table, main, obs, pols, states, discards, skat, lone, trick,
-                script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
-    """Play one trick from ``leader``; returns ``(winner, card points)`` (-1 on a replay
-    error). ``main``: a main-game trick (else a first-round one)."""
-    eff = EFF[table]
-    obs[O.TRICK_LEADER] = leader
-    for k in range(3):
-        obs[O.TRICK_CARD + k] = -1
-    for n in range(3):
-        seat = (leader + n) % 3
-        legal = legal_mask(hands[seat], trick[0] if n else -1, eff, SUIT_MASKS[table])
-        _private(obs, seat, hands[seat], discards, skat, lone)
-        obs[O.TRICK_N] = n
-        obs[O.LEGAL] = np.int64(legal)
-        if pols[seat] < 0:
-            if person_waits(pols[seat], script, cur, obs, err, log, nlog):
-                return -1, 0
-            card = scripted(script, cur, A.PLAY, seat, err)
-            if err[0]:
-                return -1, 0
-            card = held_copy(card, hands[seat])
-            if card < 0 or card >= N_CARDS or not (legal >> np.uint64(card)) & np.uint64(1):
-                err[0] = E_ILLEGAL
-                return -1, 0
-        else:
-            card = decide_card(pols[seat], obs, states[STREAM_SEAT0 + seat])
-        record(log, nlog, A.PLAY, seat, card, 0)
-        hands[seat] &= ~bit(card)
-        obs[(O.PLAYED if main else O.FR_PLAYED) + seat] |= np.int64(bit(card))
-        if main and n and eff[card] != eff[trick[0]]:
-            obs[O.VOIDS + seat] |= 1 << eff[trick[0]]
-        trick[n] = card
-        obs[O.TRICK_CARD + n] = card
-    winner = (leader + trick_winner(trick, 3, eff, STRENGTH[table])) % 3
-    return winner, POINTS[trick[0]] + POINTS[trick[1]] + POINTS[trick[2]]
-
-
-@numba.njit(cache=True)
-def _ask_declaration(seat, obs, pol, state, script, cur, err, log, nlog):  # type: ignore[no-untyped-def]
+@numba.njit(**JIT)
+def _ask_declaration(seat, obs, pol, state, script, cur, err, log, nlog):
     """Seat ``seat`` names a game (its code) or passes (-1)."""
     if pol < 0:
         if person_waits(pol, script, cur, obs, err, log, nlog):
@@ -255,32 +234,56 @@ def _ask_declaration(seat, obs, pol, state, script, cur, err, log, nlog):  # typ
     return code
 
 
-@numba.njit(cache=True)
-def _ask_discard(seat, n, hands, discards, skat, lone, obs, pol, state, script, cur, err, log,
-                 nlog):  # type: ignore[no-untyped-def]
-    """Seat ``seat`` puts ``n`` of its cards away."""
-    _private(obs, seat, hands[seat], discards, skat, lone)
+@numba.njit(inline="always", **JIT)
+def _decide_discard(pol, obs, rng):
+    """A policy's discard (a mask) as the kernel records it."""
+    return np.int64(decide_discard(pol, obs, rng))
+
+
+@numba.njit(inline="always", **JIT)
+def _discard_allowed(state, obs, cards):
+    """A recorded discard as the seat holds it (either copy of a card), or -1 unless it is
+    ``obs[N_DISCARD]`` of his cards (``kernel.ask``'s check)."""
+    hand = np.uint64(obs[O.HAND])
+    held = held_copies(np.uint64(cards), hand)
+    if popcount(held) != obs[O.N_DISCARD] or held & ~hand:
+        return -1
+    return np.int64(held)
+
+
+@numba.njit(inline="always", **JIT)
+def _tricks(state, obs, pols, rngs, script, cur, err, log, nlog):
+    """A round's tricks: the player to move sees his observation and plays, until the round
+    is over. Whether it got there (not after a replay error or at a person's stop)."""
+    while not finished(state):
+        player = state[S.PLAYER]
+        observe(state, player, obs)
+        card = ask(pols[player], player, A.PLAY, obs, rngs[STREAM_SEAT0 + player], decide_card,
+                   card_allowed, no_detail, state, script, cur, err, log, nlog)
+        if card < 0:
+            return False
+        step(state, card)
+    return True
+
+
+@numba.njit(inline="always", **JIT)
+def _discard(state, obs, seat, n, pols, rngs, script, cur, err, log, nlog):
+    """``seat`` puts ``n`` of his cards away; whether he did."""
+    observe(state, seat, obs)
+    obs[O.PHASE] = O.PH_DISCARD
     obs[O.N_DISCARD] = n
-    if pol < 0:
-        if person_waits(pol, script, cur, obs, err, log, nlog):
-            return
-        cards = held_copies(np.uint64(scripted(script, cur, A.DISCARD, seat, err)), hands[seat])
-        if err[0]:
-            return
-        if popcount(cards) != n or cards & ~hands[seat]:
-            err[0] = E_ILLEGAL
-            return
-    else:
-        cards = np.uint64(decide_discard(pol, obs, state))
-    record(log, nlog, A.DISCARD, seat, np.int64(cards), 0)
-    hands[seat] &= ~cards
-    discards[seat] = cards
+    cards = ask(pols[seat], seat, A.DISCARD, obs, rngs[STREAM_SEAT0 + seat], _decide_discard,
+                _discard_allowed, no_detail, state, script, cur, err, log, nlog)
+    if cards < 0:
+        return False
+    put_away(state, seat, cards)
+    return True
 
 
-# --- one deal ------------------------------------------------------------------------------
+# --- one deal, phase by phase --------------------------------------------------------------
 
-@numba.njit(cache=True)
-def _deal(state, perm, perm9, forehand, stocks, first_round, preset):  # type: ignore[no-untyped-def]
+@numba.njit(**JIT_NRT)
+def _deal(state, perm, perm9, forehand, stocks, first_round, preset):
     """Deal the stocks (4 each from forehand on, 3 to the skat, 4 each, 4 each), turn up
     the top of the 9 left over, shuffle those and deal them 3 to each. Returns ``(skat,
     turned-up card)``. A deal given by hand lays the 48 cards and then the 9's second
@@ -304,8 +307,8 @@ def _deal(state, perm, perm9, forehand, stocks, first_round, preset):  # type: i
     return skat, turned
 
 
-@numba.njit(cache=True)
-def _redeal(state, perm9, nine, forehand, first_round, lone, extra):  # type: ignore[no-untyped-def]
+@numba.njit(**JIT_NRT)
+def _deal_again(state, perm9, nine, forehand, first_round, lone, extra):
     """Nobody declared: shuffle the 9 first-round cards (taken in deck order), turn up the
     top one, shuffle again and deal 2 to each pair member, 1 to the lone player, 2 to each
     pair member (from forehand on). Returns the turned-up card."""
@@ -332,28 +335,14 @@ def _redeal(state, perm9, nine, forehand, first_round, lone, extra):  # type: ig
     return turned
 
 
-@numba.njit(cache=True)
-def play_deal(seed, deal, params, pols, row, obs, states, stocks, first_round, hands, extra,
-              discards, perm, perm9, nine, trick, order, script, cur, err, log,
-              nlog, preset):  # type: ignore[no-untyped-def]
-    """Deal, play and score deal ``deal`` into result ``row`` (``row[C_ERROR]`` set on a
-    replay error)."""
-    for s in range(states.shape[0]):
-        states[s, 0] = stream_key(seed, deal, s)
-    dealer = deal % 3
-    forehand = (dealer + 1) % 3
-    for s in range(3):
-        stocks[s] = 0
-        first_round[s] = 0
-        extra[s] = 0
-        discards[s] = 0
-    skat, turned = _deal(states[STREAM_DEAL], perm, perm9, forehand, stocks, first_round, preset)
-    fr_game = game_of_card(turned)
-    bridge_skat = params[P_BRIDGE_SKAT]
-    fr_table = table_of(fr_game, bridge_skat)
+@numba.njit(inline="always", **JIT)
+def _dealt(row, deal, dealer, turned, skat, stocks, first_round, bridge_skat, team_all,
+           counts):
+    """The columns known once the cards are dealt (the rest as the deal gets there)."""
     row[:] = 0
     row[C_DEAL] = deal
     row[C_DEALER] = dealer
+    fr_game = game_of_card(turned)
     row[C_TURNED] = turned % N_KINDS
     row[C_FR_GAME] = GAME_TYPE[fr_game]
     row[C_FR_TRUMP] = GAME_TRUMP[fr_game]
@@ -365,171 +354,167 @@ def play_deal(seed, deal, params, pols, row, obs, states, stocks, first_round, h
     for s in range(3):
         row[C_STOCK + s] = np.int64(stocks[s])
         row[C_FIRST + s] = np.int64(first_round[s])
-        hands[s] = first_round[s]
-    obs[:] = 0
-    obs[O.FOREHAND] = forehand
-    obs[O.TURNED_UP] = turned % N_KINDS  # both copies look the same
-    obs[O.FR_GAME] = fr_game
-    obs[O.FR_TABLE] = fr_table
-    obs[O.GAME] = -1
-    obs[O.TABLE] = -1
-    obs[O.LONE] = -1
-    obs[O.DECLARER] = -1
-    obs[O.NEXT_SPEAKER] = -1
-    obs[O.SECOND_TURNED_UP] = -1
-    obs[O.TEAM_ALL] = params[P_TEAM_ALL]
-    obs[O.COUNT_FIRST_ROUND] = params[P_COUNT_FR]
-    obs[O.BRIDGE_SKAT] = bridge_skat
-    cur[0] = 0
-    nlog[0] = 0
+    row[C_BRIDGE_ORDER] = bridge_skat
+    row[C_TEAM_CARDS] = team_all
+    row[C_FR_COUNTS] = counts
 
-    # first round: 3 tricks with the 3 cards each
-    obs[O.PHASE] = O.PH_FIRST_ROUND
-    leader = forehand
-    for t in range(FIRST_ROUND_TRICKS):
-        obs[O.TRICK_NO] = t
-        winner, won = _play_trick(leader, hands, fr_table, False, obs, pols, states, discards, skat,
-                                  -1, trick, script, cur, err, log, nlog)
-        if winner < 0:
-            row[C_ERROR] = err[0]
-            return
-        obs[O.FR_TRICKS + winner] += 1
-        obs[O.FR_POINTS + winner] += won
-        leader = winner
-    lone, lone_both = teams(first_round, stocks, turned, params[P_TEAM_ALL])
-    pair_a = (lone + 1) % 3
-    pair_b = (lone + 2) % 3
-    row[C_PAIR] = min(pair_a, pair_b)
-    row[C_PAIR + 1] = max(pair_a, pair_b)
+
+@numba.njit(inline="always", **JIT)
+def _teams(state, row, first_round, stocks, skat, turned, team_all):
+    """After the first round the holders of the turned-up card form the teams; everyone
+    takes up his stock, the lone player the skat too."""
+    lone, lone_both = teams(first_round, stocks, turned, team_all)
+    take_up(state, stocks, skat, lone, lone_both)
+    row[C_PAIR] = min((lone + 1) % 3, (lone + 2) % 3)
+    row[C_PAIR + 1] = max((lone + 1) % 3, (lone + 2) % 3)
     row[C_LONE] = lone
     row[C_BOTH] = lone_both
     for s in range(3):
-        row[C_FR_TRICKS + s] = obs[O.FR_TRICKS + s]
-        row[C_FR_POINTS + s] = obs[O.FR_POINTS + s]
-    pair_fr_tricks = obs[O.FR_TRICKS + pair_a] + obs[O.FR_TRICKS + pair_b]
-    row[C_SP_LONE] = int(lone_both) + int(obs[O.FR_TRICKS + lone] == FIRST_ROUND_TRICKS)
-    row[C_SP_PAIR] = int(pair_fr_tricks == FIRST_ROUND_TRICKS)
-    obs[O.LONE] = lone
-    for s in range(3):
-        hands[s] = stocks[s] | (skat if s == lone else np.uint64(0))
+        row[C_FR_TRICKS + s] = state[S.FR_TRICKS + s]
+        row[C_FR_POINTS + s] = state[S.FR_POINTS + s]
+    row[C_SP_PAIR] = state[S.SPECIAL + PAIR]
+    row[C_SP_LONE] = state[S.SPECIAL + LONE]
 
-    # declaration
-    obs[O.PHASE] = O.PH_DECLARE
-    declaration_order(obs[O.FR_TRICKS:O.FR_TRICKS + 3], lone, forehand, order)
-    declarer = -1
-    game = -1
+
+@numba.njit(inline="always", **JIT)
+def _declaration(state, obs, order, row, pols, rngs, script, cur, err, log, nlog):
+    """In the declaration order each names a game or passes; the first to name one is the
+    declarer. Returns ``(declarer, game)``, ``(-1, -1)`` when nobody did (or on an error)."""
+    declaration_order(state[S.FR_TRICKS:S.FR_TRICKS + 3], state[S.LONE], state[S.FOREHAND], order)
     for i in range(3):
         seat = order[i]
+        observe(state, seat, obs)
+        obs[O.PHASE] = O.PH_DECLARE
         obs[O.NEXT_SPEAKER] = order[i + 1] if i < 2 else -1
-        _private(obs, seat, hands[seat], discards, skat, lone)
-        code = _ask_declaration(seat, obs, pols[seat], states[STREAM_SEAT0 + seat], script, cur,
+        code = _ask_declaration(seat, obs, pols[seat], rngs[STREAM_SEAT0 + seat], script, cur,
                                 err, log, nlog)
         if err[0]:
-            row[C_ERROR] = err[0]
-            return
+            return -1, -1
         if code >= 0:
-            declarer = seat
-            game = code
             row[C_TURN] = i
-            break
-    obs[O.NEXT_SPEAKER] = -1
-    obs[O.PHASE] = O.PH_DISCARD
-    if declarer >= 0:
-        side = LONE if declarer == lone else PAIR
-        row[C_DECLARER] = declarer
-        row[C_SIDE] = side
-        obs[O.DECLARER] = declarer
-        table = table_of(game, bridge_skat)
-        obs[O.GAME] = game
-        obs[O.TABLE] = table
-        obs[O.OUT] = obs[O.FR_PLAYED] | obs[O.FR_PLAYED + 1] | obs[O.FR_PLAYED + 2]
-        _ask_discard(lone, 3, hands, discards, skat, lone, obs, pols[lone],
-                     states[STREAM_SEAT0 + lone], script, cur, err, log, nlog)
-        if err[0]:
-            row[C_ERROR] = err[0]
-            return
-        row[C_SPITZEN] = spitzen(stocks[lone] | skat if side == LONE
-                                 else stocks[pair_a] | stocks[pair_b], table)
-    else:
-        side = -1
-        row[C_NOBODY] = 1
-        row[C_SP_LONE] = 0
-        row[C_SP_PAIR] = 0
-        second = _redeal(states[STREAM_DEAL], perm9, nine, forehand, first_round, lone, extra)
-        game = game_of_card(second)
-        table = table_of(game, bridge_skat)
-        row[C_SECOND] = second % N_KINDS
-        obs[O.REDEAL] = 1
-        obs[O.SECOND_TURNED_UP] = second % N_KINDS
-        obs[O.GAME] = game
-        obs[O.TABLE] = table
-        for s in range(3):
-            hands[s] |= extra[s]
-            row[C_EXTRA + s] = np.int64(extra[s])
-        for r in range(3):
-            seat = (forehand + r) % 3
-            _ask_discard(seat, 4, hands, discards, skat, lone, obs, pols[seat],
-                         states[STREAM_SEAT0 + seat], script, cur, err, log, nlog)
-            if err[0]:
-                row[C_ERROR] = err[0]
-                return
+            return seat, code
+    return -1, -1
+
+
+@numba.njit(inline="always", **JIT)
+def _lone_discard(state, obs, row, declarer, game, pols, rngs, script, cur, err, log, nlog):
+    """The declarer's game is named; the lone player puts 3 cards away. Whether he did."""
+    name_game(state, declarer, game)
+    lone = state[S.LONE]
+    row[C_DECLARER] = declarer
+    row[C_SIDE] = LONE if declarer == lone else PAIR
+    return _discard(state, obs, lone, 3, pols, rngs, script, cur, err, log, nlog)
+
+
+@numba.njit(inline="always", **JIT)
+def _redeal(state, obs, row, perm9, nine, first_round, extra, pols, rngs, script, cur, err, log,
+            nlog):
+    """Nobody declared: the nine first-round cards are dealt again under a second
+    turned-up card, and everyone puts 4 cards away from forehand on. Whether they did."""
+    forehand = state[S.FOREHAND]
+    row[C_NOBODY] = 1
+    second = _deal_again(rngs[STREAM_DEAL], perm9, nine, forehand, first_round, state[S.LONE],
+                         extra)
+    redeal(state, second % N_KINDS, extra)
+    row[C_SP_LONE] = 0
+    row[C_SP_PAIR] = 0
+    row[C_SECOND] = second % N_KINDS
+    for s in range(3):
+        row[C_EXTRA + s] = np.int64(extra[s])
+    for r in range(3):
+        if not _discard(state, obs, (forehand + r) % 3, 4, pols, rngs, script, cur, err, log, nlog):
+            return False
+    return True
+
+
+@numba.njit(inline="always", **JIT)
+def _main_game(state, obs, row, pols, rngs, script, cur, err, log, nlog):
+    """12 tricks from forehand in the declared game (or the redeal's). Whether they were
+    played."""
+    game = state[S.GAME]
     row[C_GAME] = GAME_TYPE[game]
     row[C_TRUMP] = GAME_TRUMP[game]
-    obs[O.N_DISCARD] = 0
+    start_main_game(state)
+    row[C_SPITZEN] = state[S.SPITZEN]
+    return _tricks(state, obs, pols, rngs, script, cur, err, log, nlog)
 
-    # main game: 12 tricks from forehand
-    obs[O.PHASE] = O.PH_PLAY
-    leader = forehand
-    for t in range(TRICKS):
-        obs[O.TRICK_NO] = t
-        winner, won = _play_trick(leader, hands, table, True, obs, pols, states, discards, skat,
-                                  lone, trick, script, cur, err, log, nlog)
-        if winner < 0:
-            row[C_ERROR] = err[0]
-            return
-        obs[O.POINTS + winner] += won
-        obs[O.TRICKS + winner] += 1
-        leader = winner
 
-    # settlement
-    side_points = np.zeros(2, np.int64)
+@numba.njit(inline="always", **JIT)
+def _settlement(state, row, zero_sum):
+    """More card points win; each winner scores the band, the Spitzen and his side's special
+    points (``settlement``)."""
+    pair, lone, terms = settlement(state, zero_sum)
+    winner, tie, _, _, _, value, pair_score, lone_score = terms
     for s in range(3):
-        row[C_POINTS + s] = obs[O.POINTS + s]
-        row[C_TRICKS + s] = obs[O.TRICKS + s]
-        row[C_DISCARD + s] = np.int64(discards[s])
-        d = mask_points(discards[s], POINTS)
-        sd = LONE if s == lone else PAIR
-        row[C_DISC_LONE if sd == LONE else C_DISC_PAIR] += d
-        side_points[sd] += obs[O.POINTS + s] + d
-        if declarer >= 0 and params[P_COUNT_FR]:
-            side_points[sd] += obs[O.FR_POINTS + s]
-    row[C_PTS_PAIR] = side_points[PAIR]
-    row[C_PTS_LONE] = side_points[LONE]
-    winner_side, tie, value, pair_score, lone_score = settle(
-        side_points[PAIR], side_points[LONE], side, GAME_TYPE[game] == GRAND, row[C_SPITZEN],
-        row[C_SP_PAIR], row[C_SP_LONE], params[P_ZERO_SUM])
-    row[C_WINNER] = winner_side
+        row[C_POINTS + s] = state[S.POINTS + s]
+        row[C_TRICKS + s] = state[S.TRICKS + s]
+        row[C_DISCARD + s] = state[S.DISCARDS + s]
+        row[C_SCORE + s] = lone_score if s == state[S.LONE] else pair_score
+    row[C_DISC_PAIR] = pair[1]
+    row[C_DISC_LONE] = lone[1]
+    row[C_PTS_PAIR] = pair[0] + pair[1] + pair[2]
+    row[C_PTS_LONE] = lone[0] + lone[1] + lone[2]
+    row[C_WINNER] = winner
     row[C_TIE] = tie
     row[C_VALUE] = value
+
+
+@numba.njit(**JIT)
+def play_deal(seed, deal, params, pols, row, obs, rngs, stocks, first_round, extra, perm, perm9,
+              nine, order, state, script, cur, err, log, nlog, preset):
+    """Deal, play and score deal ``deal`` into result ``row`` (``row[C_ERROR]`` set on a
+    replay error or at a person's stop): the deal, the first round, the teams, the
+    declaration, the lone player's discard or the redeal, the main game, the settlement."""
+    for s in range(rngs.shape[0]):
+        rngs[s, 0] = stream_key(seed, deal, s)
+    dealer = deal % 3
+    forehand = (dealer + 1) % 3
     for s in range(3):
-        row[C_SCORE + s] = lone_score if s == lone else pair_score
+        stocks[s] = 0
+        first_round[s] = 0
+        extra[s] = 0
+    skat, turned = _deal(rngs[STREAM_DEAL], perm, perm9, forehand, stocks, first_round, preset)
+    bridge_skat = SKAT_ORDER[params[P_BRIDGE_ORDER]]
+    team_all = ALL_CARDS[params[P_TEAM_CARDS]]
+    counts = FIRST_ROUND_COUNTS[params[P_FIRST_ROUND_POINTS]]
+    _dealt(row, deal, dealer, turned, skat, stocks, first_round, bridge_skat, team_all, counts)
+    cur[0] = 0
+    nlog[0] = 0
+    start_first_round(state, forehand, turned % N_KINDS, first_round, team_all, counts,
+                      bridge_skat)
+    if not _tricks(state, obs, pols, rngs, script, cur, err, log, nlog):
+        row[C_ERROR] = err[0]
+        return
+    _teams(state, row, first_round, stocks, skat, turned, team_all)
+    declarer, game = _declaration(state, obs, order, row, pols, rngs, script, cur, err, log, nlog)
+    if err[0]:
+        row[C_ERROR] = err[0]
+        return
+    if declarer >= 0:
+        put = _lone_discard(state, obs, row, declarer, game, pols, rngs, script, cur, err, log, nlog)
+    else:
+        put = _redeal(state, obs, row, perm9, nine, first_round, extra, pols, rngs, script, cur,
+                      err, log, nlog)
+    if not put or not _main_game(state, obs, row, pols, rngs, script, cur, err, log, nlog):
+        row[C_ERROR] = err[0]
+        return
+    _settlement(state, row, ZERO_SUM[params[P_ZERO_SUM]])
 
 
 @implements(deal_scratch, NAME)
-def _deal_scratch(game):  # type: ignore[no-untyped-def]
+def _deal_scratch(game):
     return (np.zeros(O.LENGTH, np.int64), np.zeros((STREAM_SEAT0 + 3, 1), np.uint64),
             np.zeros(3, np.uint64), np.zeros(3, np.uint64), np.zeros(3, np.uint64),
-            np.zeros(3, np.uint64), np.zeros(3, np.uint64), np.zeros(N_CARDS, np.int64),
-            np.zeros(LEFT_OVER, np.int64), np.zeros(LEFT_OVER, np.int64), np.zeros(3, np.int64),
-            np.zeros(3, np.int64))
+            np.zeros(N_CARDS, np.int64), np.zeros(LEFT_OVER, np.int64),
+            np.zeros(LEFT_OVER, np.int64), np.zeros(3, np.int64), np.zeros(CP.LENGTH, np.int64))
 
 
 @implements(kernel_play_deal, NAME)
-def _play_deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log, nlog,  # type: ignore[no-untyped-def]
+def _play_deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log, nlog,
                preset):
-    obs, states, stocks, first_round, hands, extra, discards, perm, perm9, nine, trick, order = work
-    play_deal(seed, deal, params, pols, row, obs, states, stocks, first_round, hands, extra,
-              discards, perm, perm9, nine, trick, order, script, cur, err, log, nlog, preset)
+    obs, rngs, stocks, first_round, extra, perm, perm9, nine, order, state = work
+    play_deal(seed, deal, params, pols, row, obs, rngs, stocks, first_round, extra, perm, perm9,
+              nine, order, state, script, cur, err, log, nlog, preset)
 
 
 # --- the declaration -----------------------------------------------------------------------
@@ -574,5 +559,7 @@ GAME = Game(
     categories=CATEGORIES, outcome=Outcome("score", "points", forehand(N_PLAYERS), _seat_won),
     observation=O, kernel=KernelTag(NAME), kernel_params=kernel_params, rescore=rescore,
     deal_layout=DEAL_LAYOUT, trace_codec="sim.games.doko_skat_trace",
-    screen="sim.play.doko_skat:DokoSkatScreen")
+    screen="sim.play.doko_skat:DokoSkatScreen",
+    card_play=CardPlay(S, CP.LENGTH, CP.legal, step, observe, finished, decide, CP.playout,
+                       CP.start, CP.result))
 """Doko-Skat, as the registry (``sim.registry``) knows it."""

@@ -12,8 +12,9 @@ tests, so each rule lives once:
 * ``teams``: the holders of the turned-up card and the lone player;
 * ``declaration_order``: who may name a game first, from the first-round tricks;
 * ``spitzen``: consecutive top trumps a side holds, copy by copy;
-* ``settle``: the winning side's points per player (bands, Spitzen, special points, the
-  tie, ``zero_sum``).
+* the settlement, term by term (``side_points``, ``special_points``, ``settle_terms``; the
+  kernel and the table screen both read these): each side's card points, the band,
+  Spitzen (doubled in grand), special points, the tie, ``zero_sum``.
 
 >>> GAME_LABELS[game_of_card(DECK.index("HA"))], GAME_LABELS[game_of_card(DECK.index("ST"))]
 ('bridge H', 'suit S')
@@ -21,16 +22,31 @@ tests, so each rule lives once:
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
 
-from sim.cards import DOKO_DECK_48, SUITS, bit, lsb, popcount
+from sim.cards import DOKO_DECK_48, SUITS, bit, lsb, mask_points, popcount
 from sim.tricks import TRUMP, build_table, stack_tables
+
+JIT: Any = {"cache": True, "_nrt": False}
+"""``numba.njit``'s options for Doko-Skat's compiled code (these tables and rules, the
+kernel, its card play, the policy dispatch), as ``skat_values.JIT`` for the Skat family:
+cached, and without numba's reference counting (``_nrt``). They allocate nothing, and the
+atomic counts numba keeps on each array handed to an inlined helper with branches
+(``kernel.ask``, ``kernel.record``) cost more than a trick's rules."""
+JIT_NRT: Any = {"cache": True, "_nrt": True}
+"""The options of the few functions that allocate an array (or copy a slice)."""
 
 DECK = DOKO_DECK_48
 N_KINDS = DECK.n_kinds
 N_CARDS = DECK.n_cards
 """24 different cards, each twice: card ``i`` and ``i + N_KINDS`` are the two copies."""
+FIRST_ROUND_TRICKS = 3
+"""Tricks in the first round, with 3 cards each."""
+TRICKS = 12
+"""Tricks in the main game."""
 POINTS = DECK.points.astype(np.int64)
 RANK_A, RANK_T, RANK_K, RANK_Q, RANK_J, RANK_9 = range(6)
 """Rank indices in ``DECK.ranks`` (``A T K Q J 9``)."""
@@ -87,8 +103,8 @@ TRUMP_MASK = SUIT_MASKS[:, TRUMP].copy()
 """Every trump card of table ``t``."""
 
 
-@numba.njit(cache=True, inline="always")
-def game_of_card(card):  # type: ignore[no-untyped-def]
+@numba.njit(inline="always", **JIT)
+def game_of_card(card):
     """The game a turned-up card sets: K, T or 9 a suit game in its suit, A a bridge in its
     suit, Q or J grand."""
     kind = card % N_KINDS
@@ -101,23 +117,23 @@ def game_of_card(card):  # type: ignore[no-untyped-def]
     return suit
 
 
-@numba.njit(cache=True, inline="always")
-def table_of(code, bridge_skat):  # type: ignore[no-untyped-def]
+@numba.njit(inline="always", **JIT)
+def table_of(code, bridge_skat):
     """Trick table of game ``code`` (bridges in the ``skat`` order when ``bridge_skat``)."""
     if bridge_skat and code >= BRIDGE_BASE:
         return code + 4
     return code
 
 
-@numba.njit(cache=True, inline="always")
-def copies(card):  # type: ignore[no-untyped-def]
+@numba.njit(inline="always", **JIT)
+def copies(card):
     """Mask of both copies of ``card``."""
     kind = card % N_KINDS
     return bit(kind) | bit(kind + N_KINDS)
 
 
-@numba.njit(cache=True, inline="always")
-def held_copy(card, hand):  # type: ignore[no-untyped-def]
+@numba.njit(inline="always", **JIT)
+def held_copy(card, hand):
     """``card``, or its other copy when ``hand`` holds only that one: the two copies look
     the same, so a replayed action naming a card means whichever copy the player holds."""
     if card < 0 or card >= N_CARDS or (hand >> np.uint64(card)) & np.uint64(1):
@@ -126,8 +142,8 @@ def held_copy(card, hand):  # type: ignore[no-untyped-def]
     return other if (hand >> np.uint64(other)) & np.uint64(1) else card
 
 
-@numba.njit(cache=True)
-def held_copies(cards, hand):  # type: ignore[no-untyped-def]
+@numba.njit(**JIT)
+def held_copies(cards, hand):
     """``cards`` (a mask) with each card replaced by a copy ``hand`` holds (``held_copy``),
     no copy used twice."""
     out = np.uint64(0)
@@ -139,8 +155,8 @@ def held_copies(cards, hand):  # type: ignore[no-untyped-def]
     return out
 
 
-@numba.njit(cache=True)
-def teams(first_round, stocks, turned_up, all_cards):  # type: ignore[no-untyped-def]
+@numba.njit(**JIT)
+def teams(first_round, stocks, turned_up, all_cards):
     """``(lone, lone_both)``: the lone player and whether he holds both copies of the
     turned-up card. A holder has a copy among his first-round cards (``all_cards``: or
     in his stock). Two holders play together against the third; a single holder plays
@@ -161,8 +177,8 @@ def teams(first_round, stocks, turned_up, all_cards):  # type: ignore[no-untyped
     return lone, popcount(looked & both) == 2
 
 
-@numba.njit(cache=True)
-def declaration_order(first_round_tricks, lone, forehand, order):  # type: ignore[no-untyped-def]
+@numba.njit(**JIT)
+def declaration_order(first_round_tricks, lone, forehand, order):
     """Fill ``order[0:3]`` with the seats in the order they may name a game.
 
     The pair members go by first-round tricks (more first; equal: the one seated nearer
@@ -180,8 +196,8 @@ def declaration_order(first_round_tricks, lone, forehand, order):  # type: ignor
         order[0], order[1], order[2] = lone, a, b
 
 
-@numba.njit(cache=True)
-def spitzen(cards, table):  # type: ignore[no-untyped-def]
+@numba.njit(**JIT)
+def spitzen(cards, table):
     """Consecutive top trumps in ``cards`` from the top of the trump order, each copy one:
     the run stops at the first trump of which ``cards`` lack a copy."""
     n = 0
@@ -194,8 +210,8 @@ def spitzen(cards, table):  # type: ignore[no-untyped-def]
     return n
 
 
-@numba.njit(cache=True, inline="always")
-def band(loser_points):  # type: ignore[no-untyped-def]
+@numba.njit(inline="always", **JIT)
+def band(loser_points):
     """Points for each winner by the losers' card points: 2; 3 under 90; 4 under 60;
     6 under 30; 8 with none."""
     if loser_points == 0:
@@ -214,40 +230,95 @@ PAIR, LONE = 0, 1
 SIDES = ("pair", "lone")
 
 
-@numba.njit(cache=True)
-def settle(points_pair, points_lone, declaring, grand, n_spitzen, special_pair, special_lone,
-           zero_sum):  # type: ignore[no-untyped-def]
-    """``(winner_side, tie, value, pair_score, lone_score)`` of a played deal.
+@numba.njit(inline="always", **JIT)
+def game_code(game_type, trump):
+    """The game code (0-8) of a game's type and trump suit (-1 in grand), the result
+    columns ``game`` and ``trump``."""
+    if game_type == GRAND:
+        return GRAND_CODE
+    return trump + (BRIDGE_BASE if game_type == BRIDGE else 0)
+
+
+@numba.njit(**JIT)
+def side_points(points, discards, fr_points, lone, fr_count):
+    """The card points each side settles with, part by part: ``(pair, lone)``, each
+    ``(main-game tricks, cards put away, first-round tricks)``, from each seat's main-game
+    trick points ``points[s]``, discards ``discards[s]`` (a mask) and first-round trick
+    points ``fr_points[s]``. The first-round tricks count (``fr_count``) under
+    ``first_round_points`` when someone declared; else their part is 0."""
+    pair_tricks = pair_put = pair_fr = 0
+    lone_tricks = lone_put = lone_fr = 0
+    for s in range(3):
+        put = mask_points(discards[s], POINTS)
+        fr = fr_points[s] if fr_count else 0
+        if s == lone:
+            lone_tricks += points[s]
+            lone_put += put
+            lone_fr += fr
+        else:
+            pair_tricks += points[s]
+            pair_put += put
+            pair_fr += fr
+    return (pair_tricks, pair_put, pair_fr), (lone_tricks, lone_put, lone_fr)
+
+
+@numba.njit(inline="always", **JIT)
+def special_points(lone_both, lone_fr_tricks, pair_fr_tricks):
+    """``(pair, lone)``: the special points each side earned in the first round (they count
+    only for a winning side): the lone player 1 for holding both turned-up cards, a side 1
+    for all three first-round tricks."""
+    return (np.int64(pair_fr_tricks == FIRST_ROUND_TRICKS),
+            np.int64(lone_both) + np.int64(lone_fr_tricks == FIRST_ROUND_TRICKS))
+
+
+@numba.njit(**JIT)
+def settle_terms(points_pair, points_lone, declaring, grand, n_spitzen, special_pair, special_lone,
+                 zero_sum):
+    """The settlement of a played deal term by term: ``(winner_side, tie, band, spitzen,
+    special, value, pair_score, lone_score)``.
 
     More card points wins (equal: the tie, no winner). Each winner scores ``value``: the
-    band of the losers' points, plus the Spitzen (doubled in grand) if his side declared,
-    plus his side's special points. A tie gives the non-declaring side 1 each (without a
-    declaring side nobody scores). ``pair_score`` is each pair member's score, ``lone_score``
-    the lone player's; with ``zero_sum`` the lone player wins or loses twice the value, each
-    pair member once.
+    ``band`` of the losers' points, plus ``spitzen``, the declaring side's Spitzen (doubled
+    in grand) if it won, plus ``special``, his side's special points. A tie gives the
+    non-declaring side 1 each (without a declaring side nobody scores); its terms are 0.
+    ``pair_score`` is each pair member's score, ``lone_score`` the lone player's; with
+    ``zero_sum`` the lone player wins or loses twice the value, each pair member once.
     """
     if points_pair == points_lone:
         if declaring < 0:
-            return -1, True, 0, 0, 0
+            return -1, True, 0, 0, 0, 0, 0, 0
         winner = -1
         scoring = 1 - declaring
+        paid = spitzen_term = special = 0
         value = 1
     else:
         winner = PAIR if points_pair > points_lone else LONE
         scoring = winner
-        value = band(points_lone if winner == PAIR else points_pair)
-        if declaring == winner:
-            value += n_spitzen * (2 if grand else 1)
-        value += special_pair if winner == PAIR else special_lone
+        paid = band(points_lone if winner == PAIR else points_pair)
+        spitzen_term = n_spitzen * (2 if grand else 1) if declaring == winner else 0
+        special = special_pair if winner == PAIR else special_lone
+        value = paid + spitzen_term + special
     tie = winner < 0
     if scoring == PAIR:
-        return winner, tie, value, value, -2 * value if zero_sum else 0
-    return winner, tie, value, -value if zero_sum else 0, 2 * value if zero_sum else value
+        return winner, tie, paid, spitzen_term, special, value, value, -2 * value if zero_sum else 0
+    return (winner, tie, paid, spitzen_term, special, value, -value if zero_sum else 0,
+            2 * value if zero_sum else value)
 
 
-@numba.njit(cache=True)
+@numba.njit(**JIT)
+def settle(points_pair, points_lone, declaring, grand, n_spitzen, special_pair, special_lone,
+           zero_sum):
+    """``(winner_side, tie, value, pair_score, lone_score)`` of a played deal: the totals of
+    ``settle_terms``."""
+    winner, tie, _, _, _, value, pair_score, lone_score = settle_terms(
+        points_pair, points_lone, declaring, grand, n_spitzen, special_pair, special_lone,
+        zero_sum)
+    return winner, tie, value, pair_score, lone_score
+
+
+@numba.njit(**JIT_NRT)
 def settle_all(points_pair, points_lone, declaring, grand, n_spitzen, special_pair, special_lone,
-               zero_sum):  # type: ignore[no-untyped-def]
+               zero_sum):
     """``settle`` for every deal of the arrays: ``(winner_side, tie, value, pair_score,
     lone_score)`` arrays."""
     n = points_pair.shape[0]

@@ -7,23 +7,27 @@ import numba
 import numpy as np
 
 from sim.games import doko_skat_obs as O
-from sim.games.doko_skat_values import N_GAMES
+from sim.games.doko_skat_values import JIT, N_GAMES
 from sim.policies import HEURISTIC
 from sim.policies import doko_skat_heuristic as H
 from sim.policies.random import random_card, random_cards
 from sim.rng import below
 
 
-@numba.njit(cache=True)
-def decide_card(pol, obs, state):  # type: ignore[no-untyped-def]
+@numba.njit(**JIT)
+def decide_card(pol, obs, state):
     """The card to play, one of ``obs[LEGAL]``."""
     if pol == HEURISTIC:
         return H.play(obs)
     return random_card(np.uint64(obs[O.LEGAL]), state)
 
 
-@numba.njit(cache=True)
-def decide_declaration(pol, obs, state):  # type: ignore[no-untyped-def]
+decide = decide_card
+"""The card play's decision (``CardPlay.decide``): every card-play action is a card."""
+
+
+@numba.njit(**JIT)
+def decide_declaration(pol, obs, state):
     """A game code (0-8) or -1 to pass; ``random`` picks among the 10 uniformly."""
     if pol == HEURISTIC:
         return H.declare(obs)
@@ -31,8 +35,8 @@ def decide_declaration(pol, obs, state):  # type: ignore[no-untyped-def]
     return -1 if c == N_GAMES else c
 
 
-@numba.njit(cache=True)
-def decide_discard(pol, obs, state):  # type: ignore[no-untyped-def]
+@numba.njit(**JIT)
+def decide_discard(pol, obs, state):
     """The ``obs[N_DISCARD]`` cards to put away (a mask)."""
     if pol == HEURISTIC:
         return H.discard(obs)
