@@ -1,6 +1,6 @@
 """The table screen of Doko-Skat (``doko_skat``): what the person's seat sees, the decision
 due with its legal choices, the other seats' moves as they happen, and the result with
-the score broken down as ``doko_skat_values.settle`` computes it.
+the score broken down as ``doko_skat_values.settle_terms`` returns it.
 
 Everything shown comes from the seat's observation (``sim.games.doko_skat_obs``), the
 public actions, and, once the deal is over, its result columns. Two facts the actions
@@ -34,8 +34,10 @@ from sim.games.doko_skat_values import (
     N_GAMES,
     PAIR,
     STRENGTH,
-    band,
     declaration_order,
+    game_code,
+    settle_terms,
+    side_points,
     table_of,
 )
 from sim.play.common import (
@@ -55,13 +57,6 @@ POSITIONS = ("forehand", "middlehand", "rearhand")
 FIRST_ROUND_TRICKS = 3
 FIRST_ROUND_CARDS = 9
 """The first round's cards: the first 9 PLAY rows are its 3 tricks."""
-
-
-def game_code(game_type: int, trump: int) -> int:
-    """The game code (0-8) of result columns ``game`` (a type) and ``trump`` (-1 in grand)."""
-    if game_type == GRAND:
-        return GRAND_CODE
-    return trump + (BRIDGE_BASE if game_type == BRIDGE else 0)
 
 
 class DokoSkatScreen:
@@ -310,71 +305,85 @@ class DokoSkatScreen:
                                           for p, s in enumerate(self.seat_scores(c, value))))
         return out
 
+    def _settled(self, c: dict[str, Any]) -> tuple[tuple[int, int, int], tuple[int, int, int],
+                                                     tuple[Any, ...]]:
+        """The deal's settlement as the engine computes it: each side's card points part by
+        part (``side_points``) and the terms of ``settle_terms``."""
+        def seats(name: str, dtype: type = np.int64) -> np.ndarray:
+            return np.array([c[f"{name}_{s}"] for s in range(3)], dtype)
+
+        pair, lone = side_points(seats("points"), seats("discard", np.uint64), seats("fr_points"),
+                                 c["lone"], bool(self.rules["first_round_points"])
+                                 and not c["nobody_declared"])
+        terms = settle_terms(sum(pair), sum(lone), c["declaring_side"], c["game"] == GRAND,
+                             c["spitzen"], c["special_pair"], c["special_lone"],
+                             bool(self.rules["zero_sum"]))
+        return pair, lone, terms
+
     def side_points(self, c: dict[str, Any]) -> tuple[list[str], int, int]:
         """Each side's card points, part by part: main-game tricks, discards and, when they
         count, first-round tricks. Returns the lines and the pair's and the lone player's
         totals (the ``points_pair`` and ``points_lone`` the engine settled)."""
         lone = c["lone"]
         members = {PAIR: [c["pair_0"], c["pair_1"]], LONE: [lone]}
-        discards = {PAIR: c["discard_points_pair"], LONE: c["discard_points_lone"]}
         first_round = bool(self.rules["first_round_points"]) and not c["nobody_declared"]
         lines = []
-        totals = {}
+        parts = dict(zip((PAIR, LONE), self._settled(c)[:2]))
         for side, label in ((PAIR, "The pair"), (LONE, "The lone player")):
-            tricks = sum(c[f"points_{s}"] for s in members[side])
-            parts = [f"{tricks} in tricks", f"{discards[side]} put away"]
-            total = tricks + discards[side]
+            tricks, put, fr = parts[side]
+            words = [f"{tricks} in tricks", f"{put} put away"]
             if first_round:
-                fr = sum(c[f"fr_points_{s}"] for s in members[side])
-                parts.append(f"{fr} in first-round tricks")
-                total += fr
+                words.append(f"{fr} in first-round tricks")
             names = ", ".join(self.player_name(s) for s in members[side])
-            lines.append(f"{label} ({names}): " + " + ".join(parts) + f" = {total} card points")
-            totals[side] = total
-        return lines, totals[PAIR], totals[LONE]
+            lines.append(f"{label} ({names}): " + " + ".join(words) + f" = {sum(parts[side])} card points")
+        return lines, sum(parts[PAIR]), sum(parts[LONE])
 
     def score_terms(self, c: dict[str, Any]) -> tuple[list[str], int]:
         """The card points, the winner and what each winner scores, term by term as
-        ``settle`` computes it; returns the lines and that value (the engine's ``value``)."""
+        ``settle_terms`` returns them; returns the lines and that value (the engine's
+        ``value``)."""
         lines, pair, lone = self.side_points(c)
         declaring = c["declaring_side"]
-        if pair == lone:
+        winner, tie, paid, spitzen_term, special, value, _, _ = self._settled(c)[2]
+        if tie:
             if declaring < 0:
-                return lines + [f"Tie at {pair} card points and no declaring side: nobody scores"], 0
+                return lines + [f"Tie at {pair} card points and no declaring side: nobody scores"], value
             other = "the lone player" if declaring == PAIR else "each pair member"
             return lines + [f"Tie at {pair} card points: the side that did not declare scores, "
-                            f"{other} 1"], 1
-        winner = PAIR if pair > lone else LONE
+                            f"{other} {value}"], value
         losers = lone if winner == PAIR else pair
         lines.append(("The pair wins" if winner == PAIR else "The lone player wins")
                      + f", {max(pair, lone)} card points to {losers}")
-        terms = [(f"band {band(losers)} (the losers have {losers} card points)", int(band(losers)))]
-        if declaring == winner and c["spitzen"]:
-            n = c["spitzen"]
-            grand = c["game"] == GRAND
-            terms.append((f"{n} Spitzen{' x 2 in grand' if grand else ''}", n * (2 if grand else 1)))
-        if not c["nobody_declared"]:
-            lone_tricks = c[f"fr_tricks_{c['lone']}"]
-            if winner == LONE and c["lone_both"]:
-                terms.append(("1 special point (the lone player held both turned-up cards)", 1))
-            if lone_tricks == (FIRST_ROUND_TRICKS if winner == LONE else 0):
-                terms.append(("1 special point (all three first-round tricks)", 1))
-        value = sum(k for _, k in terms)
-        lines.append("Each winner scores: " + " + ".join(name for name, _ in terms) + f" = {value}")
+        terms = [f"band {paid} (the losers have {losers} card points)"]
+        if spitzen_term:
+            terms.append(f"{c['spitzen']} Spitzen{' x 2 in grand' if c['game'] == GRAND else ''}")
+        reasons = self.special_reasons(c, winner)
+        if len(reasons) != special:
+            raise ValueError(f"special points {special}, earned for {reasons}")
+        terms += [f"1 special point ({why})" for why in reasons]
+        lines.append("Each winner scores: " + " + ".join(terms) + f" = {value}")
         return lines, value
 
+    @staticmethod
+    def special_reasons(c: dict[str, Any], winner: int) -> list[str]:
+        """What earned the winning side its special points (``special_points``): the lone
+        player's both turned-up cards, a side's three first-round tricks."""
+        if c["nobody_declared"]:
+            return []
+        reasons = []
+        lone_tricks = c[f"fr_tricks_{c['lone']}"]
+        if winner == LONE and c["lone_both"]:
+            reasons.append("the lone player held both turned-up cards")
+        if lone_tricks == (FIRST_ROUND_TRICKS if winner == LONE else 0):
+            reasons.append("all three first-round tricks")
+        return reasons
+
     def seat_scores(self, c: dict[str, Any], value: int) -> list[int]:
-        """Each seat's score from what each winner scores (``value``): the scoring side
-        gets it, the lone player twice with ``zero_sum``, where the other side pays."""
-        lone = c["lone"]
-        _, pair, lone_points = self.side_points(c)
-        declaring = c["declaring_side"]
-        if pair == lone_points and declaring < 0:
-            return [0, 0, 0]
-        scoring = (PAIR if pair > lone_points else LONE) if pair != lone_points else 1 - declaring
-        zero_sum = bool(self.rules["zero_sum"])
-        if scoring == PAIR:
-            pair_score, lone_score = value, -2 * value if zero_sum else 0
-        else:
-            pair_score, lone_score = -value if zero_sum else 0, 2 * value if zero_sum else value
-        return [lone_score if s == lone else pair_score for s in range(3)]
+        """Each seat's score as the settlement gives it: the scoring side gets what each
+        winner scores (``value``, as ``score_terms`` returned it), the lone player twice with
+        ``zero_sum``, where the other side pays."""
+        terms = self._settled(c)[2]
+        if value != terms[5]:
+            raise ValueError(f"value {value} is not the settlement's {terms[5]}")
+        pair_score, lone_score = terms[6], terms[7]
+        return [int(lone_score if s == c["lone"] else pair_score) for s in range(3)]
