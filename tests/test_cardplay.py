@@ -11,8 +11,6 @@ state whose unseen cards are dealt anew plays to its end with any policy.
 
 from __future__ import annotations
 
-import inspect
-
 import numpy as np
 import pytest
 
@@ -39,12 +37,9 @@ def _card_play(name: str):  # type: ignore[no-untyped-def]
 
 
 def _start(cp, batch, i: int, rules: dict):  # type: ignore[no-untyped-def]
-    """``cp.start`` for deal ``i`` of ``batch``; a game whose result columns do not hold the
-    rules of its card play (the duel's ``equal_cards``) takes the rules the batch was played
-    under (a ``rules`` argument)."""
-    if "rules" in inspect.signature(cp.start).parameters:
-        return cp.start(batch.columns, i, batch.actions[i], rules=rules)
-    return cp.start(batch.columns, i, batch.actions[i])
+    """``cp.start`` for deal ``i`` of ``batch``, told the rules it was played under (a game
+    whose result columns do not hold them, such as the duel's ``equal_cards``, needs them)."""
+    return cp.start(batch.columns, i, batch.actions[i], rules)
 
 
 def _recorded(name: str, rules: dict, policies: list[str], seed: int = 31):  # type: ignore[no-untyped-def]

@@ -35,7 +35,7 @@ play through these same functions, so one rule lives in one place.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
@@ -84,10 +84,11 @@ class CardPlay:
     """A game's card-play phase for Python: its state layout and compiled functions, and how
     to set up a recorded deal's card play and read its result.
 
-    ``start(columns, i, rows)`` is the state when deal ``i`` of a played batch (its result
-    ``columns`` and recorded action ``rows``) reaches its card play, with the recorded
-    card-play actions that follow as the state's actions; ``None`` for a deal without card
-    play (thrown in, given up). ``result(state)`` is what a finished state says of the
+    ``start(columns, i, rows, rules=None)`` is the state when deal ``i`` of a played batch
+    (its result ``columns`` and recorded action ``rows``, played under ``rules``; without
+    them, the rules the record shows) reaches its card play, with the recorded card-play
+    actions that follow as the state's actions; ``None`` for a deal without card play
+    (thrown in, given up). ``result(state)`` is what a finished state says of the
     deal, by result column name, for comparing with the columns. ``playout(state, pols,
     rngs)`` plays a state to its end with the policies (kernel ids, one per player), each
     player drawing from its own stream ``rngs[player]`` (``uint64[players, 1]``)."""
@@ -103,6 +104,5 @@ class CardPlay:
     """``decide(pol, obs, rng)``: policy ``pol``'s action at a card-play decision, from the
     deciding player's observation and own stream (the game's dispatcher, ``sim.policies``)."""
     playout: Callable[[np.ndarray, np.ndarray, np.ndarray], None]
-    start: Callable[[Mapping[str, np.ndarray], int, np.ndarray],
-                    tuple[np.ndarray, Sequence[int]] | None]
+    start: Callable[..., tuple[np.ndarray, Sequence[int]] | None]
     result: Callable[[np.ndarray], dict[str, int]]

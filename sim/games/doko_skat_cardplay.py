@@ -27,7 +27,7 @@ Once a round is over (``DONE``) the trick fields keep its last trick, as the sea
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -363,8 +363,8 @@ def settlement(state, zero_sum):
 FIRST_ROUND_CARDS = 3 * FIRST_ROUND_TRICKS
 
 
-def start(columns: Mapping[str, np.ndarray], i: int,
-          rows: np.ndarray) -> tuple[np.ndarray, Sequence[int]] | None:
+def start(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
+          rules: Mapping[str, Any] | None = None) -> tuple[np.ndarray, Sequence[int]] | None:
     """Deal ``i``'s state before the main game's first trick, rebuilt from its result
     columns (the cards dealt, the teams, the declared game or the redeal, the discards, the
     rules) and its first-round plays; and the main game's recorded plays. ``None`` for a

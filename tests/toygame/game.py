@@ -14,7 +14,7 @@ What the game is
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -325,9 +325,10 @@ def _play_deal(game, seed, deal, params, pols, values, row, work, script, cur, e
 
 # --- for Python: a recorded deal's card play --------------------------------------------------
 
-def _start_recorded(columns: Mapping[str, np.ndarray], i: int,
-                    rows: np.ndarray) -> tuple[np.ndarray, Sequence[int]]:
-    """Deal ``i``'s state before its first trick and its recorded plays."""
+def _start_recorded(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
+                    rules: Mapping[str, Any] | None = None) -> tuple[np.ndarray, Sequence[int]]:
+    """Deal ``i``'s state before its first trick and its recorded plays (the rules do not
+    change the toy's card play)."""
     state = np.zeros(STATE_LENGTH, np.int64)
     hands = np.array([columns["hand_0"][i], columns["hand_1"][i]], np.uint64)
     start(state, hands, int(columns["starter"][i]))
