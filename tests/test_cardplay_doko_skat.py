@@ -406,12 +406,20 @@ def test_the_settlements_terms_add_up_to_the_columns(zero_sum: bool) -> None:
 
 def test_start_reads_the_rules_from_their_columns() -> None:
     """The rule columns hold the rules the card play followed; ``start`` copies them into
-    the state, so a bridge under the skat order is played in its table."""
-    rules = GAME.rules({"bridge_order": "skat", "team_cards": "all", "first_round_points": False})
+    the state, so a bridge under the skat order is played in its table. Rules given to
+    ``start`` must be those."""
+    given = {"bridge_order": "skat", "team_cards": "all", "first_round_points": False}
+    rules = GAME.rules(given)
     batch = GAME.play(5, 0, 400, rules, ["heuristic"] * 3, record=True)
     assert batch.actions is not None
     assert (batch.columns["bridge_order"] == 1).all() and (batch.columns["team_cards"] == 1).all()
     assert not batch.columns["first_round_points"].any()
+    assert G.rule_flags(given) == G.rule_flags(rules) == (1, 1, 0)
+    told = cp.start(batch.columns, 0, batch.actions[0], given)
+    untold = cp.start(batch.columns, 0, batch.actions[0])
+    assert told is not None and untold is not None and np.array_equal(told[0], untold[0])
+    with pytest.raises(ValueError, match="other rules"):
+        cp.start(batch.columns, 0, batch.actions[0], {"bridge_order": "skat"})
     bridges = 0
     for i in range(400):
         started = cp.start(batch.columns, i, batch.actions[i])

@@ -18,12 +18,20 @@ What the game is
   game, they are shuffled again and dealt 2 to each pair member, 1 to the lone player,
   2 to each pair member; everyone discards 4 (for his side).
 * Main game: 12 tricks; more card points wins; bands, Spitzen and special points
-  (``settle``). Options: ``OPTIONS`` below.
+  (``settle_terms``). Options: ``OPTIONS`` below.
+
+``play_deal`` goes through the phases as the rules name them (``_deal``, the first round's
+``_tricks``, ``_teams``, ``_declaration``, ``_lone_discard`` or ``_redeal``, ``_main_game``
+with its ``_tricks``, ``_settlement``). The card play's state and steps live in
+``sim.games.doko_skat_cardplay``: both rounds of tricks go through them (``kernel.ask`` for
+each card), and the declaration and the discards are asked from observations of that
+state. Compiled as ``doko_skat_values.JIT`` says (without numba's reference counting).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numba
 import numpy as np
@@ -131,6 +139,15 @@ first-round tricks count, zero sum."""
 def kernel_params(rules: dict) -> np.ndarray:
     """The rules as the kernel's parameter array: each option's code (``OPTIONS.codes``)."""
     return OPTIONS.codes(rules)
+
+
+def rule_flags(rules: Mapping[str, Any]) -> tuple[int, int, int]:
+    """``(bridge_skat, team_all, first_round_counts)``: the card play's rules as the kernel
+    reads them from its parameters (and the state and the rule columns hold them), of
+    ``rules`` (the defaults where they name no value)."""
+    p = kernel_params(OPTIONS.resolve(dict(rules), NAME))
+    return (int(SKAT_ORDER[p[P_BRIDGE_ORDER]]), int(ALL_CARDS[p[P_TEAM_CARDS]]),
+            int(FIRST_ROUND_COUNTS[p[P_FIRST_ROUND_POINTS]]))
 
 
 # --- results -------------------------------------------------------------------------------

@@ -367,20 +367,28 @@ def start(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
           rules: Mapping[str, Any] | None = None) -> tuple[np.ndarray, Sequence[int]] | None:
     """Deal ``i``'s state before the main game's first trick, rebuilt from its result
     columns (the cards dealt, the teams, the declared game or the redeal, the discards, the
-    rules) and its first-round plays; and the main game's recorded plays. ``None`` for a
-    deal that did not reach its end (a replay error, a person's stop)."""
+    rules the card play followed) and its first-round plays; and the main game's recorded
+    plays. ``None`` for a deal that did not reach its end (a replay error, a person's stop).
+    The columns hold the rules (``bridge_order``, ``team_cards``, ``first_round_points``);
+    ``rules``, if given, must be the same."""
     col = {name: values[i].item() for name, values in columns.items()}
     plays = [int(r[2]) for r in rows if r[0] == A.PLAY]
     if col["replay_error"] or len(plays) != FIRST_ROUND_CARDS + 3 * TRICKS:
         return None
+    flags = (col["bridge_order"], col["team_cards"], int(col["first_round_points"]))
+    from sim.games.doko_skat import rule_flags  # the game's module imports this one
+
+    if rules is not None and flags != rule_flags(rules):
+        raise ValueError(f"deal {i} was played under other rules than {dict(rules)} "
+                         f"(its columns: bridge_order, team_cards, first_round_points {flags})")
     state = np.zeros(LENGTH, np.int64)
     forehand = (col["dealer"] + 1) % 3
 
     def per_seat(name: str) -> np.ndarray:
         return np.array([col[f"{name}_{s}"] for s in range(3)], np.uint64)
 
-    start_first_round(state, forehand, col["turned_up"], per_seat("first_round"), col["team_cards"],
-                int(col["first_round_points"]), col["bridge_order"])
+    start_first_round(state, forehand, col["turned_up"], per_seat("first_round"), flags[1],
+                      flags[2], flags[0])
     for card in plays[:FIRST_ROUND_CARDS]:
         step(state, card)
     take_up(state, per_seat("stock"), np.uint64(col["skat"]), col["lone"], col["lone_both"])
