@@ -54,7 +54,6 @@ from sim.games.skat_cardplay import (
 from sim.games.skat_family import (
     W_CHOICES,
     W_LEN,
-    allowed_declaration,
     ask_bid,
     ask_declaration,
     ask_discard,
@@ -172,12 +171,6 @@ ANNOUNCE_FLAGS = np.array([0, O.DECL_SCHNEIDER, O.DECL_SCHNEIDER | O.DECL_SCHWAR
 def declaration_flags(obs, params):
     """The announcement levels offered: all four in a hand game with announcements on."""
     return ANNOUNCE_FLAGS[:4 if (obs[O.HAND_GAME] and params[P_ANNOUNCE] == ANNOUNCE_ON) else 1]
-
-
-@numba.njit(**JIT)
-def declaration_allowed(decl, obs, params, buf):
-    """Whether ``decl`` is among the declarations offered now."""
-    return allowed_declaration(decl, obs, declaration_flags(obs, params), buf)
 
 
 # --- the phases of a deal ------------------------------------------------------------------
