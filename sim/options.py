@@ -83,6 +83,15 @@ class OptionTable:
         """The rules as indices into each option's allowed values (kernels read these)."""
         return np.array([o.allowed.index(rules[o.name]) for o in self.options], np.int64)
 
+    def position(self, name: str) -> int:
+        """Where option ``name``'s code lies in ``codes``."""
+        return self.options.index(self.by_name[name])
+
+    def code(self, name: str, value: Any) -> int:
+        """The code ``codes`` gives option ``name``'s ``value``: its index among the allowed
+        values."""
+        return self.by_name[name].allowed.index(value)
+
     def parse_assignments(self, items: Iterable[str], game: str = "") -> dict[str, Any]:
         """Parse ``KEY=VALUE`` strings (the CLI's ``--rule``) into a partial rules mapping."""
         given: dict[str, Any] = {}

@@ -111,27 +111,20 @@ OPTIONS = OptionTable([
            scoring_only=True),
 ])
 
-P = {o.name: j for j, o in enumerate(OPTIONS.options)}
-"""The kernel's parameters: each option's code (``OPTIONS.codes``: the index of its value
-among the option's allowed values), by the option's place in ``OPTIONS``."""
-P_EQUAL, P_A_SETUP, P_SUPPLY, P_ONE_PER_TRICK, P_MODE, P_TIE = (
-    P["equal_cards"], P["a_marker_on_setup"], P["b_marker_supply"], P["b_one_per_trick"],
-    P["b_marker_mode"], P["tie_rule"])
-P_N = len(P)
+P_EQUAL, P_A_SETUP, P_SUPPLY, P_ONE_PER_TRICK, P_MODE, P_TIE = (OPTIONS.position(n) for n in (
+    "equal_cards", "a_marker_on_setup", "b_marker_supply", "b_one_per_trick", "b_marker_mode",
+    "tie_rule"))
+"""Where each option's code (``OPTIONS.codes``: the index of its value among the option's
+allowed values) lies in the kernel's parameters."""
 
 
-def _code(option: str, value: Any) -> int:
-    """The kernel's code of one option's value."""
-    return OPTIONS.by_name[option].allowed.index(value)
-
-
-A_SETUP_ON = _code("a_marker_on_setup", True)
-SUPPLY_BOX = _code("b_marker_supply", "12")
-ONE_PER_TRICK_ON = _code("b_one_per_trick", True)
-MODE_V1 = _code("b_marker_mode", "v1")
+A_SETUP_ON = OPTIONS.code("a_marker_on_setup", True)
+SUPPLY_BOX = OPTIONS.code("b_marker_supply", "12")
+ONE_PER_TRICK_ON = OPTIONS.code("b_one_per_trick", True)
+MODE_V1 = OPTIONS.code("b_marker_mode", "v1")
 TIE_RULES = OPTIONS.by_name["tie_rule"].allowed
 TIE_LAST, TIE_STARTER_LOSES, TIE_STARTER_WINS, TIE_TRICKS, TIE_B = (
-    _code("tie_rule", r) for r in ("last_trick", "starter_loses", "starter_wins", "more_tricks",
+    OPTIONS.code("tie_rule", r) for r in ("last_trick", "starter_loses", "starter_wins", "more_tricks",
                                    "b_markers"))
 
 

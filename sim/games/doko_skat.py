@@ -117,10 +117,9 @@ OPTIONS = OptionTable([
            scoring_only=True),
 ])
 
-P = {o.name: j for j, o in enumerate(OPTIONS)}
-"""The kernel's parameter of each option (``kernel_params``), by name."""
-P_BRIDGE_ORDER, P_TEAM_CARDS, P_FIRST_ROUND_POINTS, P_ZERO_SUM = (
-    P[n] for n in ("bridge_order", "team_cards", "first_round_points", "zero_sum"))
+P_BRIDGE_ORDER, P_TEAM_CARDS, P_FIRST_ROUND_POINTS, P_ZERO_SUM = (OPTIONS.position(n) for n in (
+    "bridge_order", "team_cards", "first_round_points", "zero_sum"))
+"""Where each option's code lies in the kernel's parameters (``kernel_params``)."""
 
 
 def _is(name: str, value: object) -> np.ndarray:

@@ -59,8 +59,6 @@ from sim.games.skat_family import (
     ask_discard,
     ask_yes,
     deal_three_hands,
-    option_code,
-    option_index,
     outcome,
 )
 from sim.games.skat_values import (
@@ -104,11 +102,11 @@ OPTIONS = OptionTable([
            scoring_only=True),
 ])
 
-P_ALL_PASS, P_ANNOUNCE, P_LOST_FACTOR = (option_index(OPTIONS, n) for n in (
+P_ALL_PASS, P_ANNOUNCE, P_LOST_FACTOR = (OPTIONS.position(n) for n in (
     "all_pass", "announcements", "lost_factor"))
 """Where each option's code lies in the kernel's parameters (``kernel_params``)."""
-RAMSCH_ON = option_code(OPTIONS, "all_pass", "ramsch")
-ANNOUNCE_ON = option_code(OPTIONS, "announcements", True)
+RAMSCH_ON = OPTIONS.code("all_pass", "ramsch")
+ANNOUNCE_ON = OPTIONS.code("announcements", True)
 LOST_FACTORS = np.array(OPTIONS.by_name["lost_factor"].allowed, np.int64)
 """``lost_factor`` by its code."""
 

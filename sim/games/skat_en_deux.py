@@ -84,8 +84,6 @@ from sim.games.skat_family import (
     ask_optional,
     ask_yes,
     deal_three_hands,
-    option_code,
-    option_index,
     outcome,
 )
 from sim.games.skat_values import (
@@ -144,14 +142,14 @@ OPTIONS = OptionTable([
 ])
 
 (P_ALL_PASS, P_OPEN_HAND, P_GIVE_UP_18, P_GIVE_UP_PICKUP, P_LOST_FACTOR,
- P_CONTRA_RE) = (option_index(OPTIONS, n) for n in (
+ P_CONTRA_RE) = (OPTIONS.position(n) for n in (
      "all_pass", "open_hand", "give_up_at_18", "give_up_after_pickup", "lost_factor", "contra_re"))
 """Where each option's code lies in the kernel's parameters (``kernel_params``)."""
-RAMSCH_ON = option_code(OPTIONS, "all_pass", "ramsch")
-OPEN_HAND_ON = option_code(OPTIONS, "open_hand", True)
-GIVE_UP_18_ON = option_code(OPTIONS, "give_up_at_18", True)
-GIVE_UP_PICKUP_ON = option_code(OPTIONS, "give_up_after_pickup", True)
-CONTRA_RE_ON = option_code(OPTIONS, "contra_re", True)
+RAMSCH_ON = OPTIONS.code("all_pass", "ramsch")
+OPEN_HAND_ON = OPTIONS.code("open_hand", True)
+GIVE_UP_18_ON = OPTIONS.code("give_up_at_18", True)
+GIVE_UP_PICKUP_ON = OPTIONS.code("give_up_after_pickup", True)
+CONTRA_RE_ON = OPTIONS.code("contra_re", True)
 LOST_FACTORS = np.array(OPTIONS.by_name["lost_factor"].allowed, np.int64)
 """``lost_factor`` by its code."""
 

@@ -11,7 +11,6 @@ Compiled as ``skat_values.JIT`` says (without numba's reference counting).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import numba
 import numpy as np
@@ -31,7 +30,6 @@ from sim.games.kernel import (
     scripted_optional,
 )
 from sim.games.skat_values import JIT, JIT_NRT, declaration_choices
-from sim.options import OptionTable
 from sim.policies.skat_family import (
     decide_bid,
     decide_declaration,
@@ -58,17 +56,6 @@ def outcome(n_players: int) -> Outcome:
         return out
 
     return Outcome("score", "points", forehand(n_players), seat_won)
-
-
-def option_code(options: OptionTable, name: str, value: Any) -> int:
-    """The kernel's code of option ``name``'s ``value`` (its index among the allowed values,
-    ``OptionTable.codes``)."""
-    return options.by_name[name].allowed.index(value)
-
-
-def option_index(options: OptionTable, name: str) -> int:
-    """Where option ``name``'s code lies in the kernel's parameters (``OptionTable.codes``)."""
-    return [o.name for o in options].index(name)
 
 
 W_POINTS, W_TRICKS, W_CHOICES, W_LEN = 0, 3, 12, 48
