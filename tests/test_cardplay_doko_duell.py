@@ -15,7 +15,7 @@ from sim import actions as A
 from sim.cards import DOKO_DECK_40
 from sim.games import doko_duell as G
 from sim.games import doko_duell_cardplay as cp
-from sim.games import doko_obs as O
+from sim.games.doko_obs import FIELDS as O
 from sim.policies import HEURISTIC, RANDOM
 from sim.rng import STREAM_SEAT0, stream_key
 

@@ -18,7 +18,8 @@ from sim import actions as A
 from sim.cards import DOKO_DECK_48
 from sim.games import doko_skat as G
 from sim.games import doko_skat_cardplay as cp
-from sim.games import doko_skat_obs as O
+from sim.games.doko_skat_obs import FIELDS as O
+from sim.games.doko_skat_obs import PH_DECLARE, PH_DISCARD, PH_FIRST_ROUND, PH_PLAY
 from sim.games.doko_skat_values import (
     BRIDGE_BASE,
     GRAND,
@@ -90,7 +91,7 @@ def test_the_first_round_laid_by_hand() -> None:
     state, c = first_round()
     assert (state[S.TO_MOVE], state[S.PLAYER], state[S.PHASE], state[S.DONE]) == (1, 1, 0, 0)
     assert (state[S.ROUND], state[S.N_TRICKS], state[S.FR_GAME], state[S.GAME]) == (
-        O.PH_FIRST_ROUND, 3, 2, -1)
+        PH_FIRST_ROUND, 3, 2, -1)
     # trick 1: CA led; seat 2 follows with CT, seat 0 must give his C9 (CJ is a trump)
     assert legal_names(state) == "CA SJ HK"
     play(state, c["CA"])
@@ -188,7 +189,7 @@ def test_a_late_grand_built_field_by_field() -> None:
     # one CJ of the two among the lone player's cards (hand and discards): 1 Spitze
     assert state[S.SPITZEN] == 1
     assert (state[S.ROUND], state[S.N_TRICKS], state[S.TO_MOVE], state[S.TABLE]) == (
-        O.PH_PLAY, 12, 1, GRAND_CODE)
+        PH_PLAY, 12, 1, GRAND_CODE)
     state[S.TRICK_NO] = 10
     # trick 11: SA led; the lone player follows with SK (his CJ is a trump); SA takes 15
     play(state, c["SA"])
@@ -330,10 +331,10 @@ def test_observe_is_the_kernels_observation_at_every_decision(rules: dict) -> No
                     declaration_order(state[S.FR_TRICKS:S.FR_TRICKS + 3], state[S.LONE],
                                       state[S.FOREHAND], order)
                     k = order.tolist().index(seat)
-                    obs[O.PHASE] = O.PH_DECLARE
+                    obs[O.PHASE] = PH_DECLARE
                     obs[O.NEXT_SPEAKER] = order[k + 1] if k < 2 else -1
                 elif due == "discard":
-                    obs[O.PHASE] = O.PH_DISCARD
+                    obs[O.PHASE] = PH_DISCARD
                     obs[O.N_DISCARD] = 4 if state[S.REDEAL] else 3
                     seen["redeal"] += int(state[S.REDEAL])
                 else:

@@ -19,10 +19,11 @@ from sim import actions as A
 from sim.cards import SKAT_DECK
 from sim.games import skat, skat_en_deux
 from sim.games import skat_cardplay as C
-from sim.games import skat_obs as O
 from sim.games.cardplay import PLAY
 from sim.games.kernel import E_ASK
 from sim.games.skat_cardplay import ACCEPT, CONTRA, OFFER, RE, S
+from sim.games.skat_obs import FIELDS as O
+from sim.games.skat_obs import OFFER_NONE, OFFER_RAUS, OFFER_STICH, PH_OFFER, PH_PLAY
 from sim.games.skat_values import GRAND, NULL, RAMSCH, SPADES
 from sim.policies import HEURISTIC
 from sim.registry import GAMES
@@ -89,7 +90,7 @@ def test_a_grand_played_by_hand() -> None:
     # seat 1 holds no trump: any card; what it shows of itself
     obs = seen(state, 1)
     assert int(obs[O.LEGAL]) == cards("HA S7") and int(obs[O.HAND]) == cards("HA S7")
-    assert (obs[O.PHASE], obs[O.SEAT], obs[O.POSITION]) == (O.PH_PLAY, 1, 0)
+    assert (obs[O.PHASE], obs[O.SEAT], obs[O.POSITION]) == (PH_PLAY, 1, 0)
     assert (obs[O.TRICK_N], obs[O.TRICK_CARD], obs[O.TRICK_CARD + 1]) == (1, D.index("CJ"), -1)
     assert (obs[O.TRICK_NO], obs[O.TRICK_LEADER], obs[O.POINTS]) == (1, 0, 25)
     assert int(obs[O.PLAYED]) == cards("CA CJ") and obs[O.SKAT] == 0 and obs[O.OPEN_HAND] == 0
@@ -155,7 +156,7 @@ def test_the_blind_is_face_up_after_the_opening_lead_and_the_defender_plays_it()
     assert (int(state[S.POINTS + FH]), int(state[S.TRICKS + FH])) == (21, 1)
     assert (int(state[S.PHASE]), int(state[S.TO_MOVE]), int(state[S.PLAYER])) == (OFFER, FH, 1)
     obs = seen(state, FH)
-    assert (obs[O.PHASE], obs[O.LEGAL], int(C.legal(state))) == (O.PH_OFFER, 0, 0b111)
+    assert (obs[O.PHASE], obs[O.LEGAL], int(C.legal(state))) == (PH_OFFER, 0, 0b111)
     # between tricks the trick shown is the one played, its cards gathered
     assert (obs[O.TRICK_NO], obs[O.TRICK_N], obs[O.TRICK_LEADER]) == (0, 2, FH)
     assert [int(obs[O.TRICK_CARD + k]) for k in range(3)] == [-1, -1, -1]
@@ -171,20 +172,20 @@ def test_zweimal_offen_lays_the_hand_down_before_the_opening_lead() -> None:
 def test_an_accepted_offer_ends_the_card_play() -> None:
     state = en_deux_state(PLACES, SPADES, RH)
     play(state, "SA", "S7", "ST")
-    C.step(state, O.OFFER_STICH)
+    C.step(state, OFFER_STICH)
     assert (int(state[S.PHASE]), int(state[S.TO_MOVE]), int(state[S.PLAYER])) == (ACCEPT, RH, 0)
-    assert int(C.legal(state)) == 0b11 and seen(state, RH)[O.OFFER] == O.OFFER_STICH
+    assert int(C.legal(state)) == 0b11 and seen(state, RH)[O.OFFER] == OFFER_STICH
     C.step(state, C.YES)
     assert C.finished(state)
     assert C.en_deux_result(state) == {
-        "declarer_points": 0, "declarer_tricks": 0, "offer": O.OFFER_STICH, "offer_trick": 1,
+        "declarer_points": 0, "declarer_tricks": 0, "offer": OFFER_STICH, "offer_trick": 1,
         "accepted": 1, "contra": 0, "re": 0}
 
 
 def test_a_rejected_offer_then_contra_and_re_and_no_second_offer() -> None:
     state = en_deux_state(PLACES, SPADES, RH)
     play(state, "SA", "S7", "ST")
-    C.step(state, O.OFFER_RAUS)
+    C.step(state, OFFER_RAUS)
     C.step(state, C.NO)
     assert (int(state[S.PHASE]), int(state[S.TO_MOVE])) == (CONTRA, FH)
     assert seen(state, FH)[O.REJECTED] == 1
@@ -201,7 +202,7 @@ def test_a_rejected_offer_then_contra_and_re_and_no_second_offer() -> None:
 def test_a_declined_offer_comes_back_before_the_next_trick() -> None:
     state = en_deux_state(PLACES, SPADES, RH)
     play(state, "SA", "S7", "ST")
-    C.step(state, O.OFFER_NONE)
+    C.step(state, OFFER_NONE)
     assert (int(state[S.PHASE]), int(state[S.TO_MOVE])) == (PLAY, FH)
     play(state, "HA", "HK", "H7")
     assert (int(state[S.PHASE]), int(state[S.TO_MOVE]), int(state[S.TRICK_NO])) == (OFFER, FH, 2)
@@ -370,7 +371,7 @@ def test_the_settlement_terms_of_the_seeds_example() -> None:
     """Grand with one, zweimal offen, Schneider, the offer rejected: 24 x 5 = 120, one more
     level and x 1.5: 216; Contra 432, Re 864 (RULES.md, skat_en_deux)."""
     c = {"give_up": 0, "game": GRAND, "matadors": 1, "hand": 0, "ouvert": 0, "open_level": 2,
-         "declarer_points": 95, "declarer_tricks": 8, "bid": 18, "offer": O.OFFER_RAUS,
+         "declarer_points": 95, "declarer_tricks": 8, "bid": 18, "offer": OFFER_RAUS,
          "accepted": 0, "contra": 1, "re": 1}
     rules = GAMES["skat_en_deux"].rules({"contra_re": True})
     t = skat_en_deux.settlement_terms(c, rules)

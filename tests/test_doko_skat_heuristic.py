@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.games import doko_skat_obs as O
+from sim.games.doko_skat_obs import FIELDS as O
+from sim.games.doko_skat_obs import PH_DECLARE, PH_DISCARD, PH_FIRST_ROUND, PH_PLAY
 from sim.games.doko_skat_values import DECK, GAME_LABELS, table_of
 from sim.policies import doko_skat_heuristic as H
 from sim.registry import GAMES
@@ -19,7 +20,7 @@ def mask(cards: str) -> int:
     return DECK.parse(cards)
 
 
-def observation(seat: int = 0, hand: str = "", phase: int = O.PH_PLAY, game: str = "suit H",
+def observation(seat: int = 0, hand: str = "", phase: int = PH_PLAY, game: str = "suit H",
                 lone: int = 1, turned_up: str = "HK", **fields: int) -> np.ndarray:
     """An observation of ``seat`` with the given fields (everything else empty)."""
     obs = np.zeros(O.LENGTH, np.int64)
@@ -69,7 +70,7 @@ def name(card: int) -> str:
     ("SA CA", {1: "HK"}, (-1, False)),        # seat 1 may be alone or seat 2's partner
 ])
 def test_first_round_partner(hand: str, played: dict[int, str], expected: tuple[int, bool]) -> None:
-    obs = observation(hand=hand, phase=O.PH_FIRST_ROUND, lone=-1)
+    obs = observation(hand=hand, phase=PH_FIRST_ROUND, lone=-1)
     taken = mask(hand)
     for seat, card in played.items():
         c = DECK.index(card, taken)
@@ -108,7 +109,7 @@ def test_leads_a_trump_nothing_unseen_beats_with_the_trump_majority() -> None:
 
 
 def test_first_round_without_points_keeps_its_strong_cards() -> None:
-    obs = observation(seat=2, hand="CA C9", phase=O.PH_FIRST_ROUND, lone=-1,
+    obs = observation(seat=2, hand="CA C9", phase=PH_FIRST_ROUND, lone=-1,
                       turned_up="SK", game="suit S")
     obs[O.FR_PLAYED + 2] = mask("SK")  # it held the turned-up card ...
     obs[O.FR_PLAYED] = 0
@@ -126,14 +127,14 @@ def test_first_round_without_points_keeps_its_strong_cards() -> None:
 # --- declaration and discards ----------------------------------------------------------------
 
 def test_names_the_game_of_its_long_suit() -> None:
-    obs = observation(seat=0, hand="HA HA HK HK HQ HQ HT HT HJ H9 CA SA", phase=O.PH_DECLARE,
+    obs = observation(seat=0, hand="HA HA HK HK HQ HQ HT HT HJ H9 CA SA", phase=PH_DECLARE,
                       lone=0, next_speaker=1)
     assert GAME_LABELS[H.declare(obs)] in ("bridge H", "suit H")
 
 
 def test_declares_when_an_opponent_would_choose_next() -> None:
     weak = "C9 C9 S9 S9 D9 D9 CQ SQ DQ CK SK DK"
-    obs = observation(seat=0, hand=weak, phase=O.PH_DECLARE, lone=1, next_speaker=1)
+    obs = observation(seat=0, hand=weak, phase=PH_DECLARE, lone=1, next_speaker=1)
     assert H.declare(obs) >= 0  # passing hands the choice to the lone player
     obs[O.NEXT_SPEAKER] = -1
     assert H.declare(obs) == -1  # last to speak with nothing: the redeal is better
@@ -141,7 +142,7 @@ def test_declares_when_an_opponent_would_choose_next() -> None:
 
 def test_discards_full_cards_of_short_suits_never_trumps() -> None:
     hand = "CJ SJ HJ DJ HA HT HK HQ H9 CJ ST CA C9 DT DK"
-    obs = observation(seat=1, hand=hand, phase=O.PH_DISCARD, lone=1, n_discard=3)
+    obs = observation(seat=1, hand=hand, phase=PH_DISCARD, lone=1, n_discard=3)
     put = H.discard(obs)
     assert bin(put).count("1") == 3 and put & ~mask(hand) == 0
     assert sorted(DECK.name_list(put)) == ["DK", "DT", "ST"]

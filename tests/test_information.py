@@ -21,9 +21,11 @@ import numpy as np
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_48
-from sim.games import doko_obs as DO
-from sim.games import doko_skat_obs as KO
-from sim.games import skat_obs as O
+from sim.games.doko_obs import FIELDS as DO
+from sim.games.doko_obs import PH_PLAY
+from sim.games.doko_skat_obs import FIELDS as KO
+from sim.games.skat_obs import DECL_OPEN_SHIFT, DECL_OUVERT, OFFER_NONE, PH_CONTRA, PH_GIVE_UP, PH_RE
+from sim.games.skat_obs import FIELDS as O
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -126,7 +128,7 @@ def test_policies_see_only_what_their_seat_may_know() -> None:
             elif kind == A.DISCARD:
                 current[seat] -= mask_cards(a)
             elif kind == A.DECLARE:
-                ouvert = bool(a & O.DECL_OUVERT)
+                ouvert = bool(a & DECL_OUVERT)
     assert checked > 500
     assert hidden_somewhere > 0.9 * checked  # only late decisions can see everything
 
@@ -259,8 +261,8 @@ def sed_walk(deal: dict) -> list[dict]:
                     "laid_down": laid_down, "declarer": declarer if declared else -1,
                     "current": [set(h) for h in current], "discard": set(discard),
                     "picked": picked, "decl_place": decl_place})
-        silent = (name == "decide_yes" and phase in (O.PH_GIVE_UP, O.PH_CONTRA, O.PH_RE)
-                  and not result) or (name == "decide_offer" and result == O.OFFER_NONE)
+        silent = (name == "decide_yes" and phase in (PH_GIVE_UP, PH_CONTRA, PH_RE)
+                  and not result) or (name == "decide_offer" and result == OFFER_NONE)
         if silent:
             continue
         kind, who, a, b = rows[r]
@@ -282,8 +284,8 @@ def sed_walk(deal: dict) -> list[dict]:
             current[place] -= discard
         elif kind == A.DECLARE:
             declared = True
-            open_level = (a >> O.DECL_OPEN_SHIFT) & 3
-            laid_down = open_level == 2 or bool(a & O.DECL_OUVERT)
+            open_level = (a >> DECL_OPEN_SHIFT) & 3
+            laid_down = open_level == 2 or bool(a & DECL_OUVERT)
     assert r == len(rows), "recorded actions without a decision"
     return out
 
@@ -469,7 +471,7 @@ def test_doko_duell_policies_see_only_their_hand_face_up_cards_and_played_cards(
             allowed = d["hand"][seat] | face_up[0] | face_up[1] | played
             hidden = d["hand"][other] | face_down[0] | face_down[1]
             assert not allowed & hidden
-            assert obs[DO.SEAT] == seat and obs[DO.PHASE] == DO.PH_PLAY
+            assert obs[DO.SEAT] == seat and obs[DO.PHASE] == PH_PLAY
             # exactly his hand, the cards played, the face-up pyramid cards where they lie
             assert doko_cards(obs[DO.HAND]) == d["hand"][seat]
             for s in range(2):

@@ -15,8 +15,8 @@ from sim import actions as A
 from sim.cards import SKAT_DECK
 from sim.cli import main
 from sim.deals import DealError, deck_order, order_of
-from sim.games import skat_obs as O
 from sim.games.kernel import E_ASK
+from sim.games.skat_obs import DECL_OPEN_SHIFT, DECL_OUVERT
 from sim.play import screen_for
 from sim.play.common import Choice, Question, answer
 from sim.play.session import play_deal
@@ -386,8 +386,8 @@ def knowable(name: str, full: dict[str, np.ndarray], seat: int, actions: np.ndar
     if seat in pickers:
         known |= skat
     for kind, declarer, code, _ in rows:
-        level = (code >> O.DECL_OPEN_SHIFT) & 3
-        if kind == A.DECLARE and (code & O.DECL_OUVERT or level == 2 or level == 1 and len(plays) >= 3):
+        level = (code >> DECL_OPEN_SHIFT) & 3
+        if kind == A.DECLARE and (code & DECL_OUVERT or level == 2 or level == 1 and len(plays) >= 3):
             cards = names(full[f"hand_{declarer}"][0]) | (skat if declarer in pickers else set())
             known |= cards - names(sum(r[2] for r in rows if r[0] == A.DISCARD))
     if name == "skat_en_deux" and plays and not any(r[0] == A.RAMSCH for r in rows):

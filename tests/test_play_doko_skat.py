@@ -15,7 +15,8 @@ import pytest
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_48 as DECK
-from sim.games import doko_skat_obs as O
+from sim.games.doko_skat_obs import FIELDS as O
+from sim.games.doko_skat_obs import PH_DECLARE, PH_DISCARD, PH_FIRST_ROUND, PH_PLAY
 from sim.play.common import answer
 from sim.play.doko_skat import DokoSkatScreen
 from sim.play.session import play_deal
@@ -63,12 +64,12 @@ def redeal_deal(seat: int) -> int:
             if moment.finished:
                 break
             assert moment.view is not None
-            if moment.view[O.PHASE] in (O.PH_DISCARD, O.PH_PLAY):
+            if moment.view[O.PHASE] in (PH_DISCARD, PH_PLAY):
                 if moment.view[O.REDEAL]:
                     return seed
                 break
             choices = screen.question(moment.view).choices
-            table.decide(choices[-1 if moment.view[O.PHASE] == O.PH_DECLARE else 0].row)  # pass last
+            table.decide(choices[-1 if moment.view[O.PHASE] == PH_DECLARE else 0].row)  # pass last
     raise AssertionError("no redeal found")
 
 
@@ -206,9 +207,9 @@ def declaration_view(seat: int) -> np.ndarray:
     for seed in range(50):
         table = Table(GAME, DEFAULT, seed, 0, seat, "heuristic")
         screen = DokoSkatScreen(GAME, DEFAULT, seat, 0)
-        while (view := table.moment().view) is not None and view[O.PHASE] == O.PH_FIRST_ROUND:
+        while (view := table.moment().view) is not None and view[O.PHASE] == PH_FIRST_ROUND:
             table.decide(screen.question(view).choices[0].row)
-        if view is not None and view[O.PHASE] == O.PH_DECLARE:
+        if view is not None and view[O.PHASE] == PH_DECLARE:
             return view
     raise AssertionError("never asked")
 
@@ -252,7 +253,7 @@ def test_a_wrong_entry_is_refused_and_asked_again(tmp_path: Path) -> None:
                 wrong["range"] = f"there is no choice 99: choose 1 to {len(question.choices)}"
                 pending.append("1")
                 return "99"
-            if view[O.PHASE] == O.PH_PLAY and "not held" not in wrong:
+            if view[O.PHASE] == PH_PLAY and "not held" not in wrong:
                 held = names(view[O.HAND])
                 card = next(n for n in DECK.names if n not in held)
                 wrong["not held"] = f"{card} is not one of the choices"

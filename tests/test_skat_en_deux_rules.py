@@ -19,9 +19,10 @@ import pytest
 from sim import actions as A
 from sim.cards import SKAT_DECK
 from sim.games import skat_en_deux as sed
-from sim.games import skat_obs as O
 from sim.games.kernel import E_ILLEGAL, E_MISMATCH
 from sim.games.skat_family import W_LEN, W_POINTS, W_TRICKS
+from sim.games.skat_obs import DECL_OPEN_SHIFT, DECL_OUVERT, OFFER_RAUS, OFFER_STICH
+from sim.games.skat_obs import FIELDS as O
 from sim.games.skat_values import (
     CLUBS,
     DIAMONDS,
@@ -41,7 +42,7 @@ GAME = find_game("skat_en_deux")
 FH, BLIND, RH = sed.FH, sed.BLIND, sed.RH
 BASE = {CLUBS: 12, SPADES: 11, HEARTS: 10, DIAMONDS: 9, GRAND: 24}
 POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
-RAUS, STICH = O.OFFER_RAUS, O.OFFER_STICH
+RAUS, STICH = OFFER_RAUS, OFFER_STICH
 
 
 def cards(text: str) -> int:
@@ -54,7 +55,7 @@ def card_points(mask: int) -> int:
 
 def decl(game: int, level: int = 0, ouvert: bool = False) -> int:
     """A declaration code: game | ouvert | open level."""
-    return game | (O.DECL_OUVERT if ouvert else 0) | (level << O.DECL_OPEN_SHIFT)
+    return game | (DECL_OUVERT if ouvert else 0) | (level << DECL_OPEN_SHIFT)
 
 
 # --- the kernel's settlement -------------------------------------------------------------------

@@ -8,8 +8,8 @@ import pytest
 from sim import actions as A
 from sim.cards import SKAT_DECK
 from sim.games import skat
-from sim.games import skat_obs as O
 from sim.games.kernel import E_ILLEGAL, E_MISMATCH
+from sim.games.skat_obs import FIELDS as O
 from sim.games.skat_values import (
     CLUBS,
     DIAMONDS,

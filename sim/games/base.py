@@ -56,11 +56,16 @@ class Batch:
 
 class ObservationLayout(Protocol):
     """A seat's observation layout: how many fields, and where its seat and its legal
-    cards are (each game's observation module has these and more)."""
+    cards are (each game's ``FIELDS`` offsets have these and more)."""
 
-    LENGTH: int
-    SEAT: int
-    LEGAL: int
+    @property
+    def LENGTH(self) -> int: ...
+
+    @property
+    def SEAT(self) -> int: ...
+
+    @property
+    def LEGAL(self) -> int: ...
 
 
 @dataclass(frozen=True)

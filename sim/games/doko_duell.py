@@ -42,7 +42,6 @@ from sim import actions as A
 from sim.cards import bit
 from sim.deals import Group, Layout
 from sim.games import doko_duell_cardplay as cp
-from sim.games import doko_obs as O
 from sim.games.base import Game, Outcome
 from sim.games.cardplay import CardPlay
 from sim.games.doko_duell_cardplay import (  # noqa: F401  (the duel's names, for its users)
@@ -70,9 +69,11 @@ from sim.games.doko_duell_cardplay import (  # noqa: F401  (the duel's names, fo
     source,
     step,
 )
+from sim.games.doko_obs import FIELDS as O
 from sim.games.kernel import (
     KernelTag,
     ask,
+    card_value,
     deal_scratch,
     implements,
     order_deck,
@@ -371,6 +372,17 @@ def record_markers(state, log, nlog):
 
 
 @numba.njit(cache=True, inline="always")
+def _decide_card(state, pol, obs, rng):
+    return decide_card(pol, obs, rng)
+
+
+@numba.njit(cache=True, inline="always")
+def card_row(state, card):
+    """A played card's row: ``b`` where it comes from (``source``)."""
+    return A.PLAY, card, source(state, card)
+
+
+@numba.njit(cache=True, inline="always")
 def allowed_card(state, obs, card):
     """A recorded card, if the player to move may play it (``obs[LEGAL]``); else -1."""
     if 0 <= card < N_CARDS and (obs[O.LEGAL] >> card) & 1:
@@ -391,8 +403,8 @@ def tricks(state, pols, obs, streams, script, cur, err, log, nlog):
         pol = pols[seat]
         if pol < 0:
             skip_markers(script, cur)
-        card = ask(pol, seat, A.PLAY, obs, streams[STREAM_SEAT0 + seat], decide_card,
-                   allowed_card, source, state, script, cur, err, log, nlog)
+        card = ask(pol, seat, obs, streams[STREAM_SEAT0 + seat], _decide_card, allowed_card,
+                   card_row, card_value, state, script, cur, err, log, nlog)
         if card < 0:
             return False
         step(state, card)

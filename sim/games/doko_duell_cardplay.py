@@ -37,8 +37,9 @@ import numpy as np
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_40, bit, lsb
-from sim.games import doko_obs as O
 from sim.games.cardplay import PLAY, offsets
+from sim.games.doko_obs import FIELDS as O
+from sim.games.doko_obs import PH_PLAY
 from sim.policies.doko_duell import decide
 from sim.tricks import TRUMP, build_table, legal_mask
 
@@ -366,7 +367,7 @@ def observe(state, seat, obs):
     markers, the box; his legal cards when he is to move (else none)."""
     opp = 1 - seat
     obs[O.SEAT] = seat
-    obs[O.PHASE] = O.PH_PLAY
+    obs[O.PHASE] = PH_PLAY
     obs[O.HAND] = state[S.HANDS + seat]
     moves = np.uint64(0)
     if seat == state[S.TO_MOVE]:

@@ -40,7 +40,6 @@ from sim import actions as A
 from sim.cards import DOKO_DECK_48, SUITS, bit, lsb, popcount
 from sim.deals import Group, Layout
 from sim.games import doko_skat_cardplay as CP
-from sim.games import doko_skat_obs as O
 from sim.games.base import Game, Outcome, forehand
 from sim.games.cardplay import CardPlay
 from sim.games.doko_skat_cardplay import (
@@ -57,6 +56,8 @@ from sim.games.doko_skat_cardplay import (
     step,
     take_up,
 )
+from sim.games.doko_skat_obs import FIELDS as O
+from sim.games.doko_skat_obs import PH_DECLARE, PH_DISCARD
 from sim.games.doko_skat_values import (
     GAME_TRUMP,
     GAME_TYPE,
@@ -77,16 +78,14 @@ from sim.games.doko_skat_values import (
     teams,
 )
 from sim.games.kernel import (
-    E_ILLEGAL,
-    E_MISMATCH,
     KernelTag,
+    answer_of,
     ask,
+    card_row,
+    card_value,
     deal_scratch,
     implements,
-    no_detail,
     order_deck,
-    person_waits,
-    record,
 )
 from sim.games.kernel import play_deal as kernel_play_deal
 from sim.options import Option, OptionTable
@@ -226,45 +225,64 @@ def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray
 
 # --- asking a seat -------------------------------------------------------------------------
 
-@numba.njit(**JIT)
-def _ask_declaration(seat, obs, pol, state, script, cur, err, log, nlog):
-    """Seat ``seat`` names a game (its code) or passes (-1)."""
-    if pol < 0:
-        if person_waits(pol, script, cur, obs, err, log, nlog):
-            return -1
-        i = cur[0]
-        if i >= script.shape[0] or script[i, 1] != seat or script[i, 0] not in (A.DECLARE, A.PASS):
-            err[0] = E_MISMATCH
-            return -1
-        cur[0] = i + 1
-        code = script[i, 2] if script[i, 0] == A.DECLARE else -1
-        if code >= N_GAMES or (script[i, 0] == A.DECLARE and code < 0):
-            err[0] = E_ILLEGAL
-            return -1
-    else:
-        code = decide_declaration(pol, obs, state)
-    if code < 0:
-        record(log, nlog, A.PASS, seat, 0, 0)
-    else:
-        record(log, nlog, A.DECLARE, seat, code, 0)
+PASSED = N_GAMES
+"""The declaration question's answer for a pass (the others are game codes)."""
+
+
+@numba.njit(inline="always", **JIT)
+def _decide_declaration(ctx, pol, obs, rng):
+    code = decide_declaration(pol, obs, rng)
+    return PASSED if code < 0 else code
+
+
+@numba.njit(inline="always", **JIT)
+def _check_declaration(ctx, obs, code):
     return code
 
 
 @numba.njit(inline="always", **JIT)
-def _decide_discard(pol, obs, rng):
-    """A policy's discard (a mask) as the kernel records it."""
+def _declaration_row(ctx, code):
+    return (A.PASS, 0, 0) if code == PASSED else (A.DECLARE, code, 0)
+
+
+@numba.njit(inline="always", **JIT)
+def _declaration_value(ctx, kind, a, b):
+    """A pass, or the game a ``DECLARE`` row names (-2: no game has its code)."""
+    if kind == A.PASS:
+        return PASSED
+    code = answer_of(kind, A.DECLARE, a)
+    return -2 if code >= N_GAMES else code
+
+
+@numba.njit(inline="always", **JIT)
+def _decide_discard(ctx, pol, obs, rng):
     return np.int64(decide_discard(pol, obs, rng))
 
 
 @numba.njit(inline="always", **JIT)
 def _discard_allowed(state, obs, cards):
     """A recorded discard as the seat holds it (either copy of a card), or -1 unless it is
-    ``obs[N_DISCARD]`` of his cards (``kernel.ask``'s check)."""
+    ``obs[N_DISCARD]`` of his cards."""
     hand = np.uint64(obs[O.HAND])
     held = held_copies(np.uint64(cards), hand)
     if popcount(held) != obs[O.N_DISCARD] or held & ~hand:
         return -1
     return np.int64(held)
+
+
+@numba.njit(inline="always", **JIT)
+def _discard_row(state, cards):
+    return A.DISCARD, cards, 0
+
+
+@numba.njit(inline="always", **JIT)
+def _discard_value(state, kind, a, b):
+    return answer_of(kind, A.DISCARD, a)
+
+
+@numba.njit(inline="always", **JIT)
+def _decide_card(state, pol, obs, rng):
+    return decide_card(pol, obs, rng)
 
 
 @numba.njit(inline="always", **JIT)
@@ -274,8 +292,8 @@ def _tricks(state, obs, pols, rngs, script, cur, err, log, nlog):
     while not finished(state):
         player = state[S.PLAYER]
         observe(state, player, obs)
-        card = ask(pols[player], player, A.PLAY, obs, rngs[STREAM_SEAT0 + player], decide_card,
-                   card_allowed, no_detail, state, script, cur, err, log, nlog)
+        card = ask(pols[player], player, obs, rngs[STREAM_SEAT0 + player], _decide_card,
+                   card_allowed, card_row, card_value, state, script, cur, err, log, nlog)
         if card < 0:
             return False
         step(state, card)
@@ -286,10 +304,10 @@ def _tricks(state, obs, pols, rngs, script, cur, err, log, nlog):
 def _discard(state, obs, seat, n, pols, rngs, script, cur, err, log, nlog):
     """``seat`` puts ``n`` of his cards away; whether he did."""
     observe(state, seat, obs)
-    obs[O.PHASE] = O.PH_DISCARD
+    obs[O.PHASE] = PH_DISCARD
     obs[O.N_DISCARD] = n
-    cards = ask(pols[seat], seat, A.DISCARD, obs, rngs[STREAM_SEAT0 + seat], _decide_discard,
-                _discard_allowed, no_detail, state, script, cur, err, log, nlog)
+    cards = ask(pols[seat], seat, obs, rngs[STREAM_SEAT0 + seat], _decide_discard,
+                _discard_allowed, _discard_row, _discard_value, state, script, cur, err, log, nlog)
     if cards < 0:
         return False
     put_away(state, seat, cards)
@@ -400,13 +418,14 @@ def _declaration(state, obs, order, row, pols, rngs, script, cur, err, log, nlog
     for i in range(3):
         seat = order[i]
         observe(state, seat, obs)
-        obs[O.PHASE] = O.PH_DECLARE
+        obs[O.PHASE] = PH_DECLARE
         obs[O.NEXT_SPEAKER] = order[i + 1] if i < 2 else -1
-        code = _ask_declaration(seat, obs, pols[seat], rngs[STREAM_SEAT0 + seat], script, cur,
-                                err, log, nlog)
-        if err[0]:
+        code = ask(pols[seat], seat, obs, rngs[STREAM_SEAT0 + seat], _decide_declaration,
+                   _check_declaration, _declaration_row, _declaration_value, 0, script, cur, err,
+                   log, nlog)
+        if code < 0:
             return -1, -1
-        if code >= 0:
+        if code < PASSED:
             row[C_TURN] = i
             return seat, code
     return -1, -1

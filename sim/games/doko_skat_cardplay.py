@@ -34,8 +34,9 @@ import numpy as np
 
 from sim import actions as A
 from sim.cards import bit
-from sim.games import doko_skat_obs as O
 from sim.games.cardplay import PLAY, offsets
+from sim.games.doko_skat_obs import FIELDS as O
+from sim.games.doko_skat_obs import PH_FIRST_ROUND, PH_PLAY
 from sim.games.doko_skat_values import (
     EFF,
     FIRST_ROUND_TRICKS,
@@ -73,7 +74,7 @@ class State(NamedTuple):
     HANDS: int = 3
     """The cards each seat may still play (in the first round his first-round cards)."""
     ROUND: int = 1
-    """``O.PH_FIRST_ROUND`` or ``O.PH_PLAY``."""
+    """``PH_FIRST_ROUND`` or ``PH_PLAY``."""
     N_TRICKS: int = 1
     # everyone's view, in the observation's order from FOREHAND to DECLARER
     FOREHAND: int = 1
@@ -162,7 +163,7 @@ def start_first_round(state, forehand, turned_up, hands, team_all, count_first_r
     state[S.TEAM_ALL] = team_all
     state[S.COUNT_FIRST_ROUND] = count_first_round
     state[S.BRIDGE_SKAT] = bridge_skat
-    _round(state, O.PH_FIRST_ROUND, FIRST_ROUND_TRICKS, forehand)
+    _round(state, PH_FIRST_ROUND, FIRST_ROUND_TRICKS, forehand)
 
 
 @numba.njit(**JIT)
@@ -225,7 +226,7 @@ def start_main_game(state):
             if (s == lone) == (declarer == lone):
                 cards |= np.uint64(state[S.HANDS + s] | state[S.DISCARDS + s])
         state[S.SPITZEN] = spitzen(cards, state[S.TABLE])
-    _round(state, O.PH_PLAY, TRICKS, state[S.FOREHAND])
+    _round(state, PH_PLAY, TRICKS, state[S.FOREHAND])
 
 
 # --- the tricks ----------------------------------------------------------------------------
@@ -233,7 +234,7 @@ def start_main_game(state):
 @numba.njit(inline="always", **JIT)
 def table_in_force(state):
     """The trick table of the round in play."""
-    return state[S.FR_TABLE] if state[S.ROUND] == O.PH_FIRST_ROUND else state[S.TABLE]
+    return state[S.FR_TABLE] if state[S.ROUND] == PH_FIRST_ROUND else state[S.TABLE]
 
 
 @numba.njit(inline="always", **JIT)
@@ -259,7 +260,7 @@ def step(state, card):
     if not state[S.DONE]:
         seat = state[S.TO_MOVE]
         n = state[S.TRICK_N]
-        main = state[S.ROUND] == O.PH_PLAY
+        main = state[S.ROUND] == PH_PLAY
         table = table_in_force(state)
         state[S.HANDS + seat] &= ~np.int64(bit(card))
         state[(S.PLAYED if main else S.FR_PLAYED) + seat] |= np.int64(bit(card))

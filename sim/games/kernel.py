@@ -27,7 +27,7 @@ import numpy as np
 from numba.core import types
 from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
 
-from sim.actions import DECLINE, MARKER, ROW
+from sim.actions import MARKER, PLAY, ROW
 from sim.policies import PERSON, SCRIPTED
 from sim.rng import shuffle
 
@@ -80,46 +80,6 @@ def record(log, nlog, kind, seat, a, b):
 
 
 @numba.njit(cache=True)
-def scripted(script, cur, kind, seat, err):
-    """Next recorded action's ``a`` if it is of ``kind`` by ``seat``; else flag a mismatch."""
-    i = cur[0]
-    if i >= script.shape[0] or script[i, 0] != kind or script[i, 1] != seat:
-        err[0] = E_MISMATCH
-        return -1
-    cur[0] = i + 1
-    return script[i, 2]
-
-
-@numba.njit(cache=True)
-def scripted_either(script, cur, yes, no, seat, value, err):
-    """A recorded yes/no decision: 1 for action ``yes`` (carrying ``value``), 0 for ``no``."""
-    i = cur[0]
-    if i < script.shape[0] and script[i, 1] == seat and script[i, 0] in (yes, no):
-        if script[i, 0] == yes and script[i, 2] != value:
-            err[0] = E_ILLEGAL
-            return 0
-        cur[0] = i + 1
-        return 1 if script[i, 0] == yes else 0
-    err[0] = E_MISMATCH
-    return 0
-
-
-@numba.njit(cache=True)
-def scripted_optional(script, cur, kind, seat):
-    """A decision whose "no" leaves no row (a declined offer, no Contra): 1 and its ``a``
-    if the next row is ``kind`` by ``seat`` (consumed), else 0 (a person's ``DECLINE`` row
-    for it consumed)."""
-    i = cur[0]
-    if i < script.shape[0] and script[i, 1] == seat:
-        if script[i, 0] == kind:
-            cur[0] = i + 1
-            return 1, script[i, 2]
-        if script[i, 0] == DECLINE and script[i, 2] == kind:
-            cur[0] = i + 1
-    return 0, 0
-
-
-@numba.njit(cache=True)
 def next_value(values, current):
     """The first of the ascending ``values`` above ``current`` (0: none)."""
     for v in values:
@@ -166,38 +126,88 @@ def store_deal(i, row, res, error_col, replayed, script, cur, record, nlogs, nlo
 
 
 # --- asking a seat ---------------------------------------------------------------------------
+#
+# A question a kernel puts to a seat is four functions of the question's context ``ctx``
+# (anything the question needs: the state, the bid values, the action kinds):
+#
+# * ``decide(ctx, pol, obs, rng)``: the policy's answer, a value >= 0;
+# * ``check(ctx, obs, value)``: a recorded answer as the engine holds it, or -1 if the rules
+#   do not allow it now;
+# * ``row(ctx, value)``: the action row ``(kind, a, b)`` an answer is recorded as; a kind < 0
+#   records nothing (a "no" that leaves no row, such as a declined offer);
+# * ``value_of(ctx, kind, a, b)``: the answer a recorded row stands for: -1 if the row
+#   answers another question, -2 if it answers this one in a way the rules never allow.
 
 @numba.njit(cache=True, inline="always")
-def ask(pol, player, kind, obs, rng, decide, check, detail, ctx, script, cur, err, log, nlog):
-    """One decision of ``player`` (of action ``kind``), whoever makes it, recorded.
+def ask(pol, player, obs, rng, decide, check, row, value_of, ctx, script, cur, err, log, nlog):
+    """One decision of ``player``, whoever makes it, recorded (the question's four
+    functions: above).
 
     A person's seat (``PERSON``) stops the deal here once his script is used up
-    (``person_waits``: returns -1); a scripted seat takes the next recorded row, which must be
-    of ``kind`` by ``player`` and pass ``check(ctx, obs, value)`` (the value as the engine
-    holds it, or -1: not allowed now) with the row's ``b`` equal to ``detail(ctx, value)``;
-    any other seat asks its policy, ``decide(pol, obs, rng)``. The decision is recorded as
-    ``[kind, player, value, detail(ctx, value)]`` and returned (-1 after an error)."""
+    (``person_waits``: returns -1); a scripted seat takes its answer from the next recorded
+    row (``replayed``); any other seat asks its policy. The answer is recorded as
+    ``row(ctx, value)`` and returned (-1 after an error)."""
     if pol < 0:
         if person_waits(pol, script, cur, obs, err, log, nlog):
             return -1
-        value = scripted(script, cur, kind, player, err)
-        if err[0]:
-            return -1
-        b = script[cur[0] - 1, 3]
-        value = check(ctx, obs, value)
-        if value < 0 or b != detail(ctx, value):
-            err[0] = E_ILLEGAL
+        value = replayed(player, obs, check, row, value_of, ctx, script, cur, err)
+        if value < 0:
             return -1
     else:
-        value = decide(pol, obs, rng)
-    record(log, nlog, kind, player, value, detail(ctx, value))
+        value = decide(ctx, pol, obs, rng)
+    kind, a, b = row(ctx, value)
+    if kind >= 0:
+        record(log, nlog, kind, player, a, b)
     return value
 
 
 @numba.njit(cache=True, inline="always")
-def no_detail(ctx, value):
-    """The ``detail`` of an action whose row carries nothing in ``b``."""
-    return 0
+def replayed(player, obs, check, row, value_of, ctx, script, cur, err):
+    """``player``'s recorded answer, from the next row of ``script``, as the engine holds it.
+
+    A row of another player or question is a mismatch (``E_MISMATCH``), unless the question's
+    "no" leaves no row: then the answer is no (0) and the row stays for a later question. A
+    row the rules do not allow (``value_of`` -2, ``check`` -1, or its ``b`` not the one the
+    answer is recorded with) is ``E_ILLEGAL``. Returns -1 after an error."""
+    i = cur[0]
+    value = -1
+    if i < script.shape[0] and script[i, 1] == player:
+        value = value_of(ctx, script[i, 0], script[i, 2], script[i, 3])
+    if value == -1:
+        if row(ctx, 0)[0] < 0:
+            return 0
+        err[0] = E_MISMATCH
+        return -1
+    cur[0] = i + 1
+    if value >= 0:
+        value = check(ctx, obs, value)
+    if value >= 0:
+        kind, _, b = row(ctx, value)
+        if kind < 0 or b == script[i, 3]:
+            return value
+    err[0] = E_ILLEGAL
+    return -1
+
+
+@numba.njit(cache=True, inline="always")
+def answer_of(kind, want, a):
+    """A ``value_of`` for a question answered by one kind of row: the row's ``a`` if it is of
+    kind ``want`` (-2 if negative), else -1."""
+    if kind != want:
+        return -1
+    return a if a >= 0 else -2
+
+
+@numba.njit(cache=True, inline="always")
+def card_row(ctx, card):
+    """A card's row when its ``b`` carries nothing: ``(PLAY, card, 0)``."""
+    return PLAY, card, 0
+
+
+@numba.njit(cache=True, inline="always")
+def card_value(ctx, kind, a, b):
+    """The card a ``PLAY`` row names (-1: another question's row)."""
+    return answer_of(kind, PLAY, a)
 
 
 # --- one loop for every game -----------------------------------------------------------------

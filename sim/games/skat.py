@@ -28,10 +28,9 @@ import numpy as np
 from sim import actions as A
 from sim.cards import SKAT_DECK
 from sim.deals import Group, Layout
-from sim.games import skat_obs as O
 from sim.games.base import Game
 from sim.games.cardplay import CardPlay
-from sim.games.kernel import KernelTag, ask, deal_scratch, implements, no_detail, record
+from sim.games.kernel import KernelTag, ask, card_row, card_value, deal_scratch, implements, record
 from sim.games.kernel import play_deal as kernel_play_deal
 from sim.games.skat_cardplay import (
     LENGTH,
@@ -59,8 +58,11 @@ from sim.games.skat_family import (
     ask_discard,
     ask_yes,
     deal_three_hands,
+    decide_play,
     outcome,
 )
+from sim.games.skat_obs import DECL_OUVERT, DECL_SCHNEIDER, DECL_SCHWARZ, PH_ANSWER, PH_FH18, PH_PICKUP
+from sim.games.skat_obs import FIELDS as O
 from sim.games.skat_values import (
     GAME_NAMES,
     JIT,
@@ -82,7 +84,7 @@ from sim.games.skat_values import (
     terms_dict,
 )
 from sim.options import Option, OptionTable
-from sim.policies.skat_family import decide, decide_card
+from sim.policies.skat_family import decide
 from sim.rng import STREAM_DEAL, STREAM_SEAT0, stream_key
 
 NAME = "skat"
@@ -160,8 +162,8 @@ C_HANDS, C_SKAT, C_DISCARD, C_ERROR = (COL[n] for n in ("hand_0", "skat", "disca
 
 # --- decisions -----------------------------------------------------------------------------
 
-ANNOUNCE_FLAGS = np.array([0, O.DECL_SCHNEIDER, O.DECL_SCHNEIDER | O.DECL_SCHWARZ,
-                           O.DECL_SCHNEIDER | O.DECL_SCHWARZ | O.DECL_OUVERT], np.int64)
+ANNOUNCE_FLAGS = np.array([0, DECL_SCHNEIDER, DECL_SCHNEIDER | DECL_SCHWARZ,
+                           DECL_SCHNEIDER | DECL_SCHWARZ | DECL_OUVERT], np.int64)
 """A suit game's or grand's announcement levels: none, Schneider, Schwarz, ouvert."""
 
 
@@ -224,7 +226,7 @@ def _bidding(hands, dealer, obs, pols, states, values, script, cur, err, log, nl
                 break
             bid = v
             obs[O.BID] = bid
-            held = ask_yes(answerer, answerer, (answerer - dealer - 1) % 3, O.PH_ANSWER, A.HOLD,
+            held = ask_yes(answerer, answerer, (answerer - dealer - 1) % 3, PH_ANSWER, A.HOLD,
                            A.PASS, obs, hands[answerer], pols[answerer],
                            states[STREAM_SEAT0 + answerer], script, cur, err, log, nlog, bid)
             if err[0]:
@@ -237,7 +239,7 @@ def _bidding(hands, dealer, obs, pols, states, values, script, cur, err, log, nl
     if bid == 0:
         obs[O.BID] = 0
         obs[O.NEXT_BID] = 18
-        if ask_yes(fh, fh, 0, O.PH_FH18, A.BID, A.PASS, obs, hands[fh], pols[fh],
+        if ask_yes(fh, fh, 0, PH_FH18, A.BID, A.PASS, obs, hands[fh], pols[fh],
                    states[STREAM_SEAT0 + fh], script, cur, err, log, nlog, 18) and not err[0]:
             obs[O.SEAT_BID + fh] = 18
             return fh, 18
@@ -250,7 +252,7 @@ def _bidding(hands, dealer, obs, pols, states, values, script, cur, err, log, nl
 def _skat(declarer, position, hands, skat, obs, pols, states, script, cur, err, log, nlog):
     """The skat: the declarer picks it up and puts two cards away, or plays hand. Returns
     whether he picked it up, the two cards that count for him and those he saw."""
-    pickup = ask_yes(declarer, declarer, position, O.PH_PICKUP, A.PICKUP, A.HAND, obs,
+    pickup = ask_yes(declarer, declarer, position, PH_PICKUP, A.PICKUP, A.HAND, obs,
                      hands[declarer], pols[declarer], states[STREAM_SEAT0 + declarer], script, cur,
                      err, log, nlog, 0)
     seen = np.uint64(0)
@@ -293,8 +295,8 @@ def _tricks(state, obs, pols, states, script, cur, err, log, nlog):
     while not finished(state):
         seat = state[S.TO_MOVE]
         observe(state, seat, obs)
-        card = ask(pols[seat], seat, A.PLAY, obs, states[STREAM_SEAT0 + seat], decide_card,
-                   card_allowed, no_detail, state, script, cur, err, log, nlog)
+        card = ask(pols[seat], seat, obs, states[STREAM_SEAT0 + seat], decide_play, card_allowed,
+                   card_row, card_value, state, script, cur, err, log, nlog)
         if card < 0:
             return
         step(state, card)
@@ -378,8 +380,8 @@ def _game(declarer, bid, fh, hands, skat, seen, pickup, decl, state, obs, pols, 
     """The declared game: its contract in the result row and the state, then the tricks."""
     game = decl & 7
     _seat(state, fh, hands)
-    contract(state, game, declarer, -1, bid, 0 if pickup else 1, (decl & O.DECL_OUVERT) != 0,
-             (decl & O.DECL_SCHNEIDER) != 0, (decl & O.DECL_SCHWARZ) != 0, 0, skat, seen, False)
+    contract(state, game, declarer, -1, bid, 0 if pickup else 1, (decl & DECL_OUVERT) != 0,
+             (decl & DECL_SCHNEIDER) != 0, (decl & DECL_SCHWARZ) != 0, 0, skat, seen, False)
     row[C_GAME] = game
     row[C_HAND] = state[S.HAND_GAME]
     row[C_OUVERT] = state[S.OUVERT]

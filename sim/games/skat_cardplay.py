@@ -45,8 +45,16 @@ import numba
 import numpy as np
 
 from sim import actions as A
-from sim.games import skat_obs as O
 from sim.games.cardplay import PLAY, offsets
+from sim.games.skat_obs import FIELDS as O
+from sim.games.skat_obs import (
+    OFFER_NONE,
+    PH_ACCEPT,
+    PH_CONTRA,
+    PH_OFFER,
+    PH_PLAY,
+    PH_RE,
+)
 from sim.games.skat_values import (
     EFF,
     JIT,
@@ -64,11 +72,11 @@ from sim.tricks import legal_mask, trick_winner
 TRICKS = 10
 """Tricks in a deal of either game."""
 
-OFFER, ACCEPT, CONTRA, RE = O.PH_OFFER, O.PH_ACCEPT, O.PH_CONTRA, O.PH_RE
+OFFER, ACCEPT, CONTRA, RE = PH_OFFER, PH_ACCEPT, PH_CONTRA, PH_RE
 """``PHASE`` of Skat-en-deux's decisions between tricks (the observation's phase codes)."""
 YES, NO = 1, 0
-"""The actions of ``ACCEPT``, ``CONTRA`` and ``RE``; ``OFFER``'s are ``O.OFFER_NONE``,
-``O.OFFER_RAUS``, ``O.OFFER_STICH``."""
+"""The actions of ``ACCEPT``, ``CONTRA`` and ``RE``; ``OFFER``'s are ``OFFER_NONE``,
+``OFFER_RAUS``, ``OFFER_STICH``."""
 
 
 class State(NamedTuple):
@@ -280,7 +288,7 @@ def _finish_trick(state, game, places):
     _to_move(state, taker)
     if state[S.TRICK_NO] == TRICKS or (game == NULL and taker == state[S.DECLARER]):
         state[S.DONE] = 1
-    elif state[S.OFFERS] and state[S.OFFER] == O.OFFER_NONE:
+    elif state[S.OFFERS] and state[S.OFFER] == OFFER_NONE:
         state[S.PHASE] = OFFER
         _to_move(state, state[S.DEFENDER])
 
@@ -313,7 +321,7 @@ def _play(state, card):
 def _between_tricks(state, phase, action):
     """An offer, its answer, Contra or Re."""
     if phase == OFFER:
-        if action == O.OFFER_NONE:
+        if action == OFFER_NONE:
             _next_trick(state)
         else:
             state[S.OFFER] = action
@@ -378,7 +386,7 @@ def observe(state, seat, obs):
     places = state[S.PLACES]
     obs[O.SEAT] = seat
     obs[O.POSITION] = (seat - state[S.FOREHAND]) % 3
-    obs[O.PHASE] = O.PH_PLAY if play else phase
+    obs[O.PHASE] = PH_PLAY if play else phase
     obs[O.HAND] = state[S.HANDS + seat]
     obs[O.LEGAL] = np.int64(legal(state)) if play and seat == state[S.TO_MOVE] else 0
     obs[O.BID] = state[S.BID]
@@ -506,7 +514,7 @@ def _state_actions(state: np.ndarray, rows: np.ndarray) -> list[int]:
                 break
             action = mine[j][2]
         elif phase == OFFER:
-            action = mine[j][2] if kind == A.OFFER else O.OFFER_NONE
+            action = mine[j][2] if kind == A.OFFER else OFFER_NONE
         elif phase == ACCEPT:
             if kind not in (A.ACCEPT, A.REJECT):
                 break

@@ -34,19 +34,9 @@ import numpy as np
 from sim import actions as A
 from sim.cards import SKAT_DECK
 from sim.deals import Group, Layout
-from sim.games import skat_obs as O
 from sim.games.base import Game
 from sim.games.cardplay import PLAY, CardPlay
-from sim.games.kernel import (
-    E_ILLEGAL,
-    KernelTag,
-    ask,
-    deal_scratch,
-    implements,
-    person_waits,
-    record,
-    scripted_optional,
-)
+from sim.games.kernel import KernelTag, ask, card_value, deal_scratch, implements, record
 from sim.games.kernel import play_deal as kernel_play_deal
 from sim.games.skat_cardplay import (
     ACCEPT,
@@ -75,17 +65,28 @@ from sim.games.skat_family import (
     W_LEN,
     W_POINTS,
     W_TRICKS,
-    allowed_declaration,
-    answer_optional,
     answer_yes,
     ask_bid,
     ask_declaration,
     ask_discard,
-    ask_optional,
     ask_yes,
+    check_declaration,
     deal_three_hands,
+    decide_play,
     outcome,
 )
+from sim.games.skat_obs import (
+    DECL_OPEN_SHIFT,
+    DECL_OUVERT,
+    OFFER_NONE,
+    OFFER_RAUS,
+    OFFER_STICH,
+    PH_ANSWER,
+    PH_FH18,
+    PH_GIVE_UP,
+    PH_PICKUP,
+)
+from sim.games.skat_obs import FIELDS as O
 from sim.games.skat_values import (
     BASE,
     GAME_NAMES,
@@ -110,7 +111,7 @@ from sim.games.skat_values import (
     terms_dict,
 )
 from sim.options import Option, OptionTable
-from sim.policies.skat_family import decide, decide_card, decide_offer
+from sim.policies.skat_family import decide, decide_offer
 from sim.rng import STREAM_DEAL, STREAM_SEAT0, stream_key
 
 NAME = "skat_en_deux"
@@ -216,7 +217,7 @@ C_HANDS, C_BLIND, C_SKAT, C_DISCARD, C_ERROR = (COL[n] for n in (
 
 # --- decisions -----------------------------------------------------------------------------
 
-OPEN_FLAGS = np.array([0, 1 << O.DECL_OPEN_SHIFT, 2 << O.DECL_OPEN_SHIFT], np.int64)
+OPEN_FLAGS = np.array([0, 1 << DECL_OPEN_SHIFT, 2 << DECL_OPEN_SHIFT], np.int64)
 """A suit game's or grand's open levels: closed, einmal offen, zweimal offen."""
 
 
@@ -230,7 +231,7 @@ def declaration_flags(obs, params):
 @numba.njit(**JIT)
 def declaration_allowed(decl, obs, params, buf):
     """Whether ``decl`` is among the declarations offered now."""
-    return allowed_declaration(decl, obs, declaration_flags(obs, params), buf)
+    return check_declaration((declaration_flags(obs, params), False, buf), obs, decl) >= 0
 
 
 @numba.njit(**JIT)
@@ -397,7 +398,7 @@ def _bidding(hands, dealer, fhp, obs, pols, states, values, script, cur, err, lo
             if bid:
                 return FH, bid
             obs[O.NEXT_BID] = 18
-            if ask_yes(FH, fhp, FH, O.PH_FH18, A.BID, A.PASS, obs, hands[FH], pols[fhp],
+            if ask_yes(FH, fhp, FH, PH_FH18, A.BID, A.PASS, obs, hands[FH], pols[fhp],
                        states[STREAM_SEAT0 + fhp], script, cur, err, log, nlog, 18) \
                     and not err[0]:
                 obs[O.SEAT_BID + FH] = 18
@@ -406,7 +407,7 @@ def _bidding(hands, dealer, fhp, obs, pols, states, values, script, cur, err, lo
             return -1, 0
         bid = v
         obs[O.BID] = bid
-        held = ask_yes(FH, fhp, FH, O.PH_ANSWER, A.HOLD, A.PASS, obs, hands[FH], pols[fhp],
+        held = ask_yes(FH, fhp, FH, PH_ANSWER, A.HOLD, A.PASS, obs, hands[FH], pols[fhp],
                        states[STREAM_SEAT0 + fhp], script, cur, err, log, nlog, bid)
         if err[0]:
             return -1, 0
@@ -419,9 +420,9 @@ def _bidding(hands, dealer, fhp, obs, pols, states, values, script, cur, err, lo
 @numba.njit(**JIT)
 def _ask_give_up(declarer_place, declarer, obs, hand, pols, states, script, cur, err, log, nlog):
     """The declarer may give the game up now (no row when he does not)."""
-    return ask_optional(declarer_place, declarer, declarer_place, O.PH_GIVE_UP, A.GIVE_UP, obs,
-                        hand, pols[declarer], states[STREAM_SEAT0 + declarer], script, cur, err,
-                        log, nlog)
+    return ask_yes(declarer_place, declarer, declarer_place, PH_GIVE_UP, A.GIVE_UP, -1, obs,
+                   hand, pols[declarer], states[STREAM_SEAT0 + declarer], script, cur, err, log,
+                   nlog, 0)
 
 
 @numba.njit(**JIT)
@@ -438,7 +439,7 @@ def _skat(place, declarer, bid, hands, skat, obs, pols, states, params, script, 
         return GIVEN_UP_AT_18, 0, skat, seen
     if err[0]:
         return 0, 0, skat, seen
-    pickup = ask_yes(place, declarer, place, O.PH_PICKUP, A.PICKUP, A.HAND, obs, hands[place],
+    pickup = ask_yes(place, declarer, place, PH_PICKUP, A.PICKUP, A.HAND, obs, hands[place],
                      pols[declarer], states[STREAM_SEAT0 + declarer], script, cur, err, log,
                      nlog, 0)
     if err[0] or not pickup:
@@ -479,26 +480,36 @@ def _declaration(place, declarer, pickup, hands, seen, obs, pols, states, params
 
 
 @numba.njit(inline="always", **JIT)
-def card_source(state, card):
-    """A played card's ``b`` in its row: 1 from the blind, 0 from the player's own hand."""
-    return 1 if state[S.TO_MOVE] == state[S.BLIND_AT] else 0
+def _card_row(state, card):
+    """A played card's row: ``b`` 1 from the blind, 0 from the player's own hand."""
+    return A.PLAY, card, 1 if state[S.TO_MOVE] == state[S.BLIND_AT] else 0
 
 
-@numba.njit(**JIT)
-def _offer(pol, player, obs, rng, script, cur, err, log, nlog):
-    """The defender's offer (0 none, 1 "raus", 2 "Stich"); none leaves no row."""
-    if pol < 0:
-        if person_waits(pol, script, cur, obs, err, log, nlog):
-            return 0
-        made, offer = scripted_optional(script, cur, A.OFFER, player)
-        if made and offer != O.OFFER_RAUS and offer != O.OFFER_STICH:
-            err[0] = E_ILLEGAL
-            return 0
-    else:
-        offer = decide_offer(pol, obs, rng)
-    if offer != O.OFFER_NONE:
-        record(log, nlog, A.OFFER, player, offer, 0)
+@numba.njit(inline="always", **JIT)
+def _decide_offer(ctx, pol, obs, rng):
+    return decide_offer(pol, obs, rng)
+
+
+@numba.njit(inline="always", **JIT)
+def _check_offer(ctx, obs, offer):
     return offer
+
+
+@numba.njit(inline="always", **JIT)
+def _offer_row(ctx, offer):
+    """An offer's row; none leaves no row."""
+    return (A.OFFER, offer, 0) if offer != OFFER_NONE else (-1, 0, 0)
+
+
+@numba.njit(inline="always", **JIT)
+def _offer_value(ctx, kind, a, b):
+    """The offer an ``OFFER`` row makes ("raus" or "Stich"), none for a person's
+    ``DECLINE`` of it."""
+    if kind == A.DECLINE and a == A.OFFER:
+        return OFFER_NONE
+    if kind != A.OFFER:
+        return -1
+    return a if a == OFFER_RAUS or a == OFFER_STICH else -2
 
 
 @numba.njit(inline="always", **JIT)
@@ -511,17 +522,16 @@ def _decision(state, obs, pols, states, script, cur, err, log, nlog):
     pol = pols[player]
     rng = states[STREAM_SEAT0 + player]
     if phase == PLAY:
-        action = ask(pol, player, A.PLAY, obs, rng, decide_card, card_allowed, card_source,
-                     state, script, cur, err, log, nlog)
-    elif phase == OFFER:
-        action = _offer(pol, player, obs, rng, script, cur, err, log, nlog)
-    elif phase == ACCEPT:
-        action = answer_yes(pol, player, A.ACCEPT, A.REJECT, obs, rng, script, cur, err, log,
-                            nlog, 0)
-    else:
-        action = answer_optional(pol, player, A.CONTRA if phase == CONTRA else A.RE, obs, rng,
-                                 script, cur, err, log, nlog)
-    return action
+        return ask(pol, player, obs, rng, decide_play, card_allowed, _card_row, card_value,
+                   state, script, cur, err, log, nlog)
+    if phase == OFFER:
+        return ask(pol, player, obs, rng, _decide_offer, _check_offer, _offer_row, _offer_value,
+                   0, script, cur, err, log, nlog)
+    if phase == ACCEPT:
+        return answer_yes(pol, player, A.ACCEPT, A.REJECT, obs, rng, script, cur, err, log,
+                          nlog, 0)
+    return answer_yes(pol, player, A.CONTRA if phase == CONTRA else A.RE, -1, obs, rng, script,
+                      cur, err, log, nlog, 0)
 
 
 @numba.njit(**JIT)
@@ -545,7 +555,7 @@ def _game(place, declarer, bid, pickup, decl, hands, skat, seen, state, obs, pol
     for p in range(3):
         sit(state, p, hands[p], declarer if p == place else 1 - declarer)
     contract(state, game, place, RH if place == FH else FH, bid, 0 if pickup else 1,
-             (decl & O.DECL_OUVERT) != 0, 0, 0, (decl >> O.DECL_OPEN_SHIFT) & 3, skat, seen,
+             (decl & DECL_OUVERT) != 0, 0, 0, (decl >> DECL_OPEN_SHIFT) & 3, skat, seen,
              params[P_CONTRA_RE] == CONTRA_RE_ON)
     row[C_GAME] = game
     row[C_HAND] = state[S.HAND_GAME]

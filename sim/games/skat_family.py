@@ -17,21 +17,14 @@ import numpy as np
 
 from sim import actions as A
 from sim.cards import bit, popcount
-from sim.games import skat_obs as O
 from sim.games.base import Outcome, forehand
-from sim.games.kernel import (
-    E_ILLEGAL,
-    next_value,
-    order_deck,
-    person_waits,
-    record,
-    scripted,
-    scripted_either,
-    scripted_optional,
-)
+from sim.games.kernel import answer_of, ask, next_value, order_deck
+from sim.games.skat_obs import FIELDS as O
+from sim.games.skat_obs import PH_BID, PH_DECLARE, PH_DISCARD
 from sim.games.skat_values import JIT, JIT_NRT, declaration_choices
 from sim.policies.skat_family import (
     decide_bid,
+    decide_card,
     decide_declaration,
     decide_discard,
     decide_yes,
@@ -64,16 +57,6 @@ offered (``W_CHOICES`` on); a trick result given by hand to ``skat_en_deux._sett
 points and tricks per place at ``W_POINTS`` and ``W_TRICKS``."""
 
 
-@numba.njit(**JIT)
-def allowed_declaration(decl, obs, flags, buf):
-    """Whether ``decl`` is among the declarations offered now."""
-    n = declaration_choices(obs, flags, buf)
-    for k in range(n):
-        if buf[k] == decl:
-            return True
-    return False
-
-
 @numba.njit(inline="always", **JIT)
 def private(obs, seat, position, hand):
     """Fill the deciding seat's private fields; the rest of ``obs`` is public."""
@@ -84,91 +67,99 @@ def private(obs, seat, position, hand):
     obs[O.SKAT] = 0
 
 
+# --- the questions (``kernel.ask``) ---------------------------------------------------------
+
+@numba.njit(inline="always", **JIT)
+def _decide_bid(ctx, pol, obs, rng):
+    return decide_bid(pol, obs, rng, ctx[0])
+
+
+@numba.njit(inline="always", **JIT)
+def _check_bid(ctx, obs, v):
+    """A pass (0), or one of the bid ``values`` above the bid so far."""
+    values, bid = ctx
+    if v == 0:
+        return 0
+    for w in values:
+        if w == v and v > bid:
+            return v
+    return -1
+
+
+@numba.njit(inline="always", **JIT)
+def _bid_row(ctx, v):
+    return (A.BID, v, 0) if v else (A.PASS, 0, 0)
+
+
+@numba.njit(inline="always", **JIT)
+def _bid_value(ctx, kind, a, b):
+    if kind == A.PASS:
+        return 0
+    return answer_of(kind, A.BID, a) if a else -2
+
+
+@numba.njit(inline="always", **JIT)
+def _decide_yes(ctx, pol, obs, rng):
+    return 1 if decide_yes(pol, obs, rng) else 0
+
+
+@numba.njit(inline="always", **JIT)
+def _check_yes(ctx, obs, yes):
+    return yes
+
+
+@numba.njit(inline="always", **JIT)
+def _yes_row(ctx, yes):
+    """Yes as ``yes_kind`` carrying ``value``, no as ``no_kind`` (no row when it is -1)."""
+    yes_kind, no_kind, value = ctx
+    return (yes_kind, value, 0) if yes else (no_kind, 0, 0)
+
+
+@numba.njit(inline="always", **JIT)
+def _yes_value(ctx, kind, a, b):
+    yes_kind, no_kind, value = ctx
+    if kind == yes_kind:
+        return 1 if a == value else -2
+    if kind == no_kind or (no_kind < 0 and kind == A.DECLINE and a == yes_kind):
+        return 0
+    return -1
+
+
+@numba.njit(inline="always", **JIT)
+def answer_yes(pol, player, yes_kind, no_kind, obs, state, script, cur, err, log, nlog, value):
+    """``player``'s yes or no (1/0), his observation ``obs`` filled, recorded as ``yes_kind``
+    (carrying ``value``) or ``no_kind``; with ``no_kind`` -1 a no leaves no row (a person's
+    no is a ``DECLINE`` row in his script). 0 after a replay error or at a person's stop."""
+    yes = ask(pol, player, obs, state, _decide_yes, _check_yes, _yes_row, _yes_value,
+              (yes_kind, no_kind, value), script, cur, err, log, nlog)
+    return max(yes, 0)
+
+
 @numba.njit(**JIT)
 def ask_bid(bidder, player, position, bid, obs, hand, pol, state, values, script, cur, err,
             log, nlog):
     """Seat ``bidder`` (``player`` in the trace) names a higher value or passes (0)."""
     private(obs, bidder, position, hand)
-    obs[O.PHASE] = O.PH_BID
+    obs[O.PHASE] = PH_BID
     obs[O.BID] = bid
     obs[O.NEXT_BID] = next_value(values, bid)
-    if pol < 0:
-        if person_waits(pol, script, cur, obs, err, log, nlog):
-            return 0
-        i = cur[0]
-        if i < script.shape[0] and script[i, 1] == player and script[i, 0] == A.PASS:
-            cur[0] = i + 1
-            v = 0
-        else:
-            v = scripted(script, cur, A.BID, player, err)
-            if err[0]:
-                return 0
-            ok = False
-            for w in values:
-                ok = ok or (w == v and v > bid)
-            if not ok:
-                err[0] = E_ILLEGAL
-                return 0
-    else:
-        v = decide_bid(pol, obs, state, values)
-    if v:
-        record(log, nlog, A.BID, player, v, 0)
+    v = ask(pol, player, obs, state, _decide_bid, _check_bid, _bid_row, _bid_value,
+            (values, bid), script, cur, err, log, nlog)
+    if v > 0:
         obs[O.SEAT_BID + bidder] = v
-    else:
-        record(log, nlog, A.PASS, player, 0, 0)
+    elif v == 0:
         obs[O.PASSED] |= 1 << bidder
-    return v
+    return max(v, 0)
 
 
 @numba.njit(**JIT)
 def ask_yes(seat, player, position, phase, yes_kind, no_kind, obs, hand, pol, state, script,
             cur, err, log, nlog, value):
-    """A yes/no decision by ``seat`` in ``phase``, recorded as ``yes_kind``/``no_kind``."""
+    """A yes/no decision by ``seat`` in ``phase`` (``answer_yes``)."""
     private(obs, seat, position, hand)
     obs[O.PHASE] = phase
     return answer_yes(pol, player, yes_kind, no_kind, obs, state, script, cur, err, log, nlog,
                       value)
-
-
-@numba.njit(**JIT)
-def answer_yes(pol, player, yes_kind, no_kind, obs, state, script, cur, err, log, nlog, value):
-    """``player``'s yes or no (1/0), his observation ``obs`` filled, recorded as ``yes_kind``
-    (carrying ``value``) or ``no_kind``; 0 after a replay error or at a person's stop."""
-    if pol < 0:
-        if person_waits(pol, script, cur, obs, err, log, nlog):
-            return 0
-        yes = scripted_either(script, cur, yes_kind, no_kind, player, value, err)
-        if err[0]:
-            return 0
-    else:
-        yes = decide_yes(pol, obs, state)
-    record(log, nlog, yes_kind if yes else no_kind, player, value if yes else 0, 0)
-    return 1 if yes else 0
-
-
-@numba.njit(**JIT)
-def ask_optional(seat, player, position, phase, kind, obs, hand, pol, state, script, cur, err,
-                 log, nlog):
-    """A yes/no decision whose "no" leaves no action (give up, Contra, Re): yes is
-    recorded as ``kind``."""
-    private(obs, seat, position, hand)
-    obs[O.PHASE] = phase
-    return answer_optional(pol, player, kind, obs, state, script, cur, err, log, nlog)
-
-
-@numba.njit(**JIT)
-def answer_optional(pol, player, kind, obs, state, script, cur, err, log, nlog):
-    """``player``'s yes or no (1/0) to a question whose "no" leaves no action, his
-    observation ``obs`` filled; yes is recorded as ``kind``."""
-    if pol < 0:
-        if person_waits(pol, script, cur, obs, err, log, nlog):
-            return 0
-        yes, _ = scripted_optional(script, cur, kind, player)
-    else:
-        yes = decide_yes(pol, obs, state)
-    if yes:
-        record(log, nlog, kind, player, 0, 0)
-    return 1 if yes else 0
 
 
 @numba.njit(inline="always", **JIT_NRT)
@@ -185,24 +176,64 @@ def deal_three_hands(state, perm, hands, preset):
 
 
 @numba.njit(inline="always", **JIT)
+def _decide_discard(ctx, pol, obs, rng):
+    return np.int64(decide_discard(pol, obs, rng))
+
+
+@numba.njit(inline="always", **JIT)
+def _check_discard(full, obs, put):
+    """Two of the cards the declarer holds (``full``)."""
+    return put if popcount(np.uint64(put)) == 2 and not (np.uint64(put) & ~full) else -1
+
+
+@numba.njit(inline="always", **JIT)
+def _discard_row(ctx, put):
+    return A.DISCARD, put, 0
+
+
+@numba.njit(inline="always", **JIT)
+def _discard_value(ctx, kind, a, b):
+    return answer_of(kind, A.DISCARD, a)
+
+
+@numba.njit(inline="always", **JIT)
 def ask_discard(seat, player, position, full, skat, obs, pol, state, script, cur, err, log,
                 nlog):
     """The declarer, holding ``full`` (his hand and the ``skat`` he picked up), puts two
     cards away; returns them (0 when a replayed discard does not fit)."""
     private(obs, seat, position, full)
-    obs[O.PHASE] = O.PH_DISCARD
+    obs[O.PHASE] = PH_DISCARD
     obs[O.SKAT] = np.int64(skat)
-    if pol < 0:
-        if person_waits(pol, script, cur, obs, err, log, nlog):
-            return np.uint64(0)
-        put = np.uint64(scripted(script, cur, A.DISCARD, player, err))
-        if err[0] or popcount(put) != 2 or (put & ~full):
-            err[0] = max(err[0], E_ILLEGAL)
-            return np.uint64(0)
-    else:
-        put = np.uint64(decide_discard(pol, obs, state))
-    record(log, nlog, A.DISCARD, player, np.int64(put), 0)
-    return put
+    put = ask(pol, player, obs, state, _decide_discard, _check_discard, _discard_row,
+              _discard_value, full, script, cur, err, log, nlog)
+    return np.uint64(max(put, 0))
+
+
+@numba.njit(inline="always", **JIT)
+def _decide_declaration(ctx, pol, obs, rng):
+    flags, announce, buf = ctx
+    return decide_declaration(pol, obs, rng, flags, announce, buf)
+
+
+@numba.njit(inline="always", **JIT)
+def check_declaration(ctx, obs, decl):
+    """One of the declarations offered now (``declaration_choices``)."""
+    flags, _, buf = ctx
+    n = declaration_choices(obs, flags, buf)
+    for k in range(n):
+        if buf[k] == decl:
+            return decl
+    return -1
+
+
+@numba.njit(inline="always", **JIT)
+def _declaration_row(ctx, decl):
+    return A.DECLARE, decl, 0
+
+
+@numba.njit(inline="always", **JIT)
+def _declaration_value(ctx, kind, a, b):
+    return answer_of(kind, A.DECLARE, a)
 
 
 @numba.njit(inline="always", **JIT)
@@ -211,16 +242,14 @@ def ask_declaration(seat, player, position, hand, skat_known, obs, pol, state, f
     """The declarer names his game among those offered (``flags``: the announcement or
     open-level bits allowed); returns the declaration (-1 when a replayed one does not fit)."""
     private(obs, seat, position, hand)
-    obs[O.PHASE] = O.PH_DECLARE
+    obs[O.PHASE] = PH_DECLARE
     obs[O.SKAT] = np.int64(skat_known)
-    if pol < 0:
-        if person_waits(pol, script, cur, obs, err, log, nlog):
-            return -1
-        decl = scripted(script, cur, A.DECLARE, player, err)
-        if err[0] or not allowed_declaration(decl, obs, flags, buf):
-            err[0] = max(err[0], E_ILLEGAL)
-            return -1
-    else:
-        decl = decide_declaration(pol, obs, state, flags, announce, buf)
-    record(log, nlog, A.DECLARE, player, decl, 0)
-    return decl
+    return ask(pol, player, obs, state, _decide_declaration, check_declaration,
+               _declaration_row, _declaration_value, (flags, announce, buf), script, cur, err,
+               log, nlog)
+
+
+@numba.njit(inline="always", **JIT)
+def decide_play(ctx, pol, obs, rng):
+    """The policy's card (``kernel.ask``'s ``decide`` for a card)."""
+    return decide_card(pol, obs, rng)

@@ -1,30 +1,111 @@
 """What one seat of a Skat table may see: the observation layout handed to policies.
 
-An observation is a flat ``int64`` array; these constants name its fields.
-Card sets are masks. A policy receives this array and its own random stream,
-never the deal: the engine fills only what the seat may know (its hand, the
-bidding, the cards played so far, the skat only if it picked it up, an open
-declarer's hand, in ``skat_en_deux`` the blind once it is face up and, for the
-defender, the other hand he plays).
+An observation is a flat ``int64`` array; ``FIELDS`` names its fields (``Fields`` gives
+their sizes, ``cardplay.offsets`` makes them offsets). Card sets are masks. A policy
+receives this array and its own random stream, never the deal: the engine fills only what
+the seat may know (its hand, the bidding, the cards played so far, the skat only if it
+picked it up, an open declarer's hand, in ``skat_en_deux`` the blind once it is face up
+and, for the defender, the other hand he plays).
 
 Seats are places at the table: in ``skat`` the three players; in ``skat_en_deux``
 forehand 0, the blind 1 and rearhand 2 (in its ramsch, forehand 0 and rearhand 1).
+
+>>> FIELDS.SEAT, FIELDS.PLAYED + 2, FIELDS.LENGTH
+(0, 17, 47)
 """
 
 from __future__ import annotations
 
-(SEAT, POSITION, PHASE, HAND, LEGAL, BID, NEXT_BID, DECLARER, GAME, HAND_GAME, OUVERT,
- SCHNEIDER_ANN, SCHWARZ_ANN, SKAT, OPEN_HAND, PLAYED, _P1, _P2, TRICK_NO, TRICK_N,
- TRICK_LEADER, TRICK_CARD, _T1, _T2, VOIDS, POINTS, _Q1, _Q2, TRICKS, _K1, _K2, FOREHAND,
- RAMSCH, PASSED, SEAT_BID, _B1, _B2, TRICK_SIZE, BLIND, BLIND_SEAT, OPEN_LEVEL, MAX_OPEN,
- KNOWN, OFFER, REJECTED, CONTRA, RE, LENGTH) = range(48)
-"""Field offsets. ``PLAYED + s``, ``TRICK_CARD + k``, ``POINTS + s``, ``TRICKS + s``,
-``SEAT_BID + s`` are per seat / per trick position; ``VOIDS`` has bit ``5 * seat + eff``
-set when ``seat`` has shown it cannot follow effective suit ``eff``. ``TRICK_SIZE`` is
-the number of cards in a trick, ``MAX_OPEN`` the highest open level the rules allow a
-pickup game, ``KNOWN`` further cards whose place the deciding player knows (the
-defender's other hand in ``skat_en_deux``), ``OFFER`` 0/1/2 for no offer, "raus",
-"Stich"."""
+from typing import NamedTuple
+
+from sim.games.cardplay import offsets
+
+
+class Fields(NamedTuple):
+    """The observation's fields and their sizes, in order (per-seat fields: one a seat)."""
+
+    SEAT: int = 1
+    """The observing seat."""
+    POSITION: int = 1
+    """Its position: 0 forehand, 1 middlehand, 2 rearhand."""
+    PHASE: int = 1
+    """What is asked (``PH_*``)."""
+    HAND: int = 1
+    """The seat's cards."""
+    LEGAL: int = 1
+    """The cards it may play now."""
+    BID: int = 1
+    """The highest bid so far (0: none)."""
+    NEXT_BID: int = 1
+    """The value the bidder would name next."""
+    DECLARER: int = 1
+    """The declarer's seat (-1: none yet, or ramsch)."""
+    GAME: int = 1
+    """The game declared (-1: not yet)."""
+    HAND_GAME: int = 1
+    """1 when the declarer plays from the hand (did not pick up the skat)."""
+    OUVERT: int = 1
+    """1 in an open game."""
+    SCHNEIDER_ANN: int = 1
+    """1 when Schneider is announced."""
+    SCHWARZ_ANN: int = 1
+    """1 when Schwarz is announced."""
+    SKAT: int = 1
+    """The skat, if this seat has seen it (0 otherwise)."""
+    OPEN_HAND: int = 1
+    """An open declarer's cards still in his hand (0 otherwise)."""
+    PLAYED: int = 3
+    """The cards each seat has played."""
+    TRICK_NO: int = 1
+    """The trick in play (0 first)."""
+    TRICK_N: int = 1
+    """How many cards lie in it."""
+    TRICK_LEADER: int = 1
+    """Who led it."""
+    TRICK_CARD: int = 3
+    """Its cards in the order played (-1: not yet)."""
+    VOIDS: int = 1
+    """Bit ``5 * seat + eff`` set when ``seat`` has shown it cannot follow effective suit
+    ``eff``."""
+    POINTS: int = 3
+    """The card points each seat has taken."""
+    TRICKS: int = 3
+    """The tricks each seat has taken."""
+    FOREHAND: int = 1
+    """The forehand's seat."""
+    RAMSCH: int = 1
+    """1 when the deal is played as a ramsch."""
+    PASSED: int = 1
+    """Bit ``seat`` set for each seat that passed in the bidding."""
+    SEAT_BID: int = 3
+    """The highest value each seat has bid or held (0: none)."""
+    TRICK_SIZE: int = 1
+    """The number of cards in a trick."""
+    BLIND: int = 1
+    """``skat_en_deux``: the blind's face-up cards (0 while face down)."""
+    BLIND_SEAT: int = 1
+    """``skat_en_deux``: the blind's seat."""
+    OPEN_LEVEL: int = 1
+    """``skat_en_deux``: how open the declarer plays (0 closed, 1 half, 2 open)."""
+    MAX_OPEN: int = 1
+    """The highest open level the rules allow a pickup game."""
+    KNOWN: int = 1
+    """Further cards whose place the deciding player knows (the defender's other hand in
+    ``skat_en_deux``)."""
+    OFFER: int = 1
+    """The shortcut offer standing (``OFFER_*``)."""
+    REJECTED: int = 1
+    """1 once an offer was rejected (the rejection level applies)."""
+    CONTRA: int = 1
+    """1 once Contra is said."""
+    RE: int = 1
+    """1 once Re is said."""
+    LENGTH: int = 0
+    """Where the observation ends: its length."""
+
+
+FIELDS, _ = offsets(Fields)
+"""The field offsets (``FIELDS.PLAYED + seat``, ``FIELDS.TRICK_CARD + k``)."""
 
 PH_BID, PH_ANSWER, PH_FH18, PH_PICKUP, PH_DISCARD, PH_DECLARE, PH_PLAY, PH_GIVE_UP, PH_OFFER, \
     PH_ACCEPT, PH_CONTRA, PH_RE = range(12)
@@ -38,3 +119,4 @@ DECL_OPEN_SHIFT = 6
 ``skat_en_deux`` the open level (0-2) sits at ``DECL_OPEN_SHIFT`` (bits 6-7)."""
 
 OFFER_NONE, OFFER_RAUS, OFFER_STICH = range(3)
+"""Shortcut offers: none, "raus", "Stich"."""

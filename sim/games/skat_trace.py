@@ -41,7 +41,7 @@ from sim import actions as A
 from sim import trace_codec as T
 from sim.cards import SKAT_DECK, Deck
 from sim.games import skat
-from sim.games import skat_obs as O
+from sim.games.skat_obs import DECL_OPEN_SHIFT, DECL_OUVERT, DECL_SCHNEIDER, DECL_SCHWARZ
 from sim.games.skat_values import GAME_NAMES, NULL
 from sim.trace_codec import TraceError, flag, same_value
 from sim.trace_codec import is_int as _is_int
@@ -98,10 +98,10 @@ def declaration_fields(code: int, hand: bool) -> dict[str, Any]:
     """
     code = int(code)
     return {"game": DECLARED_GAMES[code & 7], "hand": bool(hand),
-            "ouvert": bool(code & O.DECL_OUVERT),
-            "open_level": (code >> O.DECL_OPEN_SHIFT) & 3,
-            "schneider_announced": bool(code & O.DECL_SCHNEIDER),
-            "schwarz_announced": bool(code & O.DECL_SCHWARZ)}
+            "ouvert": bool(code & DECL_OUVERT),
+            "open_level": (code >> DECL_OPEN_SHIFT) & 3,
+            "schneider_announced": bool(code & DECL_SCHNEIDER),
+            "schwarz_announced": bool(code & DECL_SCHWARZ)}
 
 
 def declaration_code(fields: Mapping[str, Any]) -> int:
@@ -112,8 +112,8 @@ def declaration_code(fields: Mapping[str, Any]) -> int:
     if game not in DECLARED_GAMES:
         raise TraceError(f"declare: unknown game {_short(game)} (games: {', '.join(DECLARED_GAMES)})")
     code = DECLARED_GAMES.index(game)
-    for key, bit in (("ouvert", O.DECL_OUVERT), ("schneider_announced", O.DECL_SCHNEIDER),
-                     ("schwarz_announced", O.DECL_SCHWARZ)):
+    for key, bit in (("ouvert", DECL_OUVERT), ("schneider_announced", DECL_SCHNEIDER),
+                     ("schwarz_announced", DECL_SCHWARZ)):
         value = fields.get(key)
         if not isinstance(value, bool):
             raise TraceError(f"declare: {key} must be true or false, got {_short(value)}")
@@ -121,7 +121,7 @@ def declaration_code(fields: Mapping[str, Any]) -> int:
     level = fields.get("open_level", 0)
     if not _is_int(level) or level not in OPEN_LEVELS:
         raise TraceError(f"declare: open_level must be 0, 1 or 2, got {_short(level)}")
-    return code | level << O.DECL_OPEN_SHIFT
+    return code | level << DECL_OPEN_SHIFT
 
 
 # --- one game's codec ----------------------------------------------------------------------

@@ -17,7 +17,8 @@ import numba
 import numpy as np
 
 from sim.cards import SKAT_DECK, SUITS, mask_points
-from sim.games import skat_obs as O
+from sim.games.skat_obs import DECL_OUVERT, OFFER_STICH
+from sim.games.skat_obs import FIELDS as O
 from sim.tricks import build_table, stack_tables
 
 JIT: Any = {"cache": True, "_nrt": False}
@@ -117,8 +118,6 @@ T = {name: j for j, name in enumerate(TERMS)}
  T_SCHWARZ_ANN, T_OUVERT, T_OPEN, T_LEVELS, T_LEVEL_VALUE, T_OVERBID, T_OVERBID_VALUE,
  T_REJECTED, T_REJECTED_VALUE, T_CONTRA, T_CONTRA_VALUE, T_RE, T_RE_VALUE, T_VALUE, T_WON,
  T_LOST_FACTOR, T_SCORE, T_SCHNEIDER_MADE, T_SCHWARZ_MADE) = (T[n] for n in TERMS)
-
-OFFER_STICH = O.OFFER_STICH
 
 
 @numba.njit(**JIT)
@@ -291,6 +290,6 @@ def declaration_choices(obs, flags, out):
             n += 1
     for ouvert in range(2):
         if null_value(hand, ouvert) >= bid:
-            out[n] = NULL | (O.DECL_OUVERT if ouvert else 0)
+            out[n] = NULL | (DECL_OUVERT if ouvert else 0)
             n += 1
     return n

@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 
 from sim import actions as A
-from sim.games import doko_obs as O
 from sim.games.base import Game
 from sim.games.doko_duell import (
     B_EVENTS,
@@ -36,6 +35,7 @@ from sim.games.doko_duell import (
     second_beats,
     settle_deal,
 )
+from sim.games.doko_obs import FIELDS as O
 from sim.play.common import (
     Choice,
     Question,

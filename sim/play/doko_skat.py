@@ -19,8 +19,9 @@ import numpy as np
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_48, SUITS, popcount
-from sim.games import doko_skat_obs as O
 from sim.games.base import Game
+from sim.games.doko_skat_obs import FIELDS as O
+from sim.games.doko_skat_obs import PH_DECLARE, PH_DISCARD, PH_FIRST_ROUND, PH_PLAY
 from sim.games.doko_skat_values import (
     BRIDGE,
     BRIDGE_BASE,
@@ -105,7 +106,7 @@ class DokoSkatScreen:
     def table_in_force(view: np.ndarray) -> int:
         """The trick table the cards are shown in: the first round's until the main game's
         is known."""
-        if view[O.PHASE] == O.PH_FIRST_ROUND or view[O.TABLE] < 0:
+        if view[O.PHASE] == PH_FIRST_ROUND or view[O.TABLE] < 0:
             return int(view[O.FR_TABLE])
         return int(view[O.TABLE])
 
@@ -153,13 +154,13 @@ class DokoSkatScreen:
             out.append(f"Nobody declared: redeal. Second turned-up card "
                        f"{DECK.names[int(view[O.SECOND_TURNED_UP])]}: the game is "
                        f"{self.game_text(int(view[O.GAME]))}; nobody has a declaring side")
-        elif phase == O.PH_DECLARE:
+        elif phase == PH_DECLARE:
             order = self.speaking_order(view)
             names = [self.player_name(p) + (" (passed)" if k < order.index(me) else "")
                      for k, p in enumerate(order)]
             out.append("Naming a game, in turn: " + ", ".join(names))
         hand = int(view[O.HAND])
-        if phase == O.PH_FIRST_ROUND:
+        if phase == PH_FIRST_ROUND:
             out.append("Your first-round cards: " + self.cards(hand, table))
         else:
             out.append("Your cards: " + self.cards(hand, table))
@@ -171,14 +172,14 @@ class DokoSkatScreen:
                 out.append("Given to you in the redeal: " + self.cards(mine & nine, table))
             if view[O.DISCARDED]:
                 out.append("You put away: " + self.cards(view[O.DISCARDED], table))
-        if phase in (O.PH_FIRST_ROUND, O.PH_PLAY):
+        if phase in (PH_FIRST_ROUND, PH_PLAY):
             leader = int(view[O.TRICK_LEADER])
             played = [f"{self.player_name((leader + k) % 3)} {DECK.names[int(view[O.TRICK_CARD + k])]}"
                       for k in range(int(view[O.TRICK_N]))]
             which = f"First-round trick {int(view[O.TRICK_NO]) + 1} of {FIRST_ROUND_TRICKS}" \
-                if phase == O.PH_FIRST_ROUND else f"Trick {int(view[O.TRICK_NO]) + 1}"
+                if phase == PH_FIRST_ROUND else f"Trick {int(view[O.TRICK_NO]) + 1}"
             out.append(f"{which}: " + (", ".join(played) if played else "you lead"))
-        if phase == O.PH_PLAY:
+        if phase == PH_PLAY:
             out.append("Main-game tricks: " + ", ".join(
                 f"{self.player_name(p)} {int(view[O.TRICKS + p])} ({int(view[O.POINTS + p])} points)"
                 for p in range(3)))
@@ -190,11 +191,11 @@ class DokoSkatScreen:
         """The decision due and its legal choices."""
         self.remember(view)
         phase = int(view[O.PHASE])
-        if phase in (O.PH_FIRST_ROUND, O.PH_PLAY):
+        if phase in (PH_FIRST_ROUND, PH_PLAY):
             return self._card(view)
-        if phase == O.PH_DECLARE:
+        if phase == PH_DECLARE:
             return self._declaration(view)
-        if phase == O.PH_DISCARD:
+        if phase == PH_DISCARD:
             n = int(view[O.N_DISCARD])
             table = self.table_in_force(view)
             why = "they count for you" if view[O.LONE] == self.seat and not view[O.REDEAL] \
@@ -224,7 +225,7 @@ class DokoSkatScreen:
             led = int(view[O.TRICK_CARD])
             refusals = held_refusals(int(view[O.HAND]), legal, DECK,
                                      f"you must follow {group_name([led], EFF[table], DECK)}")
-        prompt = "Your card (first round)" if view[O.PHASE] == O.PH_FIRST_ROUND else "Your card"
+        prompt = "Your card (first round)" if view[O.PHASE] == PH_FIRST_ROUND else "Your card"
         return Question(prompt, tuple(choices), refusals=refusals)
 
     # --- the moves as they happen --------------------------------------------------------

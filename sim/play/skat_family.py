@@ -19,8 +19,26 @@ import numpy as np
 from sim import actions as A
 from sim.cards import SKAT_DECK
 from sim.games import skat, skat_en_deux
-from sim.games import skat_obs as O
 from sim.games.base import Game
+from sim.games.skat_obs import (
+    DECL_OPEN_SHIFT,
+    DECL_OUVERT,
+    DECL_SCHNEIDER,
+    DECL_SCHWARZ,
+    PH_ACCEPT,
+    PH_ANSWER,
+    PH_BID,
+    PH_CONTRA,
+    PH_DECLARE,
+    PH_DISCARD,
+    PH_FH18,
+    PH_GIVE_UP,
+    PH_OFFER,
+    PH_PICKUP,
+    PH_PLAY,
+    PH_RE,
+)
+from sim.games.skat_obs import FIELDS as O
 from sim.games.skat_values import EFF, GRAND, NULL, RAMSCH, STRENGTH, declaration_choices
 from sim.play.common import (
     Choice,
@@ -48,14 +66,14 @@ PHRASES = {A.BID: "bid {a}", A.HOLD: "hold {a}", A.PASS: "pass", A.PICKUP: "pick
 def declaration_label(code: int) -> str:
     """``grand``, ``hearts Schneider announced``, ``null ouvert``, ``spades zweimal offen``."""
     words = [GAME_LABELS[code & 7]]
-    level = (code >> O.DECL_OPEN_SHIFT) & 3
+    level = (code >> DECL_OPEN_SHIFT) & 3
     if level:
         words.append(OPEN_LEVELS[level].split(" (")[0])
-    if code & O.DECL_OUVERT:
+    if code & DECL_OUVERT:
         words.append("ouvert")
-    elif code & O.DECL_SCHWARZ:
+    elif code & DECL_SCHWARZ:
         words.append("Schwarz announced")
-    elif code & O.DECL_SCHNEIDER:
+    elif code & DECL_SCHNEIDER:
         words.append("Schneider announced")
     return " ".join(words)
 
@@ -107,7 +125,7 @@ class SkatFamilyScreen:
     def named(view: np.ndarray) -> bool:
         """Whether the declarer has named his game (the play, offers, Contra and Re)."""
         return view[O.DECLARER] >= 0 and view[O.PHASE] not in (
-            O.PH_PICKUP, O.PH_DISCARD, O.PH_DECLARE, O.PH_GIVE_UP)
+            PH_PICKUP, PH_DISCARD, PH_DECLARE, PH_GIVE_UP)
 
     def game_code(self, view: np.ndarray) -> int:
         """The game whose order the cards are shown in (grand order until one is named)."""
@@ -126,10 +144,10 @@ class SkatFamilyScreen:
         out = []
         if view[O.DECLARER] >= 0:
             decl = self.place_name(int(view[O.DECLARER]), ramsch)
-            code = int(view[O.GAME]) | (O.DECL_OUVERT if view[O.OUVERT] else 0) \
-                | (O.DECL_SCHNEIDER if view[O.SCHNEIDER_ANN] else 0) \
-                | (O.DECL_SCHWARZ if view[O.SCHWARZ_ANN] else 0) \
-                | int(view[O.OPEN_LEVEL]) << O.DECL_OPEN_SHIFT
+            code = int(view[O.GAME]) | (DECL_OUVERT if view[O.OUVERT] else 0) \
+                | (DECL_SCHNEIDER if view[O.SCHNEIDER_ANN] else 0) \
+                | (DECL_SCHWARZ if view[O.SCHWARZ_ANN] else 0) \
+                | int(view[O.OPEN_LEVEL]) << DECL_OPEN_SHIFT
             what = (declaration_label(code) + (" hand" if view[O.HAND_GAME] else "")) \
                 if self.named(view) else "not named yet"
             out.append(f"Declarer: {decl}, bid {int(view[O.BID])}; game: {what}")
@@ -152,13 +170,13 @@ class SkatFamilyScreen:
         if view[O.OPEN_HAND] and self.place_player(int(view[O.DECLARER]), ramsch) != self.seat:
             out.append("Declarer's open hand: " + self.cards(view[O.OPEN_HAND], game))
         if view[O.SKAT]:
-            label = "Skat you picked up" if view[O.PHASE] == O.PH_DISCARD else "Skat (yours)"
+            label = "Skat you picked up" if view[O.PHASE] == PH_DISCARD else "Skat (yours)"
             out.append(f"{label}: " + self.cards(view[O.SKAT], game))
         if ramsch or self.named(view):
             tricks = [f"{self.place_name(p, ramsch)} {int(view[O.TRICKS + p])} "
                       f"({int(view[O.POINTS + p])} points)" for p in range(places)]
             out.append("Tricks taken: " + ", ".join(tricks))
-        if view[O.PHASE] == O.PH_PLAY:
+        if view[O.PHASE] == PH_PLAY:
             leader = int(view[O.TRICK_LEADER])
             played = [f"{self.place_name((leader + k) % places, ramsch)} "
                       f"{DECK.names[int(view[O.TRICK_CARD + k])]}" for k in range(int(view[O.TRICK_N]))]
@@ -180,48 +198,48 @@ class SkatFamilyScreen:
         me = self.seat
         phase = int(view[O.PHASE])
         bid = int(view[O.BID])
-        if phase == O.PH_BID:
+        if phase == PH_BID:
             choices = [Choice("pass", (A.PASS, me, 0, 0), ("PASS", "P"))]
             choices += [Choice(str(v), (A.BID, me, int(v), 0), (str(v),))
                         for v in self.values if v > bid]
             return Question(f"Your bid (now {bid or 'none'})", tuple(choices))
-        if phase in (O.PH_ANSWER, O.PH_FH18):
-            yes = (A.HOLD, me, bid, 0) if phase == O.PH_ANSWER else (A.BID, me, 18, 0)
-            label = f"hold {bid}" if phase == O.PH_ANSWER else "bid 18"
-            return Question("Hold or pass" if phase == O.PH_ANSWER else "Take the game at 18",
-                            (Choice(label, yes, ("HOLD", "YES", "Y", "18") if phase == O.PH_FH18
+        if phase in (PH_ANSWER, PH_FH18):
+            yes = (A.HOLD, me, bid, 0) if phase == PH_ANSWER else (A.BID, me, 18, 0)
+            label = f"hold {bid}" if phase == PH_ANSWER else "bid 18"
+            return Question("Hold or pass" if phase == PH_ANSWER else "Take the game at 18",
+                            (Choice(label, yes, ("HOLD", "YES", "Y", "18") if phase == PH_FH18
                                     else ("HOLD", "YES", "Y", str(bid))),
                              Choice("pass", (A.PASS, me, 0, 0), ("PASS", "NO", "N", "P"))))
-        if phase == O.PH_PICKUP:
+        if phase == PH_PICKUP:
             return Question("Pick up the skat or play hand",
                             (Choice("pick up the skat", (A.PICKUP, me, 0, 0), ("PICKUP", "SKAT")),
                              Choice("play hand", (A.HAND, me, 0, 0), ("HAND",))))
-        if phase == O.PH_DISCARD:
+        if phase == PH_DISCARD:
             return Question("Put two cards away", tuple(card_choices(
                 int(view[O.HAND]), A.DISCARD, me, EFF[GRAND], STRENGTH[GRAND], DECK)), pick=2)
-        if phase == O.PH_DECLARE:
+        if phase == PH_DECLARE:
             return self._declaration(view)
-        if phase == O.PH_PLAY:
+        if phase == PH_PLAY:
             return self._card(view)
-        if phase == O.PH_GIVE_UP:
+        if phase == PH_GIVE_UP:
             return Question("Give the game up", (
                 Choice("give up", (A.GIVE_UP, me, 0, 0), ("GIVE", "YES", "Y")),
                 Choice("play on", (A.DECLINE, me, A.GIVE_UP, 0), ("PLAY", "NO", "N"))))
-        if phase == O.PH_OFFER:
+        if phase == PH_OFFER:
             return Question("Offer before this trick", (
                 Choice("no offer", (A.DECLINE, me, A.OFFER, 0), ("NO", "N", "NONE")),
                 Choice("offer raus (the declarer wins a plain game)", (A.OFFER, me, 1, 0),
                        ("RAUS",)),
                 Choice("offer Stich (the declarer wins with Schneider)", (A.OFFER, me, 2, 0),
                        ("STICH",))))
-        if phase == O.PH_ACCEPT:
+        if phase == PH_ACCEPT:
             return Question(f"Accept the offer {OFFER_LABELS[int(view[O.OFFER])]}", (
                 Choice("accept", (A.ACCEPT, me, 0, 0), ("ACCEPT", "YES", "Y")),
                 Choice("reject (one level more, x 1.5)", (A.REJECT, me, 0, 0),
                        ("REJECT", "NO", "N"))))
-        if phase in (O.PH_CONTRA, O.PH_RE):
-            word = "Contra" if phase == O.PH_CONTRA else "Re"
-            kind = A.CONTRA if phase == O.PH_CONTRA else A.RE
+        if phase in (PH_CONTRA, PH_RE):
+            word = "Contra" if phase == PH_CONTRA else "Re"
+            kind = A.CONTRA if phase == PH_CONTRA else A.RE
             return Question(f"Say {word} (doubles the game)", (
                 Choice(word, (kind, me, 0, 0), (word.upper(), "YES", "Y")),
                 Choice(f"no {word}", (A.DECLINE, me, kind, 0), ("NO", "N"))))
@@ -232,7 +250,7 @@ class SkatFamilyScreen:
         buf = np.zeros(64, np.int64)
         n = declaration_choices(view, flags, buf)
         keys = {0: ("C", "CLUBS"), 1: ("S", "SPADES"), 2: ("H", "HEARTS"), 3: ("D", "DIAMONDS"),
-                4: ("G", "GRAND"), 5: ("N", "NULL"), 5 | O.DECL_OUVERT: ("NO", "OUVERT")}
+                4: ("G", "GRAND"), 5: ("N", "NULL"), 5 | DECL_OUVERT: ("NO", "OUVERT")}
         choices = tuple(Choice(declaration_label(int(c)), (A.DECLARE, self.seat, int(c), 0),
                                keys.get(int(c), ())) for c in buf[:n])
         return Question("Your game", choices)

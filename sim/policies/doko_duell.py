@@ -6,7 +6,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from sim.games import doko_obs as O
+from sim.games.doko_obs import FIELDS as O
 from sim.policies import HEURISTIC
 from sim.policies import doko_duell_heuristic as H
 from sim.policies.random import random_card

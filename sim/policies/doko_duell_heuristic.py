@@ -26,7 +26,7 @@ import numba
 import numpy as np
 
 from sim.cards import DOKO_DECK_40, lsb, popcount
-from sim.games import doko_obs as O
+from sim.games.doko_obs import FIELDS as O
 from sim.tricks import TRUMP, build_table
 
 _TABLE = build_table(DOKO_DECK_40, ("HT", "CQ", "SQ", "HQ", "DQ", "CJ", "SJ", "HJ", "DJ", "DA", "DT",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from sim.games import doko_skat_obs as O
+from sim.games.doko_skat_obs import FIELDS as O
 from sim.games.doko_skat_values import JIT, N_GAMES
 from sim.policies import HEURISTIC
 from sim.policies import doko_skat_heuristic as H

@@ -36,7 +36,8 @@ import numba
 import numpy as np
 
 from sim.cards import lsb, popcount
-from sim.games import doko_skat_obs as O
+from sim.games.doko_skat_obs import FIELDS as O
+from sim.games.doko_skat_obs import PH_FIRST_ROUND, PH_PLAY
 from sim.games.doko_skat_values import (
     DECK,
     EFF,
@@ -172,7 +173,7 @@ def _partner(obs):
 @numba.njit(cache=True, inline="always")
 def _unseen(obs):
     """Cards this seat has not seen and that may still be played in this round."""
-    if obs[O.PHASE] == O.PH_FIRST_ROUND:
+    if obs[O.PHASE] == PH_FIRST_ROUND:
         seen = np.uint64(obs[O.FR_PLAYED]) | np.uint64(obs[O.FR_PLAYED + 1]) \
             | np.uint64(obs[O.FR_PLAYED + 2])
     else:
@@ -187,13 +188,13 @@ def play(obs):
     legal = np.uint64(obs[O.LEGAL])
     if (legal & (legal - ONE)) == 0:
         return lsb(legal)
-    t = obs[O.FR_TABLE] if obs[O.PHASE] == O.PH_FIRST_ROUND else obs[O.TABLE]
+    t = obs[O.FR_TABLE] if obs[O.PHASE] == PH_FIRST_ROUND else obs[O.TABLE]
     me = obs[O.SEAT]
     partner = _partner(obs)
     unseen = _unseen(obs)
     n = obs[O.TRICK_N]
     nxt = (me + 1) % 3
-    main = obs[O.PHASE] == O.PH_PLAY
+    main = obs[O.PHASE] == PH_PLAY
     if main or obs[O.COUNT_FIRST_ROUND]:
         throw, win, smear = THROW_KEY[t], WIN_KEY[t], SMEAR_KEY[t]
     else:

@@ -12,7 +12,8 @@ import numba
 import numpy as np
 
 from sim.cards import popcount
-from sim.games import skat_obs as O
+from sim.games.skat_obs import FIELDS as O
+from sim.games.skat_obs import OFFER_NONE, OFFER_RAUS, OFFER_STICH, PH_ACCEPT, PH_CONTRA, PH_GIVE_UP
 from sim.games.skat_values import NULL
 from sim.policies.skat_heuristic import _best_hand_game, _choose_game, expected_score, margin_of, win_chance
 
@@ -58,31 +59,31 @@ def offer(obs):
     """The defender's offer before a trick: "raus" once the declarer has won anyway and
     the defence is out of Schneider; "Stich" when the defence cannot escape Schneider."""
     if obs[O.GAME] == NULL:
-        return O.OFFER_NONE
+        return OFFER_NONE
     declarer = _points(obs, True)
     defence = _points(obs, False)
     remaining = 120 - declarer - defence
     if declarer >= 61 and defence >= 31:
-        return O.OFFER_RAUS
+        return OFFER_RAUS
     if defence + remaining <= 30 + 2 * 11 and obs[O.TRICK_NO] >= 6 and defence <= 20:
-        return O.OFFER_STICH
-    return O.OFFER_NONE
+        return OFFER_STICH
+    return OFFER_NONE
 
 
 @numba.njit(cache=True)
 def answer(obs):
     """Give up, accept an offer, say Contra or Re: yes or no by the phase."""
     phase = obs[O.PHASE]
-    if phase == O.PH_GIVE_UP:
+    if phase == PH_GIVE_UP:
         return give_up(obs)
     declarer = _points(obs, True)
     defence = _points(obs, False)
-    if phase == O.PH_ACCEPT:
-        if obs[O.OFFER] == O.OFFER_RAUS:
+    if phase == PH_ACCEPT:
+        if obs[O.OFFER] == OFFER_RAUS:
             # a sure win: take it unless Schneider is still in reach
             return defence >= 31 or declarer < 61
         # "Stich" concedes Schneider: refuse only while Schwarz is still open
         return defence > 0 or obs[O.TRICK_NO] < 5
-    if phase == O.PH_CONTRA:
+    if phase == PH_CONTRA:
         return defence >= declarer + CONTRA_LEAD
     return declarer >= 61 or declarer >= defence + CONTRA_LEAD  # Re

@@ -11,7 +11,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from sim.games import skat_obs as O
+from sim.games.skat_obs import FIELDS as O
+from sim.games.skat_obs import PH_GIVE_UP, PH_OFFER, PH_PLAY
 from sim.games.skat_values import JIT, declaration_choices
 from sim.policies import HEURISTIC
 from sim.policies import skat_en_deux_heuristic as H2
@@ -35,7 +36,7 @@ def decide_yes(pol, obs, state):
     """Hold (answer), take 18 (forehand after two passes), pick up the skat, give up,
     accept an offer, say Contra or Re: yes or no."""
     if pol == HEURISTIC:
-        return H2.answer(obs) if obs[O.PHASE] >= O.PH_GIVE_UP else H.yes(obs)
+        return H2.answer(obs) if obs[O.PHASE] >= PH_GIVE_UP else H.yes(obs)
     return coin(state)
 
 
@@ -78,8 +79,8 @@ def decide(pol, obs, state):
     the card to play, the defender's offer (0 none, 1 "raus", 2 "Stich"), or 1/0 for
     accepting an offer, Contra and Re."""
     phase = obs[O.PHASE]
-    if phase == O.PH_PLAY:
+    if phase == PH_PLAY:
         return decide_card(pol, obs, state)
-    if phase == O.PH_OFFER:
+    if phase == PH_OFFER:
         return decide_offer(pol, obs, state)
     return 1 if decide_yes(pol, obs, state) else 0

@@ -35,7 +35,8 @@ import numba
 import numpy as np
 
 from sim.cards import bit, lsb, popcount
-from sim.games import skat_obs as O
+from sim.games.skat_obs import DECL_OPEN_SHIFT, DECL_OUVERT, DECL_SCHNEIDER, PH_FH18, PH_PICKUP
+from sim.games.skat_obs import FIELDS as O
 from sim.games.skat_values import (
     BASE,
     EFF,
@@ -312,13 +313,13 @@ def _best_hand_game(hand, bid, forehand, max_open):
 def yes(obs):
     """Hold a bid, take 18 after two passes, or pick up the skat."""
     phase = obs[O.PHASE]
-    if phase == O.PH_PICKUP:
+    if phase == PH_PICKUP:
         hand = np.uint64(obs[O.HAND])
         forehand = obs[O.POSITION] == 0
         game, _, _ = _best_hand_game(hand, obs[O.BID], forehand, 0)
         return game < 0 or margin_of(hand, game, forehand) < HAND_MARGIN
     limit = _bid_limit(obs)
-    if phase == O.PH_FH18:
+    if phase == PH_FH18:
         return 18 <= limit
     return obs[O.BID] <= limit
 
@@ -436,21 +437,21 @@ def declare(obs, announce):
     if obs[O.HAND_GAME]:
         game, level, ev = _best_hand_game(hand, bid, forehand, obs[O.MAX_OPEN])
         if game < 0:
-            return GRAND | (obs[O.MAX_OPEN] << O.DECL_OPEN_SHIFT)
+            return GRAND | (obs[O.MAX_OPEN] << DECL_OPEN_SHIFT)
         if game == NULL:
             if _null_ouvert_safe(hand) and null_value(1, 1) >= bid:
-                return NULL | O.DECL_OUVERT
+                return NULL | DECL_OUVERT
             return NULL
         if announce and margin_of(hand, game, forehand) >= HAND_MARGIN + ANNOUNCE_MARGIN:
-            return game | O.DECL_SCHNEIDER
-        return game | (level << O.DECL_OPEN_SHIFT)
+            return game | DECL_SCHNEIDER
+        return game | (level << DECL_OPEN_SHIFT)
     # after pickup the discard was chosen for the same game; recover it from the hand
     game, _, level = _choose_game(hand | np.uint64(obs[O.SKAT]), bid, forehand, obs[O.MAX_OPEN])
     if game == NULL:
         if _null_ouvert_safe(hand) and null_value(0, 1) >= bid:
-            return NULL | O.DECL_OUVERT
+            return NULL | DECL_OUVERT
         return NULL
-    return game | (level << O.DECL_OPEN_SHIFT)
+    return game | (level << DECL_OPEN_SHIFT)
 
 
 @numba.njit(cache=True)

@@ -24,7 +24,15 @@ from sim.cards import Deck, bit, lsb
 from sim.deals import Group, Layout
 from sim.games.base import Game, Outcome
 from sim.games.cardplay import PLAY, CardPlay, offsets
-from sim.games.kernel import KernelTag, ask, deal_scratch, implements, no_detail, order_deck
+from sim.games.kernel import (
+    KernelTag,
+    ask,
+    card_row,
+    card_value,
+    deal_scratch,
+    implements,
+    order_deck,
+)
 from sim.games.kernel import play_deal as kernel_play_deal
 from sim.options import Option, OptionTable
 from sim.policies import HEURISTIC
@@ -66,17 +74,10 @@ class Observation(NamedTuple):
     PLAYED: int = 2
     POINTS: int = 2
     TRICK_NO: int = 1
+    LENGTH: int = 0
 
 
-OB, OBS_LENGTH = offsets(Observation)
-
-
-class ObservationLayout:
-    """The observation's layout as the declaration names it (``LENGTH`` fields)."""
-
-    LENGTH = OBS_LENGTH
-    SEAT = OB.SEAT
-    LEGAL = OB.LEGAL
+OB, _ = offsets(Observation)
 
 
 # --- the card play -------------------------------------------------------------------------
@@ -197,7 +198,7 @@ def _card_allowed(state, obs, card):
 @numba.njit(cache=True)
 def playout(state, pols, rngs):
     """Play ``state`` to its end with the policies (one per player, own streams)."""
-    obs = np.zeros(OBS_LENGTH, np.int64)
+    obs = np.zeros(OB.LENGTH, np.int64)
     while not finished(state):
         seat = state[S.TO_MOVE]
         observe(state, seat, obs)
@@ -245,14 +246,19 @@ def _deal(rng, perm, hands, preset):
         hands[s] = h
 
 
+@numba.njit(cache=True, inline="always")
+def _decide(state, pol, obs, rng):
+    return decide(pol, obs, rng)
+
+
 @numba.njit(cache=True)
 def _tricks(state, pols, rngs, obs, script, cur, err, log, nlog):
     """The six tricks: the player to move sees his observation and plays."""
     while not finished(state):
         player = state[S.PLAYER]
         observe(state, player, obs)
-        card = ask(pols[player], player, A.PLAY, obs, rngs[STREAM_SEAT0 + player], decide,
-                   _card_allowed, no_detail, state, script, cur, err, log, nlog)
+        card = ask(pols[player], player, obs, rngs[STREAM_SEAT0 + player], _decide,
+                   _card_allowed, card_row, card_value, state, script, cur, err, log, nlog)
         if card < 0:
             return
         step(state, card)
@@ -310,7 +316,7 @@ OPTIONS_VALUES = np.array(OPTIONS.by_name["last_trick_bonus"].allowed, np.int64)
 
 @implements(deal_scratch, NAME)
 def _deal_scratch(game):
-    return (np.zeros(OBS_LENGTH, np.int64), np.zeros((STREAM_SEAT0 + N_PLAYERS, 1), np.uint64),
+    return (np.zeros(OB.LENGTH, np.int64), np.zeros((STREAM_SEAT0 + N_PLAYERS, 1), np.uint64),
             np.zeros(N_PLAYERS, np.uint64), np.zeros(N_CARDS, np.int64),
             np.zeros(STATE_LENGTH, np.int64))
 
@@ -350,7 +356,7 @@ def _seat_won(columns: Mapping[str, np.ndarray], seat: int) -> np.ndarray:
 GAME = Game(
     name=NAME, n_players=N_PLAYERS, deck=DECK, tricks=TRICKS, options=OPTIONS, columns=COLUMNS,
     categories={}, outcome=Outcome("score", "points", lambda c: c["starter"], _seat_won),
-    observation=ObservationLayout, kernel=KernelTag(NAME),  # type: ignore[arg-type]
+    observation=OB, kernel=KernelTag(NAME),
     kernel_params=kernel_params, rescore=rescore,
     deal_layout=Layout((Group("hand of player 0", HAND), Group("hand of player 1", HAND)),
                        lambda cards, dealer: cards[0] + cards[1], lambda c: list(c["hands"])),
