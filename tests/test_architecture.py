@@ -97,8 +97,8 @@ def check_declaration(game: Game) -> None:
     assert callable(game.rescore)
     assert columns[-1] == "replay_error"
     assert isinstance(game.card_play, CardPlay)
-    assert game.card_play.fields._fields[:len(HEADER_FIELDS)] == HEADER_FIELDS  # type: ignore[attr-defined]
-    assert "HANDS" in game.card_play.fields._fields  # type: ignore[attr-defined]
+    assert game.card_play.fields._fields[:len(HEADER_FIELDS)] == HEADER_FIELDS
+    assert "HANDS" in game.card_play.fields._fields
 
 
 @pytest.mark.parametrize("name", list(GAMES))

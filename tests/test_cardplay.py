@@ -29,20 +29,20 @@ RULES = {
 }
 
 
-def _card_play(name: str):  # type: ignore[no-untyped-def]
+def _card_play(name: str):
     cp = GAMES[name].card_play
     if cp is None:
         pytest.fail(f"{name} declares no card play")
     return cp
 
 
-def _start(cp, batch, i: int, rules: dict):  # type: ignore[no-untyped-def]
+def _start(cp, batch, i: int, rules: dict):
     """``cp.start`` for deal ``i`` of ``batch``, told the rules it was played under (a game
     whose result columns do not hold them, such as the duel's ``equal_cards``, needs them)."""
     return cp.start(batch.columns, i, batch.actions[i], rules)
 
 
-def _recorded(name: str, rules: dict, policies: list[str], seed: int = 31):  # type: ignore[no-untyped-def]
+def _recorded(name: str, rules: dict, policies: list[str], seed: int = 31):
     game = GAMES[name]
     batch = game.play(seed, 0, DEALS, game.rules(rules), policies, record=True)
     assert batch.actions is not None
@@ -52,7 +52,7 @@ def _recorded(name: str, rules: dict, policies: list[str], seed: int = 31):  # t
 @pytest.mark.parametrize("name", list(GAMES))
 def test_the_state_starts_with_the_common_header(name: str) -> None:
     cp = _card_play(name)
-    assert cp.fields._fields[:len(HEADER_FIELDS)] == HEADER_FIELDS  # type: ignore[attr-defined]
+    assert cp.fields._fields[:len(HEADER_FIELDS)] == HEADER_FIELDS
     assert [getattr(cp.fields, f) for f in HEADER_FIELDS] == list(range(len(HEADER_FIELDS)))
     assert cp.length == len(cp.fields) or cp.length > max(cp.fields)
 
@@ -115,9 +115,9 @@ def test_the_heuristic_decides_the_same_from_the_derived_observation(name: str, 
         state, actions = started
         for k, action in enumerate(actions):
             obs[:] = 0
-            cp.observe(state, int(state[cp.fields.TO_MOVE]), obs)  # type: ignore[attr-defined]
+            cp.observe(state, int(state[cp.fields.TO_MOVE]), obs)
             assert (int(obs[game.observation.LEGAL]) == int(cp.legal(state))
-                    or int(state[cp.fields.PHASE]) != 0)  # type: ignore[attr-defined]
+                    or int(state[cp.fields.PHASE]) != 0)
             assert cp.decide(HEURISTIC, obs, rng) == action, f"deal {i}, action {k}"
             cp.step(state, int(action))
             decided += 1
@@ -145,8 +145,8 @@ def test_a_state_plays_out_from_the_middle_with_any_policy(name: str, policy: in
             cp.step(state, int(action))
         out = state.copy()
         # deal the unseen cards anew: swap a card between two hands the mover cannot see
-        hands = cp.fields.HANDS  # type: ignore[attr-defined]
-        others = [s for s in range(game.n_players) if s != int(out[cp.fields.TO_MOVE])  # type: ignore[attr-defined]
+        hands = cp.fields.HANDS
+        others = [s for s in range(game.n_players) if s != int(out[cp.fields.TO_MOVE])
                   and int(out[hands + s])]
         if len(others) >= 2:
             a, b = others[:2]

@@ -246,7 +246,7 @@ RULES: dict[str, list[dict[str, Any]]] = {
     "skat_en_deux": [{}, {"contra_re": True, "open_hand": True}]}
 
 
-def _recorded(name: str, rules: dict, seed: int, deals: int = 120):  # type: ignore[no-untyped-def]
+def _recorded(name: str, rules: dict, seed: int, deals: int = 120):
     game = GAMES[name]
     resolved = game.rules(rules)
     batch = game.play(seed, 0, deals, resolved, ["heuristic"] * game.n_players, record=True)

@@ -18,7 +18,7 @@ SKAT = find_game("skat")
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:  # type: ignore[no-untyped-def]
+def run(capsys, *argv: str) -> tuple[int, str, str]:
     status = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return status, out, err
@@ -40,12 +40,12 @@ def files(folder: Path) -> list[str]:
 
 @pytest.mark.parametrize("command", [[], ["run"], ["report"], ["rules"], ["trace"], ["replay"], ["bench"],
                                      ["play"]])
-def test_help(capsys, command) -> None:  # type: ignore[no-untyped-def]
+def test_help(capsys, command) -> None:
     status, out, _ = run(capsys, *command, "--help")
     assert status == 0 and out.startswith("usage: stichsim")
 
 
-def test_rules_lists_every_option_with_its_default(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_rules_lists_every_option_with_its_default(capsys) -> None:
     status, out, _ = run(capsys, "rules", "skat")
     assert status == 0
     lines = out.splitlines()
@@ -59,7 +59,7 @@ def test_rules_lists_every_option_with_its_default(capsys) -> None:  # type: ign
 
 # --- run ------------------------------------------------------------------------------------
 
-def test_run_resume_force(capsys, experiment_file, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_run_resume_force(capsys, experiment_file, tmp_path) -> None:
     config = experiment_file()
     out = tmp_path / "res"
     status, text, _ = run(capsys, "run", config, "--out", out, "--jobs", "1", "--no-progress",
@@ -104,7 +104,7 @@ BAD_RUNS = [
 
 
 @pytest.mark.parametrize(("replace", "extra", "fragments"), BAD_RUNS)
-def test_run_bad_input(capsys, experiment_file, tmp_path, replace, extra, fragments) -> None:  # type: ignore[no-untyped-def]
+def test_run_bad_input(capsys, experiment_file, tmp_path, replace, extra, fragments) -> None:
     config = experiment_file(replace=replace)
     out = tmp_path / "res"
     status, _, err = run(capsys, "run", config, "--out", out, *extra)
@@ -112,18 +112,18 @@ def test_run_bad_input(capsys, experiment_file, tmp_path, replace, extra, fragme
     assert not out.exists()
 
 
-def test_run_missing_config(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_run_missing_config(capsys, tmp_path) -> None:
     status, _, err = run(capsys, "run", tmp_path / "nope.toml")
     assert_one_line_error(status, err, "nope.toml: no such experiment file")
 
 
-def test_usage_errors_are_one_line(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_usage_errors_are_one_line(capsys) -> None:
     for argv in ([], ["play-poker"], ["rules"], ["rules", "poker"], ["replay"]):
         status, _, err = run(capsys, *argv)
         assert_one_line_error(status, err)
 
 
-def test_real_process_exit_status_and_one_line(experiment_file, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_real_process_exit_status_and_one_line(experiment_file, tmp_path) -> None:
     script = Path(sys.executable).parent / "stichsim"
     command = [str(script)] if script.exists() else [sys.executable, "-m", "sim.cli"]
     config = experiment_file(replace={'"random"]': '"oracle"]'})
@@ -138,13 +138,13 @@ def test_real_process_exit_status_and_one_line(experiment_file, tmp_path) -> Non
 # --- trace and replay ---------------------------------------------------------------------
 
 @pytest.fixture
-def fake_trace(monkeypatch):  # type: ignore[no-untyped-def]
+def fake_trace(monkeypatch):
     """Record what ``write_trace`` is called with instead of tracing."""
     import sim.trace
 
     calls = []
 
-    def write_trace(game, seed, first, deals, rules, policies, out):  # type: ignore[no-untyped-def]
+    def write_trace(game, seed, first, deals, rules, policies, out):
         calls.append(dict(game=game.name, seed=seed, first=first, deals=deals, rules=rules,
                           policies=list(policies)))
         Path(out).write_text("{}\n" * deals)
@@ -154,7 +154,7 @@ def fake_trace(monkeypatch):  # type: ignore[no-untyped-def]
     return calls
 
 
-def test_trace_arguments(capsys, fake_trace, experiment_file, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_trace_arguments(capsys, fake_trace, experiment_file, tmp_path) -> None:
     out = tmp_path / "t.jsonl"
     assert run(capsys, "trace", "skat", "--deals", "4", "--seed", "9", "--policy", "random",
                "--rule", "lost_factor=1", "--out", out)[0] == 0
@@ -196,7 +196,7 @@ BAD_TRACES = [
 
 
 @pytest.mark.parametrize(("argv", "fragments"), BAD_TRACES)
-def test_trace_bad_input(capsys, fake_trace, experiment_file, tmp_path, argv, fragments) -> None:  # type: ignore[no-untyped-def]
+def test_trace_bad_input(capsys, fake_trace, experiment_file, tmp_path, argv, fragments) -> None:
     config = experiment_file()
     argv = [str(config) if a == "CONFIG" else a for a in argv]
     status, _, err = run(capsys, "trace", *argv, "--out", tmp_path / "t.jsonl")
@@ -204,10 +204,10 @@ def test_trace_bad_input(capsys, fake_trace, experiment_file, tmp_path, argv, fr
     assert files(tmp_path) == ["exp.toml"] and not fake_trace
 
 
-def test_trace_failure_leaves_nothing(capsys, monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_trace_failure_leaves_nothing(capsys, monkeypatch, tmp_path) -> None:
     import sim.trace
 
-    def half(game, seed, first, deals, rules, policies, out):  # type: ignore[no-untyped-def]
+    def half(game, seed, first, deals, rules, policies, out):
         Path(out).write_text('{"game": "skat"}\n')
         raise OSError(28, "No space left on device")
 
@@ -218,7 +218,7 @@ def test_trace_failure_leaves_nothing(capsys, monkeypatch, tmp_path) -> None:  #
     assert files(tmp_path) == []
 
 
-def test_trace_then_replay(capsys, experiment_file, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_trace_then_replay(capsys, experiment_file, tmp_path) -> None:
     out = tmp_path / "deals.jsonl"
     status, _, _ = run(capsys, "trace", "--config", experiment_file(), "--variant", "ramsch",
                        "--deals", "6", "--out", out)
@@ -245,14 +245,14 @@ def test_trace_then_replay(capsys, experiment_file, tmp_path) -> None:  # type: 
      '"seed": 1, "deal": 0, "dealer": 0, "cards": {"skat": []}, "actions": [], "result": {}}',
      "cards: missing field(s) stock, turned_up, first_round_hands"),
 ])
-def test_replay_bad_lines(capsys, tmp_path, line, fragment) -> None:  # type: ignore[no-untyped-def]
+def test_replay_bad_lines(capsys, tmp_path, line, fragment) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text(line + "\n")
     status, _, err = run(capsys, "replay", path)
     assert_one_line_error(status, err, str(path), "line 1", fragment)
 
 
-def test_replay_missing_file(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_replay_missing_file(capsys, tmp_path) -> None:
     status, _, err = run(capsys, "replay", tmp_path / "nope.jsonl")
     assert_one_line_error(status, err, "nope.jsonl")
 
@@ -260,15 +260,15 @@ def test_replay_missing_file(capsys, tmp_path) -> None:  # type: ignore[no-untyp
 # --- bench ----------------------------------------------------------------------------------
 
 @pytest.fixture
-def fake_bench(monkeypatch):  # type: ignore[no-untyped-def]
+def fake_bench(monkeypatch):
     calls = []
     module = types.ModuleType("sim.bench")
 
-    def run_bench(games, deals, jobs, as_json):  # type: ignore[no-untyped-def]
+    def run_bench(games, deals, jobs, as_json):
         calls.append((games, deals, jobs, as_json))
         return 0
 
-    module.run_bench = run_bench  # type: ignore[attr-defined]
+    module.run_bench = run_bench
     monkeypatch.setitem(sys.modules, "sim.bench", module)
     import sim
 
@@ -276,7 +276,7 @@ def fake_bench(monkeypatch):  # type: ignore[no-untyped-def]
     return calls
 
 
-def test_bench_arguments(capsys, fake_bench) -> None:  # type: ignore[no-untyped-def]
+def test_bench_arguments(capsys, fake_bench) -> None:
     assert run(capsys, "bench", "skat", "--deals", "1000", "--jobs", "2", "--json")[0] == 0
     assert fake_bench[-1] == (["skat"], 1000, 2, True)
     assert run(capsys, "bench", "--all", "--jobs", "1")[0] == 0
@@ -289,7 +289,7 @@ def test_bench_arguments(capsys, fake_bench) -> None:  # type: ignore[no-untyped
     (["skat", "--jobs", "0"], "--jobs: must be a positive integer"),
     (["skat", "--all"], "not both"),
 ])
-def test_bench_bad_input(capsys, fake_bench, argv, fragment) -> None:  # type: ignore[no-untyped-def]
+def test_bench_bad_input(capsys, fake_bench, argv, fragment) -> None:
     status, _, err = run(capsys, "bench", *argv)
     assert_one_line_error(status, err, fragment)
     assert not fake_bench

@@ -37,7 +37,7 @@ def all_files(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-def cli(capsys, *argv: object) -> tuple[int, str, str]:  # type: ignore[no-untyped-def]
+def cli(capsys, *argv: object) -> tuple[int, str, str]:
     status = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return status, out, err
@@ -50,14 +50,14 @@ def assert_one_line_error(status: int, err: str, fragment: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def config(tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
+def config(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("config") / "dask.toml"
     path.write_text(EXPERIMENT)
     return path
 
 
 @pytest.fixture(scope="module")
-def local(config, tmp_path_factory) -> dict[str, bytes]:  # type: ignore[no-untyped-def]
+def local(config, tmp_path_factory) -> dict[str, bytes]:
     """The experiment's files from the default local backend."""
     out = tmp_path_factory.mktemp("local")
     files = all_files(run_experiment(Experiment.load(config), out, jobs=2, progress=False))
@@ -83,14 +83,14 @@ def closed_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_scheduler_run_equals_local_run(config, local, scheduler, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_scheduler_run_equals_local_run(config, local, scheduler, tmp_path) -> None:
     with cluster.joblib_backend("dask", scheduler) as backend:
         root = run_experiment(Experiment.load(config), tmp_path, jobs=2, progress=False,
                               backend=backend)
     assert all_files(root) == local
 
 
-def test_cli_local_cluster_equals_local_run(capsys, config, local, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_cli_local_cluster_equals_local_run(capsys, config, local, tmp_path) -> None:
     pytest.importorskip("distributed")
     status, out, _ = cli(capsys, "run", config, "--out", tmp_path, "--jobs", "2", "--no-progress",
                          "--backend", "dask")
@@ -99,7 +99,7 @@ def test_cli_local_cluster_equals_local_run(capsys, config, local, tmp_path) -> 
 
 
 @pytest.mark.parametrize("command", ["run", "report"])
-def test_missing_extra_is_one_line(capsys, monkeypatch, config, tmp_path, command) -> None:  # type: ignore[no-untyped-def]
+def test_missing_extra_is_one_line(capsys, monkeypatch, config, tmp_path, command) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed: ImportError
     where = "--out" if command == "run" else "--results"
     status, _, err = cli(capsys, command, config, where, tmp_path / "res", "--backend", "dask")
@@ -107,7 +107,7 @@ def test_missing_extra_is_one_line(capsys, monkeypatch, config, tmp_path, comman
     assert not (tmp_path / "res").exists()
 
 
-def test_unreachable_scheduler_is_one_line(capsys, monkeypatch, config, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_unreachable_scheduler_is_one_line(capsys, monkeypatch, config, tmp_path) -> None:
     pytest.importorskip("distributed")
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT_S", 1)
     address = f"tcp://127.0.0.1:{closed_port()}"
@@ -118,11 +118,11 @@ def test_unreachable_scheduler_is_one_line(capsys, monkeypatch, config, tmp_path
 
 
 @pytest.mark.parametrize("command", ["run", "report"])
-def test_scheduler_needs_dask_backend(capsys, config, tmp_path, command) -> None:  # type: ignore[no-untyped-def]
+def test_scheduler_needs_dask_backend(capsys, config, tmp_path, command) -> None:
     status, _, err = cli(capsys, command, config, "--scheduler", "tcp://127.0.0.1:8786")
     assert_one_line_error(status, err, "--scheduler needs --backend dask")
 
 
-def test_unknown_backend_is_a_usage_error(capsys, config) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_backend_is_a_usage_error(capsys, config) -> None:
     status, _, err = cli(capsys, "run", config, "--backend", "spark")
     assert_one_line_error(status, err, "invalid choice: 'spark'")

@@ -56,7 +56,7 @@ def test_a_person_needs_a_script() -> None:
         SKAT.play(1, 0, 1, SKAT.rules({}), ["person", "random", "random"])
 
 
-def screens_choice(question: Question, row: tuple[int, ...], deck) -> tuple[int, ...] | None:  # type: ignore[no-untyped-def]
+def screens_choice(question: Question, row: tuple[int, ...], deck) -> tuple[int, ...] | None:
     """The choice of ``question`` that makes the recorded ``row`` (cards by name), if any."""
     for choice in question.choices:
         c = choice.row
@@ -70,7 +70,7 @@ def screens_choice(question: Question, row: tuple[int, ...], deck) -> tuple[int,
     return None
 
 
-def discard_choice(question: Question, row: tuple[int, ...], deck) -> tuple[int, ...] | None:  # type: ignore[no-untyped-def]
+def discard_choice(question: Question, row: tuple[int, ...], deck) -> tuple[int, ...] | None:
     """The discard row of ``question`` naming the cards of the recorded discard ``row``."""
     wanted = sorted(deck.names[c] for c in deck.cards(row[2]))
     words = " ".join(wanted)
@@ -233,7 +233,7 @@ def test_the_value_breakdown_arrives_at_the_engines_game_value(name: str, rules:
 
 # --- the whole command through standard input --------------------------------------------
 
-def play_cli(monkeypatch, capsys, answers: str, *argv: str) -> tuple[int, str, str]:  # type: ignore[no-untyped-def]
+def play_cli(monkeypatch, capsys, answers: str, *argv: str) -> tuple[int, str, str]:
     monkeypatch.setattr("sys.stdin", io.StringIO(answers))
     status = main(["play", *argv])
     out, err = capsys.readouterr()
@@ -244,7 +244,7 @@ CARD = re.compile(r"\b[CSHD][AKQJT987]\b|\b[CSHD]9\b")
 
 
 @pytest.mark.parametrize("name", list(GAMES))
-def test_a_whole_deal_through_standard_input(monkeypatch, capsys, tmp_path, name) -> None:  # type: ignore[no-untyped-def]
+def test_a_whole_deal_through_standard_input(monkeypatch, capsys, tmp_path, name) -> None:
     """A scripted person who always takes the first legal choice plays a whole deal; the
     final screen shows the result and the trace, which replays without a difference."""
     trace = tmp_path / "deal.jsonl"
@@ -267,7 +267,7 @@ def test_a_whole_deal_through_standard_input(monkeypatch, capsys, tmp_path, name
     assert again.read_text() == trace.read_text()
 
 
-def test_a_wrong_entry_is_refused_and_the_same_question_asked_again(monkeypatch, capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_wrong_entry_is_refused_and_the_same_question_asked_again(monkeypatch, capsys, tmp_path) -> None:
     trace = tmp_path / "t.jsonl"
     status, out, _ = play_cli(monkeypatch, capsys, "99\nbanana\nSX\n" + "1\n" * 200, "skat",
                               "--seed", "3", "--seat", "1", "--trace", str(trace))
@@ -300,7 +300,7 @@ def test_a_card_that_may_not_be_played_is_refused_with_the_reason() -> None:
     question = screen.question(moment.view)
     assert question.pick == 2
     assert isinstance(answer(question, "CJ"), Question)  # one at a time: the second is asked
-    table.decide(answer(question, "C8 S9"))  # type: ignore[arg-type]
+    table.decide(answer(question, "C8 S9"))
     table.decide((A.DECLARE, 1, 0, 0))  # clubs
     while True:
         moment = table.moment()
@@ -314,7 +314,7 @@ def test_a_card_that_may_not_be_played_is_refused_with_the_reason() -> None:
     assert "may not be played now: you must follow" in question.refusals[held]
 
 
-def test_end_of_input_and_quit_leave_cleanly_without_a_trace(monkeypatch, capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_end_of_input_and_quit_leave_cleanly_without_a_trace(monkeypatch, capsys, tmp_path) -> None:
     trace = tmp_path / "t.jsonl"
     status, out, err = play_cli(monkeypatch, capsys, "1\n", "skat", "--seed", "3", "--seat", "1",
                                 "--trace", str(trace))
@@ -325,7 +325,7 @@ def test_end_of_input_and_quit_leave_cleanly_without_a_trace(monkeypatch, capsys
     assert status == 0 and "Left the table" in out and not trace.exists()
 
 
-def test_ctrl_c_leaves_cleanly(monkeypatch, capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_ctrl_c_leaves_cleanly(monkeypatch, capsys, tmp_path) -> None:
     def interrupt(prompt: str = "") -> str:
         raise KeyboardInterrupt
 
@@ -344,7 +344,7 @@ def test_ctrl_c_leaves_cleanly(monkeypatch, capsys, tmp_path) -> None:  # type: 
     (["skat", "--rule", "all_pass=maybe"], "all_pass"),
     (["bridge"], "unknown game"),
 ])
-def test_bad_input_is_one_line_and_exit_2(monkeypatch, capsys, tmp_path, argv, fragment) -> None:  # type: ignore[no-untyped-def]
+def test_bad_input_is_one_line_and_exit_2(monkeypatch, capsys, tmp_path, argv, fragment) -> None:
     trace = tmp_path / "t.jsonl"
     status, out, err = play_cli(monkeypatch, capsys, "1\n" * 50, *argv, "--trace", str(trace))
     assert status == 2 and err.count("\n") == 1 and err.startswith("stichsim: error: "), err
@@ -352,7 +352,7 @@ def test_bad_input_is_one_line_and_exit_2(monkeypatch, capsys, tmp_path, argv, f
     assert not trace.exists() and not out
 
 
-def test_a_given_deal_is_played_and_its_trace_replays_from_its_cards(monkeypatch, capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_given_deal_is_played_and_its_trace_replays_from_its_cards(monkeypatch, capsys, tmp_path) -> None:
     trace = tmp_path / "given.jsonl"
     status, out, err = play_cli(monkeypatch, capsys, "1\n" * 100, "skat", "--deal", SKAT_DEAL,
                                 "--seat", "0", "--seed", "5", "--trace", str(trace))
@@ -399,7 +399,7 @@ def knowable(name: str, full: dict[str, np.ndarray], seat: int, actions: np.ndar
     ("skat", {"all_pass": "ramsch"}), ("skat", {"announcements": True}),
     ("skat_en_deux", {"contra_re": True}), ("skat_en_deux", {"open_hand": True}),
 ])
-def test_the_skat_screens_never_show_a_hidden_card(tmp_path, name, rules) -> None:  # type: ignore[no-untyped-def]
+def test_the_skat_screens_never_show_a_hidden_card(tmp_path, name, rules) -> None:
     """Whatever the person at the table is shown, up to the end of the deal, names only
     cards he may know then: other hands, the skat, an opponent's discard and the blind
     before the opening lead stay hidden."""
@@ -440,7 +440,7 @@ FUZZ_RULES = {"skat": [{}, {"all_pass": "ramsch", "announcements": True}],
 
 
 @pytest.mark.parametrize("name", list(GAMES))
-def test_a_person_answering_at_random_finishes_every_deal_and_its_trace_replays(name, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_person_answering_at_random_finishes_every_deal_and_its_trace_replays(name, tmp_path) -> None:
     """Random choices (and now and then a wrong answer) from every seat, under the game's
     default and other rules, with random and heuristic players: every deal ends and its
     trace replays without a difference."""

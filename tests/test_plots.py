@@ -90,11 +90,11 @@ CASES: dict[str, tuple[Callable[..., Figure], Callable[[], pl.DataFrame]]] = {
 }
 
 
-def title(ax) -> str:  # type: ignore[no-untyped-def]
+def title(ax) -> str:
     return ax.get_title("left") or ax.get_title()
 
 
-def error_bars(ax) -> list[ErrorbarContainer]:  # type: ignore[no-untyped-def]
+def error_bars(ax) -> list[ErrorbarContainer]:
     return [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
 
 

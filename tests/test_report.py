@@ -50,7 +50,7 @@ def section(summary: str, title: str) -> list[str]:
 def first_estimate(sentence: str, after: str) -> tuple[float, float, float]:
     match = ESTIMATE.search(sentence, sentence.index(after))
     assert match, sentence
-    return tuple(float(x) for x in match.groups())  # type: ignore[return-value]
+    return tuple(float(x) for x in match.groups())
 
 
 def matches(shown: tuple[float, float, float], row: dict[str, float], scale: float = 1.0) -> bool:

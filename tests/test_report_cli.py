@@ -38,14 +38,14 @@ def write(tmp_path: Path, questions: str = '["tie", "start_player"]', extra: str
     return path
 
 
-def report(capsys, tmp_path: Path, config: Path, *more: str) -> tuple[int, str, str]:  # type: ignore[no-untyped-def]
+def report(capsys, tmp_path: Path, config: Path, *more: str) -> tuple[int, str, str]:
     status = main(["report", str(config), "--results", str(tmp_path / "results"), "--jobs", "1",
                    "--no-progress", *more])
     out, err = capsys.readouterr()
     return status, out, err
 
 
-def test_report_runs_what_is_missing_and_writes_the_report(capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_report_runs_what_is_missing_and_writes_the_report(capsys, tmp_path: Path) -> None:
     out = tmp_path / "rep"
     status, stdout, err = report(capsys, tmp_path, write(tmp_path), "--out", str(out))
     assert status == 0, err
@@ -60,7 +60,7 @@ def test_report_runs_what_is_missing_and_writes_the_report(capsys, tmp_path: Pat
     assert (out / "summary.md").read_text() == before
 
 
-def test_a_quick_look_lives_beside_the_full_run(capsys, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_quick_look_lives_beside_the_full_run(capsys, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     status, stdout, err = report(capsys, tmp_path, write(tmp_path, '["tie"]'), "--deals", "600")
     assert status == 0, err
@@ -76,7 +76,7 @@ def test_a_quick_look_lives_beside_the_full_run(capsys, tmp_path: Path, monkeypa
     ('"tie"', "", ["questions must be a non-empty list"]),
     ('[]', "", ["questions must be a non-empty list"]),
 ])
-def test_bad_report_tables(capsys, tmp_path: Path, questions: str, extra: str,  # type: ignore[no-untyped-def]
+def test_bad_report_tables(capsys, tmp_path: Path, questions: str, extra: str,
                            fragments: list[str] | None) -> None:
     config = write(tmp_path, questions, extra)
     if fragments is None:  # a good table: checked by the other tests, here only that it loads
@@ -88,7 +88,7 @@ def test_bad_report_tables(capsys, tmp_path: Path, questions: str, extra: str,  
     assert not (tmp_path / "results").exists() and not (tmp_path / "rep").exists()
 
 
-def test_unknown_measure_and_unknown_keys(capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_measure_and_unknown_keys(capsys, tmp_path: Path) -> None:
     config = tmp_path / "exp.toml"
     config.write_text(SMALL.format(questions='["sweep"]').replace(
         'questions = ["sweep"]', 'questions = ["sweep"]\nmeasure = "luck"'))
@@ -107,7 +107,7 @@ def test_the_report_table_is_not_part_of_the_config_hash(tmp_path: Path) -> None
     assert a.config_hash() == b.config_hash() and a.report != b.report
 
 
-def test_a_missing_experiment_file_is_one_line(capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_missing_experiment_file_is_one_line(capsys, tmp_path: Path) -> None:
     status, _, err = report(capsys, tmp_path, tmp_path / "nope.toml")
     assert status == 2 and "no such experiment file" in err
 

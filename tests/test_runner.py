@@ -68,7 +68,7 @@ def test_tiny_experiment_file_is_valid() -> None:
     assert exp.variant("random").rules["all_pass"] == "throw_in"
 
 
-def test_variants_inherit_and_override(experiment_file, tiny_toml) -> None:  # type: ignore[no-untyped-def]
+def test_variants_inherit_and_override(experiment_file, tiny_toml) -> None:
     text = tiny_toml + '\n[[variants]]\nname = "lf1"\nrules = { lost_factor = 1 }\n' \
         'policies = "random"\n'
     exp = Experiment.load(experiment_file(text, replace={'all_pass = "throw_in"':
@@ -81,14 +81,14 @@ def test_variants_inherit_and_override(experiment_file, tiny_toml) -> None:  # t
         exp.variant("nope")
 
 
-def test_shards_cover_every_deal_once(experiment_file) -> None:  # type: ignore[no-untyped-def]
+def test_shards_cover_every_deal_once(experiment_file) -> None:
     exp = Experiment.load(experiment_file())
     assert exp.shards() == [Shard(0, 0, 250), Shard(1, 250, 250), Shard(2, 500, 200)]
     exp = Experiment.load(experiment_file(), deals=250)
     assert exp.shards() == [Shard(0, 0, 250)]
 
 
-def test_config_hash(experiment_file) -> None:  # type: ignore[no-untyped-def]
+def test_config_hash(experiment_file) -> None:
     a = Experiment.load(experiment_file())
     assert a.config_hash() == Experiment.load(experiment_file()).config_hash()
     assert len(a.config_hash()) == 64 and int(a.config_hash(), 16) >= 0
@@ -129,7 +129,7 @@ BAD_CONFIGS = [
 
 
 @pytest.mark.parametrize(("replace", "message"), BAD_CONFIGS)
-def test_bad_configs(experiment_file, replace, message) -> None:  # type: ignore[no-untyped-def]
+def test_bad_configs(experiment_file, replace, message) -> None:
     path = experiment_file(replace=replace)
     with pytest.raises(ConfigError) as info:
         Experiment.load(path)
@@ -138,13 +138,13 @@ def test_bad_configs(experiment_file, replace, message) -> None:  # type: ignore
     assert "\n" not in text and text.startswith(f"{path}: ")
 
 
-def test_malformed_toml_names_its_line(experiment_file) -> None:  # type: ignore[no-untyped-def]
+def test_malformed_toml_names_its_line(experiment_file) -> None:
     path = experiment_file(replace={"shard_size = 250": "shard_size = = 250"})
     with pytest.raises(ConfigError, match=r"exp.toml: malformed TOML: .*line 5"):
         Experiment.load(path)
 
 
-def test_duplicate_variant_names(experiment_file, tiny_toml) -> None:  # type: ignore[no-untyped-def]
+def test_duplicate_variant_names(experiment_file, tiny_toml) -> None:
     path = experiment_file(tiny_toml + '[[variants]]\nname = "ramsch"\n')
     with pytest.raises(ConfigError, match="variant 'ramsch': the name 'ramsch' is used twice"):
         Experiment.load(path)
@@ -155,7 +155,7 @@ def test_missing_file(tmp_path: Path) -> None:
         Experiment.load(tmp_path / "nope.toml")
 
 
-def test_bad_deals_override(experiment_file) -> None:  # type: ignore[no-untyped-def]
+def test_bad_deals_override(experiment_file) -> None:
     with pytest.raises(ConfigError, match="--deals must be a positive integer, got 0"):
         Experiment.load(experiment_file(), deals=0)
 
@@ -163,7 +163,7 @@ def test_bad_deals_override(experiment_file) -> None:  # type: ignore[no-untyped
 # --- running ------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory, tiny_toml) -> tuple[Experiment, Path]:  # type: ignore[no-untyped-def]
+def reference(tmp_path_factory, tiny_toml) -> tuple[Experiment, Path]:
     """The tiny experiment run once, uninterrupted, with one job."""
     out = tmp_path_factory.mktemp("reference")
     path = out / "exp.toml"
@@ -172,7 +172,7 @@ def reference(tmp_path_factory, tiny_toml) -> tuple[Experiment, Path]:  # type: 
     return exp, run_experiment(exp, out / "results", jobs=1, progress=False)
 
 
-def test_files_columns_and_metadata(reference) -> None:  # type: ignore[no-untyped-def]
+def test_files_columns_and_metadata(reference) -> None:
     exp, root = reference
     assert root.name == "tiny"
     assert all_files(root) == [EXPERIMENT_FILE] + [
@@ -233,7 +233,7 @@ def test_outcome_columns_follow_the_game_and_its_rescoring(game: str) -> None:
         assert drawn.any() and (rescored[drawn] >= 0).all()
 
 
-def test_rows_are_the_games_results(reference) -> None:  # type: ignore[no-untyped-def]
+def test_rows_are_the_games_results(reference) -> None:
     exp, root = reference
     for variant in exp.variants():
         table = variant_rows(root, variant.name)
@@ -253,7 +253,7 @@ def test_rows_are_the_games_results(reference) -> None:  # type: ignore[no-untyp
             assert None in games  # thrown-in deals
 
 
-def test_variants_play_the_same_deals(reference) -> None:  # type: ignore[no-untyped-def]
+def test_variants_play_the_same_deals(reference) -> None:
     _, root = reference
     base, ramsch = variant_rows(root, "base"), variant_rows(root, "ramsch")
     for name in ("deal", "dealer", "hand_0", "hand_1", "hand_2", "skat"):
@@ -261,14 +261,14 @@ def test_variants_play_the_same_deals(reference) -> None:  # type: ignore[no-unt
     assert not base["score_0"].equals(ramsch["score_0"])
 
 
-def test_jobs_give_identical_files(reference, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_jobs_give_identical_files(reference, tmp_path: Path) -> None:
     exp, root = reference
     two = run_experiment(exp, tmp_path, jobs=2, progress=False)
     assert shard_files(two) == shard_files(root)
     assert (two / EXPERIMENT_FILE).read_bytes() == (root / EXPERIMENT_FILE).read_bytes()
 
 
-def test_shard_size_does_not_change_rows(reference, experiment_file, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_shard_size_does_not_change_rows(reference, experiment_file, tmp_path) -> None:
     exp, root = reference
     other = Experiment.load(experiment_file(replace={"shard_size = 250": "shard_size = 300"}))
     other_root = run_experiment(other, tmp_path / "other", progress=False)
@@ -278,7 +278,7 @@ def test_shard_size_does_not_change_rows(reference, experiment_file, tmp_path) -
         assert a.replace_schema_metadata(None).equals(b.replace_schema_metadata(None))
 
 
-def test_existing_folder_needs_resume_or_force(reference, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_existing_folder_needs_resume_or_force(reference, tmp_path) -> None:
     exp, _ = reference
     run_experiment(exp, tmp_path, progress=False)
     with pytest.raises(ResultsError,
@@ -286,13 +286,13 @@ def test_existing_folder_needs_resume_or_force(reference, tmp_path) -> None:  # 
         run_experiment(exp, tmp_path, progress=False)
 
 
-def test_resume_on_a_missing_folder_runs(reference, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_resume_on_a_missing_folder_runs(reference, tmp_path) -> None:
     exp, root = reference
     new = run_experiment(exp, tmp_path / "fresh", resume=True, progress=False)
     assert shard_files(new) == shard_files(root)
 
 
-def test_resume_of_a_finished_run_writes_nothing(reference, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_resume_of_a_finished_run_writes_nothing(reference, tmp_path) -> None:
     exp, _ = reference
     root = run_experiment(exp, tmp_path, progress=False)
     before = {p: p.stat().st_mtime_ns for p in root.rglob("*")}
@@ -300,7 +300,7 @@ def test_resume_of_a_finished_run_writes_nothing(reference, tmp_path) -> None:  
     assert {p: p.stat().st_mtime_ns for p in root.rglob("*")} == before
 
 
-def test_killed_then_resumed_equals_uninterrupted(reference, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_killed_then_resumed_equals_uninterrupted(reference, tmp_path) -> None:
     exp, ref = reference
     root = run_experiment(exp, tmp_path, progress=False)
     kept = shard_path(root, "skat", "base", 0)
@@ -318,7 +318,7 @@ def test_killed_then_resumed_equals_uninterrupted(reference, tmp_path) -> None: 
     assert kept.stat().st_mtime_ns == kept_stat.st_mtime_ns  # a finished shard was not redone
 
 
-def test_resume_redoes_a_shard_written_without_the_outcome(reference, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_resume_redoes_a_shard_written_without_the_outcome(reference, tmp_path) -> None:
     exp, ref = reference
     root = run_experiment(exp, tmp_path, progress=False)
     old = shard_path(root, "skat", "ramsch", 1)
@@ -330,12 +330,12 @@ def test_resume_redoes_a_shard_written_without_the_outcome(reference, tmp_path) 
     assert shard_files(root) == shard_files(ref)
 
 
-def test_crash_after_k_shards_then_resume(reference, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_crash_after_k_shards_then_resume(reference, tmp_path, monkeypatch) -> None:
     exp, ref = reference
     real = runner.write_shard
     calls = []
 
-    def crashing(table, path):  # type: ignore[no-untyped-def]
+    def crashing(table, path):
         calls.append(path)
         if len(calls) > 4:
             # die in the middle of writing: a partial temp file, no shard file
@@ -356,10 +356,10 @@ def test_crash_after_k_shards_then_resume(reference, tmp_path, monkeypatch) -> N
     assert all_files(root) == all_files(ref)
 
 
-def test_a_failing_write_leaves_no_temp_file(reference, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_failing_write_leaves_no_temp_file(reference, tmp_path, monkeypatch) -> None:
     exp, _ = reference
 
-    def broken(table, where, **kwargs):  # type: ignore[no-untyped-def]
+    def broken(table, where, **kwargs):
         Path(where).write_bytes(b"PAR1 partial")
         raise OSError(28, "No space left on device")
 
@@ -369,7 +369,7 @@ def test_a_failing_write_leaves_no_temp_file(reference, tmp_path, monkeypatch) -
     assert all_files(tmp_path / exp.name) == [EXPERIMENT_FILE]
 
 
-def test_resume_refuses_a_changed_config(reference, experiment_file, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_resume_refuses_a_changed_config(reference, experiment_file, tmp_path) -> None:
     exp, _ = reference
     run_experiment(exp, tmp_path, progress=False)
     for changed in (Experiment.load(experiment_file(), deals=500),
@@ -378,7 +378,7 @@ def test_resume_refuses_a_changed_config(reference, experiment_file, tmp_path) -
             run_experiment(changed, tmp_path, resume=True, progress=False)
 
 
-def test_force_replaces(reference, experiment_file, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_force_replaces(reference, experiment_file, tmp_path) -> None:
     exp, ref = reference
     small = Experiment.load(experiment_file(), deals=300)
     root = run_experiment(small, tmp_path, progress=False)
@@ -389,7 +389,7 @@ def test_force_replaces(reference, experiment_file, tmp_path) -> None:  # type: 
     assert json.loads((root / EXPERIMENT_FILE).read_text())["config_hash"] == exp.config_hash()
 
 
-def test_force_keeps_a_folder_that_is_not_ours(reference, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_force_keeps_a_folder_that_is_not_ours(reference, tmp_path) -> None:
     exp, _ = reference
     (tmp_path / "tiny").mkdir()
     (tmp_path / "tiny" / "thesis.tex").write_text("precious")
@@ -399,14 +399,14 @@ def test_force_keeps_a_folder_that_is_not_ours(reference, tmp_path) -> None:  # 
     assert (tmp_path / "tiny" / "thesis.tex").read_text() == "precious"
 
 
-def test_jobs_must_be_positive(reference, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_jobs_must_be_positive(reference, tmp_path) -> None:
     exp, _ = reference
     with pytest.raises(ResultsError, match="jobs must be a positive integer"):
         run_experiment(exp, tmp_path, jobs=0, progress=False)
     assert not (tmp_path / "tiny").exists()
 
 
-def test_progress_bar_on_a_terminal(reference, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_progress_bar_on_a_terminal(reference, tmp_path, monkeypatch) -> None:
     import io
 
     class Terminal(io.StringIO):
@@ -421,7 +421,7 @@ def test_progress_bar_on_a_terminal(reference, tmp_path, monkeypatch) -> None:  
         assert ("6/6" in term.getvalue()) is shown
 
 
-def test_resume_refuses_another_stichsim_version(reference, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_resume_refuses_another_stichsim_version(reference, tmp_path, monkeypatch) -> None:
     exp, _ = reference
     run_experiment(exp, tmp_path, progress=False)
     monkeypatch.setattr(sim, "__version__", "9.9.9")
@@ -429,7 +429,7 @@ def test_resume_refuses_another_stichsim_version(reference, tmp_path, monkeypatc
         run_experiment(exp, tmp_path, resume=True, progress=False)
 
 
-def test_resume_refuses_results_of_other_engine_code(reference, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_resume_refuses_results_of_other_engine_code(reference, tmp_path, monkeypatch) -> None:
     exp, _ = reference
     run_experiment(exp, tmp_path, progress=False)
     monkeypatch.setattr(sim, "SOURCE_HASH", "0" * 16)
@@ -440,7 +440,7 @@ def test_resume_refuses_results_of_other_engine_code(reference, tmp_path, monkey
 @pytest.mark.parametrize("game, policies", [("skat", '["heuristic", "heuristic", "random"]'),
                                             ("skat_en_deux", '["heuristic", "random"]')])
 def test_scoring_only_variants_are_rescored_not_replayed(experiment_file, tmp_path, monkeypatch,
-                                                         game, policies) -> None:  # type: ignore[no-untyped-def]
+                                                         game, policies) -> None:
     """A variant that changes only scoring-only options shares its shards' play with the
     base (one play per shard, re-scored) and equals a run that plays it on its own."""
     text = f"""\
@@ -457,7 +457,7 @@ rules = {{ lost_factor = 1 }}
     plays = []
     original = Game.play
 
-    def counting_play(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def counting_play(self, *args, **kwargs):
         plays.append(args[1])
         return original(self, *args, **kwargs)
 

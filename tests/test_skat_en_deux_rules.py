@@ -1,7 +1,7 @@
 """Golden cases for Skat-en-deux (``skat_en_deux``), worked out by hand from RULES.md
 ("Skat game value" and the ``skat_en_deux`` section) and the seed's examples.
 
-Three levels: the kernel's settlement (``_settle``) fed with hand-made trick results;
+Three levels: the kernel's settlement (``_settle_declared``) fed with hand-made trick results;
 the kernel's bidding (``_bidding``) fed with scripted rows; whole deals replayed from
 scripted action rows whose card play this file works out itself (its own trick rules,
 independent of the engine's tables), checked against the result columns. Last, many
@@ -20,7 +20,6 @@ from sim import actions as A
 from sim.cards import SKAT_DECK
 from sim.games import skat_en_deux as sed
 from sim.games.kernel import E_ILLEGAL, E_MISMATCH
-from sim.games.skat_family import W_LEN, W_POINTS, W_TRICKS
 from sim.games.skat_obs import DECL_OPEN_SHIFT, DECL_OUVERT, OFFER_RAUS, OFFER_STICH
 from sim.games.skat_obs import FIELDS as O
 from sim.games.skat_values import (
@@ -62,21 +61,17 @@ def decl(game: int, level: int = 0, ouvert: bool = False) -> int:
 
 def settle(game: int, held: str, points: int, tricks: int = 5, bid: int = 18, hand: int = 0,
            open_level: int = 0, ouvert: bool = False, offer: int = 0, accepted: bool = False,
-           contra: bool = False, re: bool = False, skat: str = "", decl_place: int = FH,
+           contra: bool = False, re: bool = False, skat: str = "",
            declarer: int = 1, **given: object) -> dict:
-    """Settle a game through ``skat_en_deux._settle``: the declarer (at ``decl_place``) took
-    ``points`` card points in ``tricks`` tricks, ``held`` are his twelve cards' trumps
-    (for the matadors), ``skat`` the skat that counts for him."""
+    """Settle a game through ``skat_en_deux._settle_declared``: the declarer took ``points``
+    card points in ``tricks`` tricks, ``held`` are his twelve cards' trumps (for the
+    matadors), ``skat`` the skat that counts for him (its points added to his)."""
     params = sed.kernel_params(GAME.rules(given))
     row = np.zeros(len(sed.COLUMNS), np.int64)
-    row[sed.C_OFFER] = offer
-    row[sed.C_CONTRA] = contra
-    row[sed.C_RE] = re
-    work = np.zeros(W_LEN, np.int64)
-    work[W_POINTS + decl_place] = points
-    work[W_TRICKS + decl_place] = tricks
-    sed._settle(row, game, decl_place, declarer, hand, bool(ouvert), open_level,
-                np.uint64(cards(held)), bid, np.uint64(cards(skat)), bool(accepted), work, params)
+    mat = 0 if game == NULL else int(sed.matadors(np.uint64(cards(held)), game))
+    sed._settle_declared(row, declarer, game, mat, hand, bool(ouvert), open_level,
+                         points + card_points(cards(skat)), tricks, bid, offer, bool(accepted),
+                         bool(contra), bool(re), int(sed.LOST_FACTORS[params[sed.P_LOST_FACTOR]]))
     return {"won": bool(row[sed.C_WON]), "value": int(row[sed.C_VALUE]),
             "score": int(row[sed.C_SCORE + declarer]),
             "other": int(row[sed.C_SCORE + 1 - declarer]),
@@ -236,7 +231,7 @@ def test_bid_values_include_the_open_levels() -> None:
 # --- the kernel's bidding -----------------------------------------------------------------------
 
 def run_bidding(rows: list[tuple[str, int, int]], dealer: int = 0,
-                values: np.ndarray | None = None):  # type: ignore[no-untyped-def]
+                values: np.ndarray | None = None):
     """Feed scripted rows (``[type, player, value]``) to ``skat_en_deux._bidding``."""
     script = np.array([[A.CODES[t], p, v, 0] for t, p, v in rows], np.int64).reshape(-1, 4)
     hands = np.zeros(3, np.uint64)
@@ -727,7 +722,7 @@ def ramsch_winner(trick: list[int]) -> int:
 
 
 @pytest.fixture(scope="module")
-def ramsch_deals():  # type: ignore[no-untyped-def]
+def ramsch_deals():
     out = []
     for policy, seed, n in (("random", 21, 12000), ("heuristic", 22, 12000)):
         b = GAME.play(seed, 0, n, GAME.rules(), [policy] * 2, record=True)
@@ -735,7 +730,7 @@ def ramsch_deals():  # type: ignore[no-untyped-def]
     return out
 
 
-def test_ramsch_scores(ramsch_deals) -> None:  # type: ignore[no-untyped-def]
+def test_ramsch_scores(ramsch_deals) -> None:
     checked = ties = 0
     for c, actions in ramsch_deals:
         for i in np.flatnonzero(c["ramsch"]):
@@ -790,7 +785,7 @@ def test_throw_in_when_both_pass() -> None:
 
 
 @pytest.fixture(scope="module")
-def offer_deals():  # type: ignore[no-untyped-def]
+def offer_deals():
     out = []
     for policies, seed in ((["random"] * 2, 31), (["heuristic"] * 2, 32),
                            (["heuristic", "random"], 33)):
@@ -799,7 +794,7 @@ def offer_deals():  # type: ignore[no-untyped-def]
     return out
 
 
-def test_offers_against_the_rules(offer_deals) -> None:  # type: ignore[no-untyped-def]
+def test_offers_against_the_rules(offer_deals) -> None:
     counts = {"accepted": 0, "rejected": 0, "contra": 0, "re": 0, "null": 0}
     for c, actions in offer_deals:
         for i in np.flatnonzero(c["declarer"] >= 0):

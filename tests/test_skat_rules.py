@@ -38,7 +38,7 @@ def cards(text: str) -> np.uint64:
     return np.uint64(D.parse(text))
 
 
-def settle(game, mat, points, tricks=5, bid=18, hand=0, ouvert=0, sch=0, schw=0):  # type: ignore[no-untyped-def]
+def settle(game, mat, points, tricks=5, bid=18, hand=0, ouvert=0, sch=0, schw=0):
     won, value, schneider, schwarz, overbid = settle_suit(game, mat, hand, ouvert, sch, schw, 0,
                                                           points, tricks, 10, bid)
     return bool(won), int(value), bool(schneider), bool(schwarz), bool(overbid)
@@ -181,7 +181,7 @@ def test_legal_moves(game: int, hand: str, led: str | None, expected: str) -> No
 
 # --- bidding ----------------------------------------------------------------------------------
 
-def run_bidding(script_rows: list[tuple[str, int, int]], dealer: int = 0):  # type: ignore[no-untyped-def]
+def run_bidding(script_rows: list[tuple[str, int, int]], dealer: int = 0):
     """Feed a scripted bidding (every seat scripted) to the kernel's bidding phase."""
     rows = np.array([[A.CODES[t], s, v, 0] for t, s, v in script_rows], np.int64).reshape(-1, 4)
     hands = np.zeros(3, np.uint64)
@@ -241,12 +241,12 @@ def test_bidding_wrong_seat_is_reported() -> None:
 # --- whole deals ------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def heuristic_deals():  # type: ignore[no-untyped-def]
+def heuristic_deals():
     game = find_game("skat")
     return game.play(11, 0, 3000, game.rules(), ["heuristic"] * 3).columns
 
 
-def test_scores_follow_from_the_result_columns(heuristic_deals) -> None:  # type: ignore[no-untyped-def]
+def test_scores_follow_from_the_result_columns(heuristic_deals) -> None:
     c = heuristic_deals
     declared = np.flatnonzero(c["declarer"] >= 0)
     assert len(declared) > 2000

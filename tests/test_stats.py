@@ -176,7 +176,7 @@ def test_deals_needed_rate_closed_form() -> None:
     lambda e: stats.deals_needed(e, 1.0, paired=False),
     lambda e: stats.deals_needed_rate(0.5, 0.5 + e),
 ])
-def test_halving_the_effect_quadruples_the_deals(needed) -> None:  # type: ignore[no-untyped-def]
+def test_halving_the_effect_quadruples_the_deals(needed) -> None:
     ratio = needed(0.02) / needed(0.04)
     assert 3.9 < ratio < 4.1
 
@@ -194,6 +194,6 @@ def test_more_power_or_a_stricter_level_needs_more_deals() -> None:
     lambda: stats.deals_needed(0.1, -1.0),
     lambda: stats.deals_needed_rate(0.5, 0.5),
 ])
-def test_deals_needed_refuses_no_effect(call) -> None:  # type: ignore[no-untyped-def]
+def test_deals_needed_refuses_no_effect(call) -> None:
     with pytest.raises(ValueError):
         call()

@@ -21,7 +21,7 @@ GOLDEN_DIR = Path(__file__).parent / "golden"
 RAMSCH_ANN = {"all_pass": "ramsch", "announcements": True}
 
 
-def _load_regenerate():  # type: ignore[no-untyped-def]
+def _load_regenerate():
     spec = importlib.util.spec_from_file_location("golden_regenerate", GOLDEN_DIR / "regenerate.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
@@ -136,7 +136,7 @@ def write_trace_path(path: Path, deals: int, rules: dict[str, Any], policy: str,
     return path
 
 
-def first_line(objs: list[dict[str, Any]], pred) -> int:  # type: ignore[no-untyped-def]
+def first_line(objs: list[dict[str, Any]], pred) -> int:
     return next(i for i, o in enumerate(objs) if pred(o))
 
 

@@ -63,8 +63,6 @@ from sim.games.skat_cardplay import (
 from sim.games.skat_family import (
     W_CHOICES,
     W_LEN,
-    W_POINTS,
-    W_TRICKS,
     answer_yes,
     ask_bid,
     ask_declaration,
@@ -307,20 +305,6 @@ def _settle_declared(row, declarer, game, mat, hand, ouvert, open_level, dpoints
     row[C_WON] = t[T_WON]
     row[C_VALUE] = t[T_VALUE]
     row[C_SCORE + declarer] = t[T_SCORE]
-
-
-@numba.njit(**JIT)
-def _settle(row, game, decl_place, declarer, hand_game, ouvert, open_level, full, bid, skat,
-            accepted, work, params):
-    """A declared game's settlement into ``row`` from a trick result given by hand: the card
-    points and tricks per place in ``work`` (at ``W_POINTS``, ``W_TRICKS``), the offer,
-    Contra and Re in ``row``; the declarer's twelve cards ``full``, the ``skat`` that counts
-    for him."""
-    dpoints = work[W_POINTS + decl_place] + card_points(skat)
-    mat = 0 if game == NULL else matadors(full, game)
-    _settle_declared(row, declarer, game, mat, hand_game, ouvert, open_level, dpoints,
-                     work[W_TRICKS + decl_place], bid, row[C_OFFER], accepted, row[C_CONTRA],
-                     row[C_RE], LOST_FACTORS[params[P_LOST_FACTOR]])
 
 
 @numba.njit(**JIT)

@@ -51,10 +51,9 @@ def outcome(n_players: int) -> Outcome:
     return Outcome("score", "points", forehand(n_players), seat_won)
 
 
-W_POINTS, W_TRICKS, W_CHOICES, W_LEN = 0, 3, 12, 48
+W_CHOICES, W_LEN = 0, 36
 """Scratch space of one shard (``work``), reused by every deal: room for the declarations
-offered (``W_CHOICES`` on); a trick result given by hand to ``skat_en_deux._settle`` puts
-points and tricks per place at ``W_POINTS`` and ``W_TRICKS``."""
+offered (``W_CHOICES`` on)."""
 
 
 @numba.njit(inline="always", **JIT)
