@@ -89,6 +89,11 @@ def player(v: int) -> int | None:
     return int(v) if v >= 0 else None
 
 
+def trick_number(v: int) -> int | None:
+    """A trick column (0 first), ``-1`` (none) as null."""
+    return int(v) if v >= 0 else None
+
+
 def label(labels: Sequence[str]) -> Callable[[int], str | None]:
     """A coded column written as its label, code 0 (none) as null."""
     def convert(v: int) -> str | None:

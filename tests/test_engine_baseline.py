@@ -1,7 +1,8 @@
 """The engine plays as it did: every Parquet column identical to files written before.
 
 ``tests/golden/engine/results`` was written by the engine before the card-play-state
-refactor (issue 13) from the experiments beside it, which between them set every rule
+refactor (issue 13) from the experiments beside it (Skat-en-deux's again at rules revision
+3, issue 14, whose rule changes change its deals), which between them set every rule
 option to a non-default value and mix heuristic and random seats. Each is played again
 here; every column of every committed shard must come back identical (a column added
 since is allowed). The metadata (version, source hash) is not compared.

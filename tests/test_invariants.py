@@ -16,8 +16,9 @@ from sim import actions as A
 from sim.cards import DOKO_DECK_40, DOKO_DECK_48, SKAT_DECK
 from sim.games import doko_duell as dd
 from sim.games import doko_skat_values as dv
+from sim.games import skat_en_deux as sed
 from sim.games.base import Batch
-from sim.games.skat_values import EFF, NULL, POINTS, RAMSCH, STRENGTH, SUIT_MASKS
+from sim.games.skat_values import BASE, EFF, NULL, POINTS, RAMSCH, STRENGTH, SUIT_MASKS
 from sim.registry import GAMES
 from sim.tricks import legal_mask, trick_winner
 
@@ -115,7 +116,18 @@ def skat_en_deux_invariants(batch: Batch, rules: dict) -> None:
             counts["passed"] += 1
             continue
         if c["give_up"][i]:
-            assert plays == [] and scores[1 - int(c["declarer"][i])] == 0
+            declarer = int(c["declarer"][i])
+            assert plays == [] and scores[1 - declarer] == 0
+            assert not rules["contra_re"], "no give-up of any kind with contra_re"
+            game, bid = int(c["game"][i]), int(c["bid"][i])
+            if game >= 0:  # after the pickup, naming a game that cannot reach the bid
+                assert rules["give_up_after_pickup"] and A.PICKUP in [r[0] for r in rows]
+                full = np.uint64(holding[place_of[declarer]])
+                assert int(sed.give_up_games(full, bid)) >> game & 1
+                base = int(BASE[game])
+                assert scores[declarer] == -lost_factor * (-(-bid // base) * base)
+            else:
+                assert bid == 18 and rules["give_up_at_18"] and scores[declarer] == -60
             counts["give_up"] += 1
             continue
         if c["ramsch"][i]:
@@ -178,7 +190,8 @@ def skat_en_deux_invariants(batch: Batch, rules: dict) -> None:
             tricks[leader] += 1
         skat_points = int(sum(POINTS[SKAT_DECK.cards(discard)]))
         if c["accepted"][i]:
-            assert len(plays) == 3 * int(c["offer_trick"][i])
+            last_offer = max(int(c["offer_trick"][i]), int(c["second_offer_trick"][i]))
+            assert len(plays) == 3 * last_offer
             counts["offer"] += 1
         elif game == NULL and len(plays) < 30:
             assert tricks[decl_place] == 1 and leader == decl_place
@@ -191,7 +204,7 @@ def skat_en_deux_invariants(batch: Batch, rules: dict) -> None:
         value = int(c["game_value"][i])
         assert scores[declarer] == (value if c["won"][i] else -lost_factor * value)
         assert scores[defender] == 0
-        if not rules["contra_re"]:
+        if not (rules["contra_re"] or rules["offers"]):
             assert not c["offer"][i] and A.OFFER not in [r[0] for r in rows]
     assert counts["played"] > 100 and counts["give_up"] + counts["null"] > 0
     assert counts["ramsch"] > 0 or rules["all_pass"] == "throw_in"
@@ -450,6 +463,7 @@ CHECKERS: dict[str, Callable[[Batch, dict], None]] = {
 
 RULE_SETS = {"skat": [{}, {"all_pass": "ramsch", "announcements": True, "lost_factor": 1}],
              "skat_en_deux": [{}, {"contra_re": True, "open_hand": True, "lost_factor": 1},
+                              {"offers": True, "all_pass": "throw_in"},
                               {"all_pass": "throw_in", "give_up_at_18": False,
                                "give_up_after_pickup": True}],
              "doko_duell": [{}, {"equal_cards": "second_wins", "b_marker_supply": "none",

@@ -69,9 +69,12 @@ def settle(game: int, held: str, points: int, tricks: int = 5, bid: int = 18, ha
     params = sed.kernel_params(GAME.rules(given))
     row = np.zeros(len(sed.COLUMNS), np.int64)
     mat = 0 if game == NULL else int(sed.matadors(np.uint64(cards(held)), game))
+    # an offer not accepted was rejected: under contra_re (these cases) the level applies
+    rejected = bool(offer) and not accepted
     sed._settle_declared(row, declarer, game, mat, hand, bool(ouvert), open_level,
-                         points + card_points(cards(skat)), tricks, bid, offer, bool(accepted),
-                         bool(contra), bool(re), int(sed.LOST_FACTORS[params[sed.P_LOST_FACTOR]]))
+                         points + card_points(cards(skat)), tricks, bid,
+                         offer if accepted else 0, bool(accepted), rejected, bool(contra),
+                         bool(re), int(sed.LOST_FACTORS[params[sed.P_LOST_FACTOR]]))
     return {"won": bool(row[sed.C_WON]), "value": int(row[sed.C_VALUE]),
             "score": int(row[sed.C_SCORE + declarer]),
             "other": int(row[sed.C_SCORE + 1 - declarer]),
@@ -291,22 +294,22 @@ def test_bidding_errors() -> None:
     assert run_bidding([("bid", 0, 240), ("pass", 1, 0)], values=with_hand)[:3] == (RH, 240, 0)
 
 
-# --- give-up values -----------------------------------------------------------------------------
+# --- which games a declarer may give up naming ---------------------------------------------------
 
-@pytest.mark.parametrize("bid, value", [(18, 18), (20, 20), (22, 22), (23, 24), (25, 27),
-                                        (35, 36), (46, 48), (100, 100), (216, 216)])
-def test_smallest_game_value(bid: int, value: int) -> None:
-    assert int(sed.smallest_game_value(bid)) == value
-
-
-def test_cannot_reach() -> None:
-    # with the club jack alone: grand with one at best 24 x (1 + 1 + 2 + 2) = 144
+def test_give_up_games_by_the_intended_game() -> None:
+    # with the club jack alone every game is "with 1": at best base x (1 + 1 + 2 + 2), so
+    # clubs 72, spades 66, hearts 60, diamonds 54, grand 144
     one = np.uint64(cards("CJ HJ CA CT SA ST HA HT DA DT C9 S9"))
-    assert not sed._cannot_reach(one, 144) and sed._cannot_reach(one, 168)
-    # grand with (or without) four: 24 x 9 = 216 is still in reach
+    suits = (1 << CLUBS) | (1 << SPADES) | (1 << HEARTS) | (1 << DIAMONDS)
+    assert int(sed.give_up_games(one, 144)) == suits
+    assert int(sed.give_up_games(one, 168)) == suits | (1 << GRAND)
+    # the issue's case: at 63 diamonds (54) cannot reach the bid, clubs (72) still could;
+    # he may give up his diamonds
+    assert int(sed.give_up_games(one, 63)) == (1 << DIAMONDS) | (1 << HEARTS)
+    assert int(sed.give_up_games(one, 54)) == 0
+    # all four jacks: grand with four reaches 24 x 9 = 216; each suit "with 6" does not
     four = np.uint64(cards("CJ SJ HJ DJ CA CT SA ST HA HT DA DT"))
-    none = np.uint64(cards("CA CT CK SA ST SK HA HT HK DA DT DK"))
-    assert not sed._cannot_reach(four, 216) and not sed._cannot_reach(none, 216)
+    assert int(sed.give_up_games(four, 216)) == suits
 
 
 # --- whole scripted deals -----------------------------------------------------------------------
@@ -579,16 +582,17 @@ def test_scripted_accepted_offer_ends_the_game(offer: int, before: int, value: i
     assert extra.run(contra_re=True)["replay_error"] != 0
 
 
-def test_scripted_offers_only_from_the_second_trick_and_only_with_contra_re() -> None:
+def test_scripted_offers_only_from_the_second_trick_and_only_with_offers() -> None:
     t = Table.of(7, GRAND_ONE_DEAL)
     declarer, defender = t.dealer, t.forehand
     rows = [[A.OFFER, defender, RAUS, 0], [A.ACCEPT, declarer, 0, 0]]
     # before the opening lead: no offer
     s = scripted_game(7, GRAND_ONE_DEAL, RH, 18, GRAND, 2, interrupt={0: (rows, True)})
     assert s.run(contra_re=True)["replay_error"] != 0
-    # without contra_re never
+    # with offers or contra_re (which implies them), never without
     s = scripted_game(7, GRAND_ONE_DEAL, RH, 18, GRAND, 2, interrupt={1: (rows, True)})
     assert s.run(contra_re=True)["replay_error"] == 0
+    assert s.run(offers=True)["replay_error"] == 0
     assert s.run()["replay_error"] != 0
     # only the defender offers; only "raus" (1) and "Stich" (2)
     bad = [[A.OFFER, declarer, RAUS, 0], [A.ACCEPT, defender, 0, 0]]
@@ -597,11 +601,58 @@ def test_scripted_offers_only_from_the_second_trick_and_only_with_contra_re() ->
     bad = [[A.OFFER, defender, 3, 0], [A.ACCEPT, declarer, 0, 0]]
     s = scripted_game(7, GRAND_ONE_DEAL, RH, 18, GRAND, 2, interrupt={1: (bad, True)})
     assert s.run(contra_re=True)["replay_error"] != 0
-    # one offer per game
+    # each kind once: no second "raus"; no "raus" after a rejected "Stich"
     second = {1: ([[A.OFFER, defender, RAUS, 0], [A.REJECT, declarer, 0, 0]], False),
               2: (rows, True)}
     s = scripted_game(7, GRAND_ONE_DEAL, RH, 18, GRAND, 2, interrupt=second)
     assert s.run(contra_re=True)["replay_error"] != 0
+    assert s.run(offers=True)["replay_error"] != 0
+    stich_first = {1: ([[A.OFFER, defender, STICH, 0], [A.REJECT, declarer, 0, 0]], False),
+                   2: (rows, True)}
+    s = scripted_game(7, GRAND_ONE_DEAL, RH, 18, GRAND, 2, interrupt=stich_first)
+    assert s.run(offers=True)["replay_error"] != 0
+
+
+def _stich_after_raus(**given: object) -> dict:
+    """Grand with one, zweimal offen: "raus" before trick 2 rejected, "Stich" before trick 3
+    accepted."""
+    t = Table.of(7, GRAND_ONE_DEAL)
+    declarer, defender = t.dealer, t.forehand
+    interrupt = {1: ([[A.OFFER, defender, RAUS, 0], [A.REJECT, declarer, 0, 0]], False),
+                 2: ([[A.OFFER, defender, STICH, 0], [A.ACCEPT, declarer, 0, 0]], True)}
+    s = scripted_game(7, GRAND_ONE_DEAL, RH, 18, GRAND, 2, chooser=weak, interrupt=interrupt)
+    c = s.run(**given)
+    assert c["replay_error"] == 0
+    assert (c["offer"], c["offer_trick"], c["second_offer_trick"], c["accepted"]) == \
+        (RAUS, 1, 2, 1)
+    assert (c["won"], c["schneider"]) == (1, 1)
+    return c
+
+
+def test_scripted_stich_after_a_rejected_raus() -> None:
+    declarer = Table.of(7, GRAND_ONE_DEAL).dealer
+    # offers alone: scored as offered, grand with one, game, zweimal offen, Schneider (Stich):
+    # 24 x 5 = 120; the rejection changes no value
+    c = _stich_after_raus(offers=True)
+    assert (c["game_value"], c[f"score_{declarer}"]) == (120, 120)
+    # contra_re: the first offer was rejected: one level more and x 1.5: 24 x 6 x 1.5 = 216
+    c = _stich_after_raus(contra_re=True)
+    assert (c["game_value"], c[f"score_{declarer}"]) == (216, 216)
+
+
+def test_scripted_rejected_offer_without_contra_re_changes_no_value() -> None:
+    t = Table.of(7, GRAND_ONE_DEAL)
+    declarer, defender = t.dealer, t.forehand
+    rows = [[A.OFFER, defender, RAUS, 0], [A.REJECT, declarer, 0, 0]]
+    s = scripted_game(7, GRAND_ONE_DEAL, RH, 18, GRAND, 2, interrupt={1: (rows, False)})
+    c = s.run(offers=True)
+    # grand with one, game, zweimal offen, Schneider: 24 x 5 = 120, no rejection level
+    assert (c["replay_error"], c["won"], c["schneider"], c["game_value"]) == (0, 1, 1, 120)
+    assert c[f"score_{declarer}"] == 120
+    # and no Contra after it
+    contra = rows + [[A.CONTRA, defender, 0, 0]]
+    s = scripted_game(7, GRAND_ONE_DEAL, RH, 18, GRAND, 2, interrupt={1: (contra, False)})
+    assert s.run(offers=True)["replay_error"] != 0
 
 
 def test_scripted_null_game_ends_at_the_declarers_first_trick_and_takes_no_offer() -> None:
@@ -638,7 +689,9 @@ def test_scripted_null_game_ends_at_the_declarers_first_trick_and_takes_no_offer
 
 # --- giving up ----------------------------------------------------------------------------------
 
-def give_up_rows(t: Table, place: int, bid: int, pickup: bool) -> list[list[int]]:
+def give_up_rows(t: Table, place: int, bid: int, pickup: bool, named: int = -1) -> list[list[int]]:
+    """The bidding to ``bid`` won at ``place``, the pickup (or not) and a give-up (naming
+    game ``named``; -1: at 18)."""
     fh, dealer = t.forehand, t.dealer
     if place == FH:
         rows = [[A.PASS, dealer, 0, 0], [A.BID, fh, 18, 0]] if bid == 18 else \
@@ -646,11 +699,12 @@ def give_up_rows(t: Table, place: int, bid: int, pickup: bool) -> list[list[int]
     else:
         rows = [[A.BID, dealer, bid, 0], [A.PASS, fh, 0, 0]]
     p = t.player(place)
-    return rows + ([[A.PICKUP, p, 0, 0]] if pickup else []) + [[A.GIVE_UP, p, 0, 0]]
+    return rows + ([[A.PICKUP, p, 0, 0]] if pickup else []) + [[A.GIVE_UP, p, named + 1, 0]]
 
 
-def give_up(t: Table, place: int, bid: int, pickup: bool, **given: object) -> tuple[dict, list]:
-    rows = give_up_rows(t, place, bid, pickup)
+def give_up(t: Table, place: int, bid: int, pickup: bool, named: int = -1,
+            **given: object) -> tuple[dict, list]:
+    rows = give_up_rows(t, place, bid, pickup, named)
     b = GAME.play(t.seed, t.deal, 1, GAME.rules(given), ["random"] * 2,
                   script=[np.array(rows, np.int64)])
     return {k: int(v[0]) for k, v in b.columns.items()}, b.actions[0].tolist()
@@ -667,12 +721,13 @@ def test_give_up_at_18(place: int, pickup: bool) -> None:
         (1, p, 18, -60, 0)
     assert not any(a[0] == A.PLAY for a in actions)  # nothing is played
     assert actions[-1] == [A.GIVE_UP, p, 0, 0]
-    # the same -60 with lost_factor 1 and with contra_re (only the give-up after pickup needs
-    # a game without Contra and Re)
+    # the same -60 with lost_factor 1; never with contra_re ("muss in jedem Fall eine gültige
+    # Spielansage folgen")
     assert give_up(t, place, 18, pickup, lost_factor=1)[0][f"score_{p}"] == -60
-    assert give_up(t, place, 18, pickup, contra_re=True)[0][f"score_{p}"] == -60
-    # not with give_up_at_18 = false
+    assert give_up(t, place, 18, pickup, contra_re=True)[0]["replay_error"] == E_MISMATCH
+    # not with give_up_at_18 = false, and a give-up at 18 names no game
     assert give_up(t, place, 18, pickup, give_up_at_18=False)[0]["replay_error"] != 0
+    assert give_up(t, place, 18, pickup, named=DIAMONDS)[0]["replay_error"] == E_ILLEGAL
 
 
 @pytest.mark.parametrize("bid", [20, 22, 33])
@@ -683,36 +738,48 @@ def test_no_give_up_above_18(bid: int) -> None:
             assert give_up(t, place, bid, pickup)[0]["replay_error"] != 0
 
 
-def test_give_up_after_pickup() -> None:
-    # a bid of 216 that twelve cards without all four (or none) of the jacks cannot reach
-    t = next(Table.of(7, d) for d in range(50)
-             if 0 < bin((Table.of(7, d).places[RH] | Table.of(7, d).skat)
-                        & cards("CJ SJ HJ DJ")).count("1") < 4)
+def test_give_up_after_pickup_names_the_intended_game() -> None:
+    # rearhand holds at 168 with twelve cards that are not "with/without 4": grand (24 x (3+5)
+    # at best) and every suit cannot reach 168, so he may give up naming any of them
+    t = next(Table.of(7, d) for d in range(200)
+             if int(sed.give_up_games(np.uint64(Table.of(7, d).places[RH] | Table.of(7, d).skat),
+                                      168)) == 31)
     p = t.dealer
-    assert sed._cannot_reach(np.uint64(t.places[RH] | t.skat), 216)
-    c, actions = give_up(t, RH, 216, True, give_up_after_pickup=True)
+    c, actions = give_up(t, RH, 168, True, named=SPADES)
     assert c["replay_error"] == 0 and not any(a[0] == A.PLAY for a in actions)
-    # lost at the smallest suit/grand value reaching the bid (216 = 24 x 9), x lost_factor
-    assert (c["give_up"], c[f"score_{p}"], c[f"score_{1 - p}"]) == (1, -432, 0)
-    c, _ = give_up(t, RH, 216, True, give_up_after_pickup=True, lost_factor=1)
-    assert c[f"score_{p}"] == -216
-    # bid 168: smallest value 168 (clubs 12 x 14, grand 24 x 7)
-    if sed._cannot_reach(np.uint64(t.places[RH] | t.skat), 168):
-        c, _ = give_up(t, RH, 168, True, give_up_after_pickup=True)
-        assert (c["replay_error"], c[f"score_{p}"]) == (0, -336)
-    # not without the option, not with contra_re, not before the pickup
-    assert give_up(t, RH, 216, True)[0]["replay_error"] != 0
-    assert give_up(t, RH, 216, True, give_up_after_pickup=True,
-                   contra_re=True)[0]["replay_error"] != 0
-    assert give_up(t, RH, 216, False, give_up_after_pickup=True)[0]["replay_error"] != 0
-    # not when the twelve cards still reach the bid: all four jacks (or none) reach 216
-    reach = [d for d in range(400)
+    assert actions[-1] == [A.GIVE_UP, p, SPADES + 1, 0]
+    # lost as spades overbid: the smallest multiple of 11 reaching 168 is 176, x lost_factor 2
+    assert (c["give_up"], c["game"], c["game_value"], c[f"score_{p}"], c[f"score_{1 - p}"]) == \
+        (1, SPADES, 176, -352, 0)
+    assert give_up(t, RH, 168, True, named=SPADES, lost_factor=1)[0][f"score_{p}"] == -176
+    # named diamonds: 9 x 19 = 171; named grand: 24 x 7 = 168
+    assert give_up(t, RH, 168, True, named=DIAMONDS)[0][f"score_{p}"] == -342
+    assert give_up(t, RH, 168, True, named=GRAND)[0][f"score_{p}"] == -336
+    # refused: without the option, with contra_re, before the pickup, naming null, and
+    # unnamed (that is a give-up at 18)
+    for kwargs in ({"give_up_after_pickup": False}, {"contra_re": True}):
+        assert give_up(t, RH, 168, True, named=SPADES, **kwargs)[0]["replay_error"] != 0
+    assert give_up(t, RH, 168, False, named=SPADES)[0]["replay_error"] != 0
+    assert give_up(t, RH, 168, True, named=NULL)[0]["replay_error"] == E_ILLEGAL
+    assert give_up(t, RH, 168, True)[0]["replay_error"] == E_ILLEGAL
+
+
+def test_give_up_after_pickup_refused_when_the_named_game_reaches_the_bid() -> None:
+    # all four jacks in rearhand's twelve cards: grand with four reaches 216, so it cannot
+    # be named; a suit can
+    deals = [d for d in range(2000)
              if bin((Table.of(7, d).places[RH] | Table.of(7, d).skat)
-                    & cards("CJ SJ HJ DJ")).count("1") in (0, 4)]
-    assert reach
-    t = Table.of(7, reach[0])
-    assert not sed._cannot_reach(np.uint64(t.places[RH] | t.skat), 216)
-    assert give_up(t, RH, 216, True, give_up_after_pickup=True)[0]["replay_error"] != 0
+                    & cards("CJ SJ HJ DJ")).count("1") == 4]
+    assert deals
+    t = Table.of(7, deals[0])
+    full = np.uint64(t.places[RH] | t.skat)
+    assert not int(sed.give_up_games(full, 216)) >> GRAND & 1
+    assert give_up(t, RH, 216, True, named=GRAND)[0]["replay_error"] == E_ILLEGAL
+    suit = next(g for g in (CLUBS, SPADES, HEARTS, DIAMONDS)
+                if int(sed.give_up_games(full, 216)) >> g & 1)
+    c, _ = give_up(t, RH, 216, True, named=suit)
+    assert (c["replay_error"], c["game"], c[f"score_{t.dealer}"]) == \
+        (0, suit, -2 * ((216 + BASE[suit] - 1) // BASE[suit]) * BASE[suit])
 
 
 # --- many deals against the rules ---------------------------------------------------------------
@@ -787,16 +854,19 @@ def test_throw_in_when_both_pass() -> None:
 @pytest.fixture(scope="module")
 def offer_deals():
     out = []
-    for policies, seed in ((["random"] * 2, 31), (["heuristic"] * 2, 32),
-                           (["heuristic", "random"], 33)):
-        b = GAME.play(seed, 0, 6000, GAME.rules({"contra_re": True}), policies, record=True)
-        out.append((b.columns, b.actions))
+    for policies, seed, rule in ((["random"] * 2, 31, "contra_re"),
+                                 (["heuristic"] * 2, 32, "contra_re"),
+                                 (["heuristic", "random"], 33, "contra_re"),
+                                 (["random"] * 2, 34, "offers"),
+                                 (["heuristic", "random"], 35, "offers")):
+        b = GAME.play(seed, 0, 6000, GAME.rules({rule: True}), policies, record=True)
+        out.append((b.columns, b.actions, rule == "contra_re"))
     return out
 
 
 def test_offers_against_the_rules(offer_deals) -> None:
-    counts = {"accepted": 0, "rejected": 0, "contra": 0, "re": 0, "null": 0}
-    for c, actions in offer_deals:
+    counts = {"accepted": 0, "rejected": 0, "second": 0, "contra": 0, "re": 0, "null": 0}
+    for c, actions, contra_re in offer_deals:
         for i in np.flatnonzero(c["declarer"] >= 0):
             if c["give_up"][i]:
                 continue
@@ -815,53 +885,65 @@ def test_offers_against_the_rules(offer_deals) -> None:
                 assert c["offer"][i] == 0 and not c["contra"][i]
                 assert kinds.count(A.PLAY) == 30
                 continue
-            at = kinds.index(A.OFFER)
+            made = [k for k, kind in enumerate(kinds) if kind == A.OFFER]
+            at = made[0]
             offer = rows[at][2]
             before = kinds[:at].count(A.PLAY)
             # an offer by the defender, before a trick from the second on
             assert rows[at][1] == 1 - declarer and offer in (RAUS, STICH)
             assert before % 3 == 0 and before >= 3, "an offer before the second trick"
             assert c["offer_trick"][i] == before // 3 and c["offer"][i] == offer
-            assert kinds.count(A.OFFER) == 1
+            rejected = kinds[at + 1] == A.REJECT
+            assert contra_re or (A.CONTRA not in kinds and A.RE not in kinds)
+            contra = rejected and kinds[at + 2:at + 3] == [A.CONTRA]
+            re = contra and kinds[at + 3:at + 4] == [A.RE]
+            assert (bool(c["contra"][i]), bool(c["re"][i])) == (contra, re)
+            # each kind once: a second offer is a "Stich" after a rejected "raus", later
+            assert len(made) <= 2
+            if len(made) == 2:
+                counts["second"] += 1
+                later = kinds[:made[1]].count(A.PLAY)
+                assert offer == RAUS and rejected and rows[made[1]][2] == STICH
+                assert later > before and later % 3 == 0
+                assert c["second_offer_trick"][i] == later // 3
+            else:
+                assert c["second_offer_trick"][i] == -1
+            last = made[-1]
+            taken = rows[last][2] if kinds[last + 1] == A.ACCEPT else 0
             mat = abs(int(c["matadors"][i]))
             levels = mat + 1 + int(c["hand"][i]) + int(c["open_level"][i])
             base = BASE[game]
             bid = int(c["bid"][i])
-            if kinds[at + 1] == A.ACCEPT:
+            if taken:
                 counts["accepted"] += 1
                 # the game ends at once, scored as offered
-                assert kinds[at + 2:] == [] and c["accepted"][i]
-                expected = base * (levels + (offer == STICH))
-                if expected >= bid:
-                    assert (c["won"][i], value) == (1, expected)
-                else:  # below the bid: lost as overbid
-                    assert (c["won"][i], c["overbid"][i], value) == (0, 1, -(-bid // base) * base)
-                assert not c["contra"][i] and not c["re"][i]
-                continue
-            counts["rejected"] += 1
-            assert kinds[at + 1] == A.REJECT and not c["accepted"][i]
-            assert kinds.count(A.PLAY) == 30
-            after = kinds[at + 2:at + 4]
-            contra = after[:1] == [A.CONTRA]
-            re = contra and after[1:] == [A.RE]
-            assert (bool(c["contra"][i]), bool(c["re"][i])) == (contra, re)
+                assert kinds[last + 2:] == [] and c["accepted"][i]
+                plain = base * (levels + (taken == STICH))
+                won = plain >= bid
+            else:
+                assert kinds[last + 1] == A.REJECT and not c["accepted"][i]
+                assert kinds.count(A.PLAY) == 30
+                dpoints = int(c["declarer_points"][i])
+                tricks = int(c["declarer_tricks"][i])
+                schneider = dpoints <= 30 or dpoints >= 90
+                schwarz = tricks in (0, 10)
+                plain = base * (levels + schneider + schwarz)
+                won = dpoints >= 61 and plain >= bid
+            if plain < bid:  # below the bid: lost as overbid
+                plain = -(-bid // base) * base
+                assert c["overbid"][i]
+            expected = plain
+            if rejected and contra_re:  # the first offer rejected: one level more, x 1.5
+                counts["rejected"] += 1
+                expected = -(-(plain + base) * 3 // 2) * (4 if re else 2 if contra else 1)
             counts["contra"] += contra
             counts["re"] += re
-            dpoints = int(c["declarer_points"][i])
-            tricks = int(c["declarer_tricks"][i])
-            schneider = dpoints <= 30 or dpoints >= 90
-            schwarz = tricks in (0, 10)
-            plain = base * (levels + schneider + schwarz)
-            overbid = plain < bid
-            if overbid:
-                plain = -(-bid // base) * base
-            expected = -(-(plain + base) * 3 // 2) * (4 if re else 2 if contra else 1)
             assert value == expected
-            assert c["won"][i] == (dpoints >= 61 and not overbid)
+            assert c["won"][i] == won
     assert min(counts.values()) >= 10, counts
 
 
-def test_no_offers_without_contra_re() -> None:
+def test_no_offers_without_offers_or_contra_re() -> None:
     for policies in (["random"] * 2, ["heuristic"] * 2):
         b = GAME.play(41, 0, 3000, GAME.rules(), policies, record=True)
         assert not b.columns["offer"].any() and not b.columns["contra"].any()

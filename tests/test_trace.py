@@ -512,21 +512,22 @@ def test_declaration_codes_round_trip() -> None:
 # --- skat_en_deux --------------------------------------------------------------------------
 
 DEUX_RULES = {
-    # name: (policy, rules); together they cover contra_re, both all_pass values,
+    # name: (policy, rules); together they cover offers, contra_re, both all_pass values,
     # open_hand, give_up_after_pickup, give_up_at_18 off and lost_factor 1
     "random": ("random", {}),
     "random_contra_open_throw_in": ("random", {"contra_re": True, "open_hand": True,
                                                "all_pass": "throw_in"}),
     "random_pickup_give_up": ("random", {"give_up_after_pickup": True, "lost_factor": 1}),
+    "random_offers": ("random", {"offers": True}),
     "heuristic": ("heuristic", {}),
     "heuristic_contra": ("heuristic", {"contra_re": True, "open_hand": True}),
     "heuristic_pickup_give_up": ("heuristic", {"give_up_after_pickup": True,
                                                "give_up_at_18": False, "all_pass": "throw_in"}),
 }
-DEUX_ACTION_FIELDS = dict(ACTION_FIELDS, give_up=set(), offer={"offer"}, accept=set(),
+DEUX_ACTION_FIELDS = dict(ACTION_FIELDS, give_up={"game"}, offer={"offer"}, accept=set(),
                           reject=set(), contra=set(), re=set())
-DEUX_EXTRA_RESULT = {"ramsch", "points", "open_level", "give_up", "offer", "accepted", "contra",
-                     "re", "ramsch_loser", "ramsch_tie_last_trick"}
+DEUX_EXTRA_RESULT = {"ramsch", "points", "open_level", "give_up", "offer", "second_offer_trick",
+                     "accepted", "contra", "re", "ramsch_loser", "ramsch_tie_last_trick"}
 
 
 @pytest.fixture(scope="module")
@@ -579,7 +580,10 @@ def test_skat_en_deux_every_trace_md_field(deux_traces: dict[str, Path]) -> None
                     assert obj["rules"]["open_hand"] or not action["hand"]
             if kind == "offer":
                 assert action["offer"] in ("raus", "stich") and action["seat"] != declarer
-                assert action["offer"] == result["offer"]
+                first = next(a for a in obj["actions"] if a["type"] == "offer")
+                assert first["offer"] == result["offer"]
+                assert action is first or (action["offer"] == "stich" and first["offer"] == "raus"
+                                           and result["second_offer_trick"] is not None)
             if kind in ("accept", "reject", "re", "give_up", "pickup", "hand", "discard"):
                 assert action["seat"] == declarer
             if kind == "contra":
@@ -613,10 +617,14 @@ def test_skat_en_deux_every_trace_md_field(deux_traces: dict[str, Path]) -> None
         elif result["give_up"]:
             kind = "give_up"
             assert kinds[-1] == "give_up" and "play" not in kinds and "declare" not in kinds
-            assert result["won"] is False and result["game"] is None and result["matadors"] is None
-            assert result["scores"][1 - declarer] == 0
-            if result["bid"] == 18 and obj["rules"]["give_up_at_18"]:
-                assert result["scores"][declarer] == -60
+            assert result["won"] is False and result["matadors"] is None
+            assert result["scores"][1 - declarer] == 0 and not obj["rules"]["contra_re"]
+            # the give-up names the intended game after the pickup, none at 18 (- 60)
+            assert obj["actions"][-1]["game"] == result["game"]
+            if result["game"] is None:
+                assert result["bid"] == 18 and result["scores"][declarer] == -60
+            else:
+                assert "pickup" in kinds and result["game"] in ("C", "S", "H", "D", "grand")
         else:
             kind = result["game"]
             assert result["ramsch_loser"] is None and not result["ramsch_tie_last_trick"]
@@ -720,6 +728,7 @@ def test_skat_en_deux_changed_offer_is_reported(deux_traces: dict[str, Path], tm
     for accepted in (True, False):
         objs = read(deux_traces["random_contra_open_throw_in"])
         i = first_line(objs, lambda o: o["result"]["offer"] is not None
+                       and o["result"]["second_offer_trick"] is None
                        and o["result"]["accepted"] is accepted)
         k = next(k for k, a in enumerate(objs[i]["actions"]) if a["type"] == "offer")
         other = {"raus": "stich", "stich": "raus"}[objs[i]["actions"][k]["offer"]]
@@ -759,9 +768,13 @@ def test_skat_en_deux_removed_contra_and_re_are_reported(deux_traces: dict[str, 
 
 
 def test_skat_en_deux_edited_score_is_reported(deux_traces: dict[str, Path], tmp_path: Path) -> None:
-    for pred in (lambda o: o["result"]["ramsch"], lambda o: o["result"]["give_up"],
-                 lambda o: o["result"]["accepted"], declared):
-        name = "heuristic_contra" if pred is not declared else "random"
+    def give_up(o: dict) -> bool:
+        return o["result"]["give_up"]
+
+    for pred in (lambda o: o["result"]["ramsch"], give_up, lambda o: o["result"]["accepted"],
+                 declared):
+        name = "random" if pred is declared else "heuristic" if pred is give_up else \
+            "heuristic_contra"
         objs = read(deux_traces[name])
         i = first_line(objs, pred)
         before = list(objs[i]["result"]["scores"])

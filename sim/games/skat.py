@@ -308,7 +308,7 @@ def settle(game, mat, hand, ouvert, schneider_announced, schwarz_announced, decl
     """Skat's settlement of a declared game: its terms (``skat_values.TERMS``)."""
     return game_terms(game, mat, hand, ouvert, schneider_announced, schwarz_announced, 0,
                       declarer_points, declarer_tricks, TRICKS, bid, 0, False, False, False,
-                      lost_factor)
+                      False, lost_factor)
 
 
 def settlement_terms(c: dict[str, Any], rules: dict[str, Any]) -> dict[str, int]:
@@ -381,7 +381,7 @@ def _game(declarer, bid, fh, hands, skat, seen, pickup, decl, state, obs, pols, 
     game = decl & 7
     _seat(state, fh, hands)
     contract(state, game, declarer, -1, bid, 0 if pickup else 1, (decl & DECL_OUVERT) != 0,
-             (decl & DECL_SCHNEIDER) != 0, (decl & DECL_SCHWARZ) != 0, 0, skat, seen, False)
+             (decl & DECL_SCHNEIDER) != 0, (decl & DECL_SCHWARZ) != 0, 0, skat, seen, False, False)
     row[C_GAME] = game
     row[C_HAND] = state[S.HAND_GAME]
     row[C_OUVERT] = state[S.OUVERT]

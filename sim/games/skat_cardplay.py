@@ -29,7 +29,7 @@ seat's observation (``sim.games.skat_obs``: every field but the bidding's ``NEXT
 >>> begin(state, 3, 1, -1, 0)
 >>> for place in range(3):
 ...     sit(state, place, hands[place], place)
->>> contract(state, GRAND, 2, -1, 18, 1, 0, 0, 0, 0, np.uint64(0), np.uint64(0), 0)
+>>> contract(state, GRAND, 2, -1, 18, 1, 0, 0, 0, 0, np.uint64(0), np.uint64(0), 0, 0)
 >>> for card in ("C7", "C8", "CA"):
 ...     step(state, SKAT_DECK.index(card))
 >>> int(state[S.POINTS + 0]), int(state[S.TRICKS + 0]), int(state[S.TO_MOVE])
@@ -49,6 +49,8 @@ from sim.games.cardplay import PLAY, offsets
 from sim.games.skat_obs import FIELDS as O
 from sim.games.skat_obs import (
     OFFER_NONE,
+    OFFER_RAUS,
+    OFFER_STICH,
     PH_ACCEPT,
     PH_CONTRA,
     PH_OFFER,
@@ -120,7 +122,10 @@ class State(NamedTuple):
     """Those of them the declarer knows (his discard; none in a hand game)."""
     # the rules
     OFFERS: int = 1
-    """Whether the defender may offer before the tricks from the second on."""
+    """Whether the defender may offer before the tricks from the second on (``offers``)."""
+    CONTRA_RE: int = 1
+    """Whether a rejected first offer raises the value and Contra and Re follow it
+    (``contra_re``)."""
     # the tricks
     LAST_LEADER: int = 1
     """The leader of the trick played last (shown while the offers are asked)."""
@@ -141,9 +146,15 @@ class State(NamedTuple):
     """Card points and tricks each place has taken."""
     # the offers
     OFFER: int = 1
+    """The first offer made (``OFFER_*``; none yet: ``OFFER_NONE``)."""
     OFFER_TRICK: int = 1
+    """The trick it came before (-1: none)."""
+    SECOND_OFFER_TRICK: int = 1
+    """The trick before which a "Stich" followed a rejected "raus" (-1: none)."""
     ACCEPTED: int = 1
+    """1 when the declarer accepted an offer (the game ended as offered)."""
     REJECTED: int = 1
+    """1 when he rejected the first offer."""
     SAID_CONTRA: int = 1
     SAID_RE: int = 1
 
@@ -180,6 +191,7 @@ def begin(state, places, forehand, blind_at, max_open):
     state[S.DECLARER] = -1
     state[S.DEFENDER] = -1
     state[S.OFFER_TRICK] = -1
+    state[S.SECOND_OFFER_TRICK] = -1
 
 
 @numba.njit(inline="always", **JIT)
@@ -193,10 +205,11 @@ def sit(state, place, cards, player):
 
 @numba.njit(**JIT)
 def contract(state, game, declarer, defender, bid, hand_game, ouvert, schneider_announced,
-             schwarz_announced, open_level, skat, skat_seen, offers):
+             schwarz_announced, open_level, skat, skat_seen, offers, contra_re):
     """The declared game: its type, the declarer's place (and the defender's who offers, -1
     for none), the bid, hand, ouvert, announcements, open level, the cards that count for the
-    declarer and those he saw, and whether offers are allowed."""
+    declarer and those he saw, whether offers are allowed and whether ``contra_re`` holds
+    (it implies offers)."""
     state[S.GAME] = game
     state[S.DECLARER] = declarer
     state[S.DEFENDER] = defender
@@ -208,7 +221,8 @@ def contract(state, game, declarer, defender, bid, hand_game, ouvert, schneider_
     state[S.OPEN_LEVEL] = open_level
     state[S.SKAT] = np.int64(skat)
     state[S.SKAT_SEEN] = np.int64(skat_seen)
-    state[S.OFFERS] = 1 if offers and game != NULL else 0
+    state[S.OFFERS] = 1 if (offers or contra_re) and game != NULL else 0
+    state[S.CONTRA_RE] = 1 if contra_re else 0
 
 
 @numba.njit(**JIT)
@@ -239,8 +253,22 @@ def legal(state):
         return legal_mask(np.uint64(state[S.HANDS + state[S.TO_MOVE]]), led, EFF[game],
                           SUIT_MASKS[game])
     if phase == OFFER:
-        return np.uint64(7)
+        return offers_left(state) | np.uint64(1 << OFFER_NONE)
     return np.uint64(3)
+
+
+@numba.njit(inline="always", **JIT)
+def offers_left(state):
+    """The offers the defender may still make (a mask over ``OFFER_RAUS``, ``OFFER_STICH``):
+    each kind once, "Stich" after a rejected "raus" but not the other way round."""
+    if not state[S.OFFERS] or state[S.ACCEPTED]:
+        return np.uint64(0)
+    first = state[S.OFFER]
+    if first == OFFER_NONE:
+        return np.uint64((1 << OFFER_RAUS) | (1 << OFFER_STICH))
+    if first == OFFER_RAUS and state[S.SECOND_OFFER_TRICK] < 0:
+        return np.uint64(1 << OFFER_STICH)
+    return np.uint64(0)
 
 
 @numba.njit(inline="always", **JIT)
@@ -288,7 +316,7 @@ def _finish_trick(state, game, places):
     _to_move(state, taker)
     if state[S.TRICK_NO] == TRICKS or (game == NULL and taker == state[S.DECLARER]):
         state[S.DONE] = 1
-    elif state[S.OFFERS] and state[S.OFFER] == OFFER_NONE:
+    elif offers_left(state):
         state[S.PHASE] = OFFER
         _to_move(state, state[S.DEFENDER])
 
@@ -324,18 +352,25 @@ def _between_tricks(state, phase, action):
         if action == OFFER_NONE:
             _next_trick(state)
         else:
-            state[S.OFFER] = action
-            state[S.OFFER_TRICK] = state[S.TRICK_NO]
+            if state[S.OFFER] == OFFER_NONE:
+                state[S.OFFER] = action
+                state[S.OFFER_TRICK] = state[S.TRICK_NO]
+            else:
+                state[S.SECOND_OFFER_TRICK] = state[S.TRICK_NO]
             state[S.PHASE] = ACCEPT
             _to_move(state, state[S.DECLARER])
     elif phase == ACCEPT:
         if action == YES:
             state[S.ACCEPTED] = 1
             state[S.DONE] = 1  # the game ends as offered
-        else:
+        elif state[S.SECOND_OFFER_TRICK] < 0 and state[S.CONTRA_RE]:
             state[S.REJECTED] = 1
             state[S.PHASE] = CONTRA
             _to_move(state, state[S.DEFENDER])
+        else:
+            if state[S.SECOND_OFFER_TRICK] < 0:
+                state[S.REJECTED] = 1
+            _next_trick(state)
     elif phase == CONTRA and action == YES:
         state[S.SAID_CONTRA] = 1
         state[S.PHASE] = RE
@@ -419,8 +454,10 @@ def observe(state, seat, obs):
         elif up:
             known = state[S.HANDS + blind]
     obs[O.KNOWN] = known
-    obs[O.OFFER] = state[S.OFFER]
+    obs[O.OFFER] = OFFER_STICH if state[S.SECOND_OFFER_TRICK] >= 0 else state[S.OFFER]
     obs[O.REJECTED] = state[S.REJECTED]
+    obs[O.OFFERS_LEFT] = np.int64(offers_left(state))
+    obs[O.GIVE_UP_GAMES] = 0
     obs[O.CONTRA] = state[S.SAID_CONTRA]
     obs[O.RE] = state[S.SAID_RE]
 
@@ -489,6 +526,7 @@ def en_deux_result(state: np.ndarray) -> dict[str, int]:
     return {"declarer_points": int(declarer_points(state)),
             "declarer_tricks": int(state[S.TRICKS + state[S.DECLARER]]),
             "offer": int(state[S.OFFER]), "offer_trick": int(state[S.OFFER_TRICK]),
+            "second_offer_trick": int(state[S.SECOND_OFFER_TRICK]),
             "accepted": int(state[S.ACCEPTED]), "contra": int(state[S.SAID_CONTRA]),
             "re": int(state[S.SAID_RE])}
 
@@ -564,7 +602,7 @@ def start_skat(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
         contract(state, int(columns["game"][i]), d, -1, int(columns["bid"][i]),
                  int(columns["hand"][i]), int(columns["ouvert"][i]),
                  int(columns["schneider_announced"][i]), int(columns["schwarz_announced"][i]), 0,
-                 np.uint64(skat), np.uint64(seen), 0)
+                 np.uint64(skat), np.uint64(seen), 0, 0)
     return state, _state_actions(state, rows)
 
 
@@ -578,7 +616,8 @@ def start_en_deux(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
     state actions; ``None`` for a deal thrown in or given up.
 
     Without ``rules`` the card play's rules are read from the deal: offers are allowed when
-    one was made (``contra_re``), the observation's highest open level is 2 for a pickup game
+    one was made (``offers``), Contra and Re when one was said (``contra_re``; a declined
+    one changes nothing in the card play), the observation's highest open level is 2 for a pickup game
     or an open hand game (``open_hand``)."""
     if columns["passed_out"][i] or columns["give_up"][i]:
         return None
@@ -598,15 +637,17 @@ def start_en_deux(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
     hand = int(columns["hand"][i])
     level = int(columns["open_level"][i])
     if rules is None:
-        offers = bool(np.any(np.asarray(rows).reshape(-1, A.ROW)[:, 0] == A.OFFER))
+        kinds = np.asarray(rows).reshape(-1, A.ROW)[:, 0]
+        offers = bool(np.any(kinds == A.OFFER))
+        contra_re = bool(np.any((kinds == A.CONTRA) | (kinds == A.RE)))
         open_hand = bool(hand and level)
     else:
-        offers = bool(rules["contra_re"])
+        offers, contra_re = bool(rules["offers"]), bool(rules["contra_re"])
         open_hand = bool(rules["open_hand"])
     begin(state, 3, FH, BLIND, 2 if (not hand or open_hand) else 0)
     for p in range(3):
         sit(state, p, hands[p], declarer if p == place else 1 - declarer)
     contract(state, int(columns["game"][i]), place, RH if place == FH else FH,
              int(columns["bid"][i]), hand, int(columns["ouvert"][i]), 0, 0, level,
-             np.uint64(skat), np.uint64(seen), offers)
+             np.uint64(skat), np.uint64(seen), offers, contra_re)
     return state, _state_actions(state, rows)

@@ -72,6 +72,7 @@ from sim.games.skat_family import (
     deal_three_hands,
     decide_play,
     outcome,
+    private,
 )
 from sim.games.skat_obs import (
     DECL_OPEN_SHIFT,
@@ -109,7 +110,7 @@ from sim.games.skat_values import (
     terms_dict,
 )
 from sim.options import Option, OptionTable
-from sim.policies.skat_family import decide, decide_offer
+from sim.policies.skat_family import decide, decide_give_up, decide_offer
 from sim.rng import STREAM_DEAL, STREAM_SEAT0, stream_key
 
 NAME = "skat_en_deux"
@@ -129,25 +130,31 @@ OPTIONS = OptionTable([
            "open levels may also be played hand, adding the hand level too"),
     Option("give_up_at_18", True, (True, False),
            "with a bid of 18 the declarer may give up for -60, after the bidding or after "
-           "picking up the skat"),
-    Option("give_up_after_pickup", False, (False, True),
-           "after picking up, a declarer who can no longer reach the bid may give up (lost at "
-           "the smallest game value reaching the bid); only without contra_re"),
+           "picking up the skat; never with contra_re"),
+    Option("give_up_after_pickup", True, (True, False),
+           "after picking up, the declarer may give up naming his intended suit or grand when "
+           "it cannot reach the bid even at its highest level (lost as that game overbid); "
+           "never with contra_re"),
     Option("lost_factor", 2, (2, 1), "a lost game costs this many times its value",
            scoring_only=True),
+    Option("offers", False, (False, True),
+           "the defender may offer 'raus' or 'Stich' before a trick from the second on, each "
+           "once ('Stich' may follow a rejected 'raus'); the declarer accepts or rejects"),
     Option("contra_re", False, (False, True),
-           "the defender may offer 'raus' or 'Stich' before a trick from the second on; after a "
-           "rejection Contra (x2) and Re (x4); a rejected game gets one more level and x1.5"),
+           "implies offers; a game whose first offer was rejected gets one more level and x1.5, "
+           "then the defender may say Contra (x2) and the declarer Re (x4)"),
 ])
 
-(P_ALL_PASS, P_OPEN_HAND, P_GIVE_UP_18, P_GIVE_UP_PICKUP, P_LOST_FACTOR,
+(P_ALL_PASS, P_OPEN_HAND, P_GIVE_UP_18, P_GIVE_UP_PICKUP, P_LOST_FACTOR, P_OFFERS,
  P_CONTRA_RE) = (OPTIONS.position(n) for n in (
-     "all_pass", "open_hand", "give_up_at_18", "give_up_after_pickup", "lost_factor", "contra_re"))
+     "all_pass", "open_hand", "give_up_at_18", "give_up_after_pickup", "lost_factor", "offers",
+     "contra_re"))
 """Where each option's code lies in the kernel's parameters (``kernel_params``)."""
 RAMSCH_ON = OPTIONS.code("all_pass", "ramsch")
 OPEN_HAND_ON = OPTIONS.code("open_hand", True)
 GIVE_UP_18_ON = OPTIONS.code("give_up_at_18", True)
 GIVE_UP_PICKUP_ON = OPTIONS.code("give_up_after_pickup", True)
+OFFERS_ON = OPTIONS.code("offers", True)
 CONTRA_RE_ON = OPTIONS.code("contra_re", True)
 LOST_FACTORS = np.array(OPTIONS.by_name["lost_factor"].allowed, np.int64)
 """``lost_factor`` by its code."""
@@ -190,7 +197,8 @@ COLUMNS = (
     ("declarer_tricks", "int8"), ("schneider", "bool"), ("schwarz", "bool"), ("overbid", "bool"),
     ("won", "bool"), ("game_value", "int16"), ("score_0", "int16"), ("score_1", "int16"),
     ("passed_out", "bool"), ("give_up", "bool"), ("offer", "int8"), ("offer_trick", "int8"),
-    ("accepted", "bool"), ("contra", "bool"), ("re", "bool"), ("ramsch", "bool"),
+    ("second_offer_trick", "int8"), ("accepted", "bool"), ("contra", "bool"), ("re", "bool"),
+    ("ramsch", "bool"),
     ("ramsch_points_0", "int16"), ("ramsch_points_1", "int16"), ("ramsch_loser", "int8"),
     ("ramsch_tie_last_trick", "bool"), ("hand_0", "uint32"), ("hand_1", "uint32"),
     ("blind", "uint32"), ("skat", "uint32"), ("discard", "uint32"), ("ramsch_skat_points", "int16"),
@@ -205,8 +213,8 @@ C_MATADORS, C_DPOINTS, C_DTRICKS, C_SCHNEIDER, C_SCHWARZ, C_OVERBID, C_WON, C_VA
     COL[n] for n in ("matadors", "declarer_points", "declarer_tricks", "schneider", "schwarz",
                      "overbid", "won", "game_value"))
 C_SCORE, C_PASSED_OUT, C_GIVE_UP = (COL[n] for n in ("score_0", "passed_out", "give_up"))
-C_OFFER, C_OFFER_TRICK, C_ACCEPTED, C_CONTRA, C_RE = (COL[n] for n in (
-    "offer", "offer_trick", "accepted", "contra", "re"))
+C_OFFER, C_OFFER_TRICK, C_SECOND_OFFER, C_ACCEPTED, C_CONTRA, C_RE = (COL[n] for n in (
+    "offer", "offer_trick", "second_offer_trick", "accepted", "contra", "re"))
 C_RAMSCH, C_RPOINTS, C_RLOSER, C_RTIE, C_RSKAT = (COL[n] for n in (
     "ramsch", "ramsch_points_0", "ramsch_loser", "ramsch_tie_last_trick", "ramsch_skat_points"))
 C_HANDS, C_BLIND, C_SKAT, C_DISCARD, C_ERROR = (COL[n] for n in (
@@ -233,42 +241,47 @@ def declaration_allowed(decl, obs, params, buf):
 
 
 @numba.njit(**JIT)
-def _cannot_reach(cards, bid):
-    """Whether no suit game or grand reaches ``bid`` at its best winning level
-    (zweimal offen, Schneider and Schwarz) with these twelve cards' matadors."""
+def give_up_games(cards, bid):
+    """The suit games and grand the declarer may name to give up after the pickup (a mask
+    over game codes): those that cannot reach ``bid`` even at their highest level, base x
+    (the matadors of these twelve ``cards`` + 1 + zweimal offen (2) + Schneider + Schwarz)."""
+    games = 0
     for game in range(5):
-        if BASE[game] * (abs(matadors(cards, game)) + 1 + 2 + 2) >= bid:
-            return False
-    return True
-
-
-@numba.njit(**JIT)
-def smallest_game_value(bid):
-    """The smallest suit or grand game value (base x multiplier >= 2) that reaches ``bid``."""
-    best = 1 << 30
-    for game in range(5):
-        v = max(overbid_value(game, bid), 2 * BASE[game])
-        if v < best:
-            best = v
-    return best
+        if BASE[game] * (abs(matadors(cards, game)) + 1 + 2 + 2) < bid:
+            games |= 1 << game
+    return games
 
 
 # --- the settlement ------------------------------------------------------------------------
 
 DECLARED, GIVEN_UP_AT_18, GIVEN_UP_AFTER_PICKUP = range(3)
 """What the settlement settles: a game played, or given up at 18 (− 60), or given up after
-the pickup (lost at the smallest game value reaching the bid)."""
+the pickup naming a game (lost as that game overbid)."""
+
+
+@numba.njit(**JIT)
+def offer_outcome(first, second_trick, accepted, contra_re):
+    """What the offers did to a game: the offer accepted (``OFFER_*``; none: the game was
+    played out) and whether the rejection level applies (a first offer rejected under
+    ``contra_re``). ``first`` is the first offer, ``second_trick`` the trick of a "Stich"
+    after a rejected "raus" (-1: none)."""
+    taken = (OFFER_STICH if second_trick >= 0 else first) if accepted else OFFER_NONE
+    rejected = contra_re and first != OFFER_NONE and (second_trick >= 0 or not accepted)
+    return taken, rejected
 
 
 @numba.njit(**JIT)
 def settle(kind, game, mat, hand, ouvert, open_level, declarer_points, declarer_tricks, bid,
-           offer, accepted, contra, re, lost_factor):
+           offer, accepted, rejected, contra, re, lost_factor):
     """Skat-en-deux's settlement of the declarer's game: its terms (``skat_values.TERMS``).
-    A game given up has only its value, lost, the lost factor and the score."""
+    ``offer`` is the offer accepted, ``rejected`` whether the rejection level applies
+    (``offer_outcome``). A game given up has only its value, lost, the lost factor and the
+    score; after the pickup ``game`` is the one he named."""
     if kind == DECLARED:
         return game_terms(game, mat, hand, ouvert, 0, 0, open_level, declarer_points,
-                          declarer_tricks, TRICKS, bid, offer, accepted, contra, re, lost_factor)
-    value = smallest_game_value(bid) if kind == GIVEN_UP_AFTER_PICKUP else 0
+                          declarer_tricks, TRICKS, bid, offer, accepted, rejected, contra, re,
+                          lost_factor)
+    value = overbid_value(game, bid) if kind == GIVEN_UP_AFTER_PICKUP else 0
     score = -lost_factor * value if kind == GIVEN_UP_AFTER_PICKUP else -GIVE_UP_SCORE
     z = np.int64(0)
     return (z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, np.int64(value), z,
@@ -282,20 +295,21 @@ def settlement_terms(c: dict[str, Any], rules: dict[str, Any]) -> dict[str, int]
     """The settlement's terms of the declarer's game, from its result columns ``c``."""
     kind = DECLARED
     if c["give_up"]:
-        kind = GIVEN_UP_AT_18 if rules["give_up_at_18"] and c["bid"] == 18 else \
-            GIVEN_UP_AFTER_PICKUP
+        kind = GIVEN_UP_AFTER_PICKUP if c["game"] >= 0 else GIVEN_UP_AT_18
+    taken, rejected = offer_outcome(c["offer"], c["second_offer_trick"], bool(c["accepted"]),
+                                    bool(rules["contra_re"]))
     return terms_dict(settle(kind, c["game"], c["matadors"], int(c["hand"]), int(c["ouvert"]),
                              c["open_level"], c["declarer_points"], c["declarer_tricks"],
-                             c["bid"], c["offer"], int(c["accepted"]), int(c["contra"]),
+                             c["bid"], taken, int(c["accepted"]), rejected, int(c["contra"]),
                              int(c["re"]), int(rules["lost_factor"])))
 
 
 @numba.njit(**JIT)
 def _settle_declared(row, declarer, game, mat, hand, ouvert, open_level, dpoints, dtricks, bid,
-                     offer, accepted, contra, re, lost_factor):
-    """A declared game's settlement into ``row``."""
+                     offer, accepted, rejected, contra, re, lost_factor):
+    """A declared game's settlement into ``row`` (``offer``: the offer accepted)."""
     t = settle(DECLARED, game, mat, hand, ouvert, open_level, dpoints, dtricks, bid, offer,
-               accepted, contra, re, lost_factor)
+               accepted, rejected, contra, re, lost_factor)
     row[C_DPOINTS] = dpoints
     row[C_DTRICKS] = dtricks
     row[C_MATADORS] = mat
@@ -315,21 +329,26 @@ def _settlement(row, state, params):
     game = state[S.GAME]
     row[C_OFFER] = state[S.OFFER]
     row[C_OFFER_TRICK] = state[S.OFFER_TRICK]
+    row[C_SECOND_OFFER] = state[S.SECOND_OFFER_TRICK]
     row[C_ACCEPTED] = state[S.ACCEPTED]
     row[C_CONTRA] = state[S.SAID_CONTRA]
     row[C_RE] = state[S.SAID_RE]
+    taken, rejected = offer_outcome(state[S.OFFER], state[S.SECOND_OFFER_TRICK],
+                                    state[S.ACCEPTED] != 0, state[S.CONTRA_RE] != 0)
     mat = 0 if game == NULL else matadors(declarer_cards(state), game)
     _settle_declared(row, state[S.PLAYER_AT + place], game, mat, state[S.HAND_GAME],
                      state[S.OUVERT], state[S.OPEN_LEVEL], declarer_points(state),
-                     state[S.TRICKS + place], state[S.BID], state[S.OFFER], state[S.ACCEPTED],
+                     state[S.TRICKS + place], state[S.BID], taken, state[S.ACCEPTED], rejected,
                      state[S.SAID_CONTRA], state[S.SAID_RE], LOST_FACTORS[params[P_LOST_FACTOR]])
 
 
 @numba.njit(**JIT)
-def _given_up(row, kind, declarer, bid, params):
-    """Score a game given up into ``row``."""
-    t = settle(kind, 0, 0, 0, 0, 0, 0, 0, bid, 0, 0, 0, 0, LOST_FACTORS[params[P_LOST_FACTOR]])
+def _given_up(row, kind, game, declarer, bid, params):
+    """Score a game given up into ``row`` (after the pickup: the ``game`` he named)."""
+    t = settle(kind, game, 0, 0, 0, 0, 0, 0, bid, 0, 0, 0, 0, 0,
+               LOST_FACTORS[params[P_LOST_FACTOR]])
     row[C_GIVE_UP] = 1
+    row[C_GAME] = game
     row[C_VALUE] = t[T_VALUE]
     row[C_SCORE + declarer] = t[T_SCORE]
 
@@ -360,6 +379,7 @@ def _deal(seed, deal, states, perm, hands, preset, obs, row):
     row[C_POSITION] = -1
     row[C_GAME] = -1
     row[C_OFFER_TRICK] = -1
+    row[C_SECOND_OFFER] = -1
     row[C_RLOSER] = -1
     row[C_HANDS + 1 - dealer] = np.int64(hands[FH])
     row[C_HANDS + dealer] = np.int64(hands[RH])
@@ -403,45 +423,97 @@ def _bidding(hands, dealer, fhp, obs, pols, states, values, script, cur, err, lo
 
 @numba.njit(**JIT)
 def _ask_give_up(declarer_place, declarer, obs, hand, pols, states, script, cur, err, log, nlog):
-    """The declarer may give the game up now (no row when he does not)."""
+    """The declarer may give the game up at 18 now (no row when he does not)."""
     return ask_yes(declarer_place, declarer, declarer_place, PH_GIVE_UP, A.GIVE_UP, -1, obs,
                    hand, pols[declarer], states[STREAM_SEAT0 + declarer], script, cur, err, log,
                    nlog, 0)
+
+
+@numba.njit(inline="always", **JIT)
+def _decide_give_up(games, pol, obs, rng):
+    return decide_give_up(pol, obs, rng)
+
+
+@numba.njit(inline="always", **JIT)
+def _check_give_up(games, obs, answer):
+    """Play on (0), or give up naming one of ``games`` (its code + 1)."""
+    return answer if answer == 0 or (answer <= 5 and (games >> (answer - 1)) & 1) else -1
+
+
+@numba.njit(inline="always", **JIT)
+def _give_up_row(games, answer):
+    """A give-up's row names the game (code + 1; 0 is a give-up at 18); playing on leaves
+    none."""
+    return (A.GIVE_UP, answer, 0) if answer else (-1, 0, 0)
+
+
+@numba.njit(inline="always", **JIT)
+def _give_up_value(games, kind, a, b):
+    if kind == A.DECLINE and a == A.GIVE_UP:
+        return 0
+    if kind != A.GIVE_UP:
+        return -1
+    return a if a > 0 else -2
+
+
+@numba.njit(**JIT)
+def _ask_give_up_game(place, declarer, obs, full, games, pols, states, script, cur, err, log,
+                      nlog):
+    """After the pickup the declarer may give up naming one of ``games`` (``give_up_games``);
+    returns the game named, -1 when he plays on (no row) or after an error."""
+    private(obs, place, place, full)
+    obs[O.PHASE] = PH_GIVE_UP
+    obs[O.GIVE_UP_GAMES] = games
+    answer = ask(pols[declarer], declarer, obs, states[STREAM_SEAT0 + declarer], _decide_give_up,
+                 _check_give_up, _give_up_row, _give_up_value, games, script, cur, err, log,
+                 nlog)
+    obs[O.GIVE_UP_GAMES] = 0
+    return answer - 1 if answer > 0 else -1
 
 
 @numba.njit(**JIT)
 def _skat(place, declarer, bid, hands, skat, obs, pols, states, params, script, cur, err, log,
           nlog):
     """The skat: with a bid of 18 the declarer may give up first; he picks the skat up or
-    plays hand; after the pickup he may give up (at 18, or when his cards cannot reach the
-    bid), else he puts two cards away. Returns how he gave up (0: he did not), whether he
-    picked up, the two cards that count for him and those he saw."""
+    plays hand; after the pickup he may give up (at 18, or naming an intended game that
+    cannot reach the bid: ``give_up_games``), else he puts two cards away. With ``contra_re``
+    he never gives up. Returns how he gave up (0: he did not) and the game he named (-1:
+    none), whether he picked up, the two cards that count for him and those he saw.
+
+    The question after the pickup is asked once, before the discard: the rule looks at his
+    twelve cards, which the discard does not change, so asking again after it would put the
+    same question twice."""
     seen = np.uint64(0)
-    at_18 = params[P_GIVE_UP_18] == GIVE_UP_18_ON and bid == 18
+    may_give_up = params[P_CONTRA_RE] != CONTRA_RE_ON
+    at_18 = may_give_up and params[P_GIVE_UP_18] == GIVE_UP_18_ON and bid == 18
     if at_18 and _ask_give_up(place, declarer, obs, hands[place], pols, states, script, cur,
                               err, log, nlog):
-        return GIVEN_UP_AT_18, 0, skat, seen
+        return GIVEN_UP_AT_18, -1, 0, skat, seen
     if err[0]:
-        return 0, 0, skat, seen
+        return 0, -1, 0, skat, seen
     pickup = ask_yes(place, declarer, place, PH_PICKUP, A.PICKUP, A.HAND, obs, hands[place],
                      pols[declarer], states[STREAM_SEAT0 + declarer], script, cur, err, log,
                      nlog, 0)
     if err[0] or not pickup:
-        return 0, 0, skat, seen
+        return 0, -1, 0, skat, seen
     full = hands[place] | skat
     hands[place] = full
     obs[O.SKAT] = np.int64(skat)
-    may_give_up = at_18 or (params[P_GIVE_UP_PICKUP] == GIVE_UP_PICKUP_ON
-                            and params[P_CONTRA_RE] != CONTRA_RE_ON and _cannot_reach(full, bid))
-    if may_give_up and _ask_give_up(place, declarer, obs, full, pols, states, script, cur, err,
-                                    log, nlog):
-        return GIVEN_UP_AT_18 if at_18 else GIVEN_UP_AFTER_PICKUP, 1, skat, seen
+    if at_18:
+        if _ask_give_up(place, declarer, obs, full, pols, states, script, cur, err, log, nlog):
+            return GIVEN_UP_AT_18, -1, 1, skat, seen
+    elif may_give_up and params[P_GIVE_UP_PICKUP] == GIVE_UP_PICKUP_ON:
+        games = give_up_games(full, bid)
+        named = _ask_give_up_game(place, declarer, obs, full, games, pols, states, script, cur,
+                                  err, log, nlog) if games else -1
+        if named >= 0:
+            return GIVEN_UP_AFTER_PICKUP, named, 1, skat, seen
     if err[0]:
-        return 0, 1, skat, seen
+        return 0, -1, 1, skat, seen
     put = ask_discard(place, declarer, place, full, skat, obs, pols[declarer],
                       states[STREAM_SEAT0 + declarer], script, cur, err, log, nlog)
     hands[place] = full & ~put
-    return 0, 1, put, put
+    return 0, -1, 1, put, put
 
 
 @numba.njit(**JIT)
@@ -475,8 +547,9 @@ def _decide_offer(ctx, pol, obs, rng):
 
 
 @numba.njit(inline="always", **JIT)
-def _check_offer(ctx, obs, offer):
-    return offer
+def _check_offer(state, obs, offer):
+    """One of the offers the defender may still make (``legal``), or none."""
+    return offer if (legal(state) >> np.uint64(offer)) & np.uint64(1) else -1
 
 
 @numba.njit(inline="always", **JIT)
@@ -510,7 +583,7 @@ def _decision(state, obs, pols, states, script, cur, err, log, nlog):
                    state, script, cur, err, log, nlog)
     if phase == OFFER:
         return ask(pol, player, obs, rng, _decide_offer, _check_offer, _offer_row, _offer_value,
-                   0, script, cur, err, log, nlog)
+                   state, script, cur, err, log, nlog)
     if phase == ACCEPT:
         return answer_yes(pol, player, A.ACCEPT, A.REJECT, obs, rng, script, cur, err, log,
                           nlog, 0)
@@ -540,7 +613,7 @@ def _game(place, declarer, bid, pickup, decl, hands, skat, seen, state, obs, pol
         sit(state, p, hands[p], declarer if p == place else 1 - declarer)
     contract(state, game, place, RH if place == FH else FH, bid, 0 if pickup else 1,
              (decl & DECL_OUVERT) != 0, 0, 0, (decl >> DECL_OPEN_SHIFT) & 3, skat, seen,
-             params[P_CONTRA_RE] == CONTRA_RE_ON)
+             params[P_OFFERS] == OFFERS_ON, params[P_CONTRA_RE] == CONTRA_RE_ON)
     row[C_GAME] = game
     row[C_HAND] = state[S.HAND_GAME]
     row[C_OUVERT] = state[S.OUVERT]
@@ -609,10 +682,10 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, s
     row[C_POSITION] = place
     row[C_BID] = bid
     row[C_DISCARD] = np.int64(skat)
-    gave_up, pickup, skat, seen = _skat(place, declarer, bid, hands, skat, obs, pols, states,
-                                        params, script, cur, err, log, nlog)
+    gave_up, named, pickup, skat, seen = _skat(place, declarer, bid, hands, skat, obs, pols,
+                                               states, params, script, cur, err, log, nlog)
     if gave_up:
-        _given_up(row, gave_up, declarer, bid, params)
+        _given_up(row, gave_up, named, declarer, bid, params)
         return
     if err[0]:
         row[C_ERROR] = err[0]

@@ -93,13 +93,19 @@ class Fields(NamedTuple):
     """Further cards whose place the deciding player knows (the defender's other hand in
     ``skat_en_deux``)."""
     OFFER: int = 1
-    """The shortcut offer standing (``OFFER_*``)."""
+    """The latest shortcut offer (``OFFER_*``): the one to answer in ``PH_ACCEPT``."""
     REJECTED: int = 1
-    """1 once an offer was rejected (the rejection level applies)."""
+    """1 once the first offer was rejected."""
+    OFFERS_LEFT: int = 1
+    """The offers the defender may still make (a mask over ``OFFER_RAUS``, ``OFFER_STICH``;
+    no offer is always open)."""
     CONTRA: int = 1
     """1 once Contra is said."""
     RE: int = 1
     """1 once Re is said."""
+    GIVE_UP_GAMES: int = 1
+    """``skat_en_deux``, ``PH_GIVE_UP`` after the pickup: the games the declarer may name to
+    give up (a mask over game codes; 0: a give-up at 18, which names none)."""
     LENGTH: int = 0
     """Where the observation ends: its length."""
 

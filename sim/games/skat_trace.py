@@ -217,6 +217,8 @@ class SkatFamilyTrace:
                 obj["cards"] = self._names(a)
             elif kind == A.DECLARE:
                 obj.update(declaration_fields(a, hand_game))
+            elif kind == A.GIVE_UP:
+                obj["game"] = DECLARED_GAMES[a - 1] if a else None
             elif kind == A.OFFER:
                 obj["offer"] = self.offers[a]
             elif kind == A.PLAY:
@@ -245,6 +247,12 @@ class SkatFamilyTrace:
             a = obj["value"]
             if not _is_int(a):
                 raise TraceError(f"{kind}: value must be a number, got {_short(a)}")
+        elif kind == "give_up":
+            game = obj.get("game")
+            if game is not None and game not in DECLARED_GAMES[:NULL]:
+                raise TraceError(f"give_up: unknown game {_short(game)} (games: "
+                                 f"{', '.join(DECLARED_GAMES[:NULL])}, or null at 18)")
+            a = 0 if game is None else DECLARED_GAMES.index(game) + 1
         elif kind == "discard":
             a = parse_names(obj["cards"], "discard.cards", self.deck)
         elif kind == "declare":
@@ -283,7 +291,8 @@ class SkatFamilyTrace:
 
         Passed out or ramsch: ``declarer``, ``game`` (``"ramsch"`` for ramsch) and
         ``matadors`` are null, the other game fields 0 or false. A given-up game
-        names its declarer and bid; its ``game`` and ``matadors`` are null. A null
+        names its declarer and bid; its ``matadors`` are null, its ``game`` the game he named
+        when he gave up after the pickup (null at 18). A null
         game has no matadors (null). ``points`` (card points per player as the
         game's ramsch counts them) belongs to ramsch (null otherwise). Then the
         game's extra fields.
@@ -292,6 +301,7 @@ class SkatFamilyTrace:
             return int(columns[name][i])
 
         passed, ramsch = bool(col("passed_out")), bool(col("ramsch"))
+        given_up = "give_up" in columns and bool(col("give_up"))
         declared = not passed and not ramsch and col("declarer") >= 0
         game = col("game")
         n = self.n_players
@@ -300,7 +310,8 @@ class SkatFamilyTrace:
             "declarer": col("declarer") if declared else None,
             "game": GAME_NAMES[game] if game >= 0 else None,
             "bid": col("bid"),
-            "matadors": col("matadors") if declared and 0 <= game < NULL else None,
+            "matadors": col("matadors") if declared and 0 <= game < NULL and not given_up
+            else None,
             "declarer_points": col("declarer_points"),
             "declarer_tricks": col("declarer_tricks"),
             "schneider": bool(col("schneider")),

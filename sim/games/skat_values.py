@@ -147,8 +147,8 @@ def _suit_levels(mat, hand, ouvert, schneider_announced, schwarz_announced, open
 
 @numba.njit(**JIT)
 def game_terms(game, mat, hand, ouvert, schneider_announced, schwarz_announced, open_levels,
-               declarer_points, declarer_tricks, total_tricks, bid, offer, accepted, contra, re,
-               lost_factor):
+               declarer_points, declarer_tricks, total_tricks, bid, offer, accepted, rejected,
+               contra, re, lost_factor):
     """Settle a finished declared game: its terms (``TERMS``, a tuple in that order).
 
     Suit and grand: base x (matadors + 1 game + hand + Schneider + Schwarz + announcements +
@@ -156,8 +156,9 @@ def game_terms(game, mat, hand, ouvert, schneider_announced, schwarz_announced, 
     announced implies Schneider announced) and a missed announcement loses; won with 61 card
     points. A game below the bid is lost at the smallest multiple of its base reaching the
     bid. Skat-en-deux's offers: an accepted ``offer`` (1 "raus", 2 "Stich") scores as offered
-    (Schneider for "Stich"); after a rejected one the value gets one more level, then x 1.5
-    rounded up, x 2 for ``contra`` and x 2 more for ``re``. Null: 23, hand 35, ouvert 46,
+    (Schneider for "Stich"); when ``rejected`` (a first offer rejected under ``contra_re``) the
+    value gets one more level, then x 1.5 rounded up, x 2 for ``contra`` and x 2 more for
+    ``re``. Null: 23, hand 35, ouvert 46,
     ouvert hand 59, won without a trick. Lost: - ``lost_factor`` x value.
     """
     z = np.int64(0)
@@ -178,7 +179,6 @@ def game_terms(game, mat, hand, ouvert, schneider_announced, schwarz_announced, 
         won = False
         value = overbid_value(game, bid)
     overbid_v = value if overbid else 0
-    rejected = offer != 0 and not accepted
     if rejected:
         value = (3 * (value + base) + 1) // 2
     rejected_v = value if rejected else 0
@@ -214,7 +214,7 @@ def settle_suit(game, mat, hand, ouvert_announced, schneider_announced, schwarz_
     """
     t = game_terms(game, mat, hand, ouvert_announced, schneider_announced, schwarz_announced,
                    open_levels, declarer_points, declarer_tricks, total_tricks, bid, 0, False,
-                   False, False, 1)
+                   False, False, False, 1)
     return (t[T_WON] == 1, t[T_VALUE], t[T_SCHNEIDER_MADE] == 1, t[T_SCHWARZ_MADE] == 1,
             t[T_OVERBID] == 1)
 

@@ -39,7 +39,7 @@ from sim.games.skat_obs import (
     PH_RE,
 )
 from sim.games.skat_obs import FIELDS as O
-from sim.games.skat_values import EFF, GRAND, NULL, RAMSCH, STRENGTH, declaration_choices
+from sim.games.skat_values import EFF, GRAND, NULL, RAMSCH, STRENGTH, declaration_choices, overbid_value
 from sim.play.common import (
     Choice,
     Question,
@@ -57,7 +57,7 @@ POSITIONS = ("forehand", "middlehand", "rearhand")
 OFFER_LABELS = ("no offer", "raus", "Stich")
 OPEN_LEVELS = ("", "einmal offen", "zweimal offen (2 levels)")
 PHRASES = {A.BID: "bid {a}", A.HOLD: "hold {a}", A.PASS: "pass", A.PICKUP: "pick up the skat",
-           A.HAND: "play hand", A.GIVE_UP: "give the game up", A.DECLARE: "declare {game}",
+           A.HAND: "play hand", A.GIVE_UP: "give the game up{game}", A.DECLARE: "declare {game}",
            A.OFFER: "offer {offer}", A.ACCEPT: "accept the offer", A.REJECT: "reject the offer",
            A.CONTRA: "say Contra", A.RE: "say Re"}
 """What a player does, by action, in the person's words (``says`` turns them)."""
@@ -222,21 +222,21 @@ class SkatFamilyScreen:
         if phase == PH_PLAY:
             return self._card(view)
         if phase == PH_GIVE_UP:
-            return Question("Give the game up", (
-                Choice("give up", (A.GIVE_UP, me, 0, 0), ("GIVE", "YES", "Y")),
-                Choice("play on", (A.DECLINE, me, A.GIVE_UP, 0), ("PLAY", "NO", "N"))))
+            return self._give_up(view)
         if phase == PH_OFFER:
+            offers = (Choice("offer raus (the declarer wins a plain game)", (A.OFFER, me, 1, 0),
+                             ("RAUS",)),
+                      Choice("offer Stich (the declarer wins with Schneider)",
+                             (A.OFFER, me, 2, 0), ("STICH",)))
             return Question("Offer before this trick", (
                 Choice("no offer", (A.DECLINE, me, A.OFFER, 0), ("NO", "N", "NONE")),
-                Choice("offer raus (the declarer wins a plain game)", (A.OFFER, me, 1, 0),
-                       ("RAUS",)),
-                Choice("offer Stich (the declarer wins with Schneider)", (A.OFFER, me, 2, 0),
-                       ("STICH",))))
+                *(c for k, c in enumerate(offers, 1) if int(view[O.OFFERS_LEFT]) >> k & 1)))
         if phase == PH_ACCEPT:
+            raised = self.rules.get("contra_re") and not view[O.REJECTED]
             return Question(f"Accept the offer {OFFER_LABELS[int(view[O.OFFER])]}", (
                 Choice("accept", (A.ACCEPT, me, 0, 0), ("ACCEPT", "YES", "Y")),
-                Choice("reject (one level more, x 1.5)", (A.REJECT, me, 0, 0),
-                       ("REJECT", "NO", "N"))))
+                Choice("reject (one level more, x 1.5)" if raised else "reject (play on)",
+                       (A.REJECT, me, 0, 0), ("REJECT", "NO", "N"))))
         if phase in (PH_CONTRA, PH_RE):
             word = "Contra" if phase == PH_CONTRA else "Re"
             kind = A.CONTRA if phase == PH_CONTRA else A.RE
@@ -244,6 +244,23 @@ class SkatFamilyScreen:
                 Choice(word, (kind, me, 0, 0), (word.upper(), "YES", "Y")),
                 Choice(f"no {word}", (A.DECLINE, me, kind, 0), ("NO", "N"))))
         raise ValueError(f"no question for phase {phase}")
+
+    def _give_up(self, view: np.ndarray) -> Question:
+        """At 18: give up or play on. After the pickup: play on, or give up naming an
+        intended game that cannot reach the bid (``GIVE_UP_GAMES``)."""
+        me = self.seat
+        games = int(view[O.GIVE_UP_GAMES])
+        play_on = Choice("play on", (A.DECLINE, me, A.GIVE_UP, 0), ("PLAY", "NO", "N"))
+        if not games:
+            return Question("Give the game up", (
+                Choice("give up", (A.GIVE_UP, me, 0, 0), ("GIVE", "YES", "Y")), play_on))
+        keys = ("C", "S", "H", "D", "G")
+        bid = int(view[O.BID])
+        named = tuple(Choice(f"give up: {GAME_LABELS[g]} cannot reach {bid} (lost as "
+                             f"{GAME_LABELS[g]} at {overbid_value(g, bid)})",
+                             (A.GIVE_UP, me, g + 1, 0), (keys[g],))
+                      for g in range(5) if games >> g & 1)
+        return Question("Give the game up, naming the game you intended", (play_on, *named))
 
     def _declaration(self, view: np.ndarray) -> Question:
         flags = self.declaration_flags(view, self.params)
@@ -293,7 +310,8 @@ class SkatFamilyScreen:
                 out.append(says(who, you, f"put away {DECK.format(a)}" if you
                                 else "put two cards away"))
             if kind in PHRASES:
-                named = declaration_label(a) if kind == A.DECLARE else ""
+                named = declaration_label(a) if kind == A.DECLARE else (
+                    f", naming {GAME_LABELS[a - 1]}" if kind == A.GIVE_UP and a else "")
                 out.append(says(who, you, PHRASES[kind].format(
                     a=a, offer=OFFER_LABELS[a % 3], game=named)))
             elif kind == A.PLAY:
@@ -325,8 +343,10 @@ class SkatFamilyScreen:
             who = self.player_name(c["declarer"])
             t = self.settlement(c, self.rules)
             if t["value"]:
-                out.append(f"{who} gave up after picking up the skat: lost at the smallest game "
-                           f"value reaching the bid {c['bid']}: {t['value']}")
+                out.append(f"{who} gave up {GAME_LABELS[c['game']]} after picking up the skat: "
+                           f"lost as {GAME_LABELS[c['game']]} overbid, the smallest multiple of "
+                           f"its base reaching the bid {c['bid']}: {t['value']}; "
+                           f"-{t['lost_factor']} x {t['value']} = {t['score']:+d}")
             else:
                 out.append(f"{who} gave up at 18: - {-t['score']}")
         else:
@@ -379,6 +399,8 @@ class SkatFamilyScreen:
             if t["overbid"]:
                 lines.append(f"Overbid: the bid {c['bid']} is more than that; lost at the "
                              f"smallest multiple of {t['base']} reaching it: {t['overbid_value']}")
+            if c.get("accepted") and c.get("second_offer_trick", -1) >= 0:
+                lines.append("Stich offered after the rejected raus, and accepted")
             if t["rejected"]:
                 lines.append(f"Offer {OFFER_LABELS[c['offer']]} rejected: one level more, x 1.5 "
                              f"(rounded up) = {t['rejected_value']}")

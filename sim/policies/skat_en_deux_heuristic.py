@@ -14,7 +14,7 @@ import numpy as np
 from sim.cards import popcount
 from sim.games.skat_obs import FIELDS as O
 from sim.games.skat_obs import OFFER_NONE, OFFER_RAUS, OFFER_STICH, PH_ACCEPT, PH_CONTRA, PH_GIVE_UP
-from sim.games.skat_values import NULL
+from sim.games.skat_values import NULL, overbid_value
 from sim.policies.skat_heuristic import _best_hand_game, _choose_game, expected_score, margin_of, win_chance
 
 GIVE_UP_SCORE = -60.0
@@ -44,6 +44,31 @@ def give_up(obs):
 
 
 @numba.njit(cache=True)
+def give_up_game(obs):
+    """After the pickup, with games he may give up naming (``GIVE_UP_GAMES``): name the game
+    he would declare when it is one of them (an overbid game is lost anyway), or the cheapest
+    of them when the game he would declare expects less than that give-up costs; else play
+    on. Returns 0 (play on) or the named game's code + 1."""
+    hand = np.uint64(obs[O.HAND])
+    forehand = obs[O.POSITION] == 0
+    bid = obs[O.BID]
+    games = obs[O.GIVE_UP_GAMES]
+    game, put, _ = _choose_game(hand, bid, forehand, obs[O.MAX_OPEN])
+    if 0 <= game < 5 and (games >> game) & 1:
+        return game + 1
+    cheapest = -1
+    cost = 0
+    for g in range(5):
+        if (games >> g) & 1 and (cheapest < 0 or overbid_value(g, bid) < cost):
+            cheapest = g
+            cost = overbid_value(g, bid)
+    chance = win_chance(margin_of(hand & ~put, game, forehand))
+    if expected_score(float(bid), chance) < expected_score(float(cost), 0.0):
+        return cheapest + 1
+    return 0
+
+
+@numba.njit(cache=True)
 def _points(obs, declarer_side):
     """Card points the declarer (or the defence: his two places) has taken so far."""
     decl = obs[O.DECLARER]
@@ -56,16 +81,19 @@ def _points(obs, declarer_side):
 
 @numba.njit(cache=True)
 def offer(obs):
-    """The defender's offer before a trick: "raus" once the declarer has won anyway and
-    the defence is out of Schneider; "Stich" when the defence cannot escape Schneider."""
+    """The defender's offer before a trick, among those he may still make (``OFFERS_LEFT``):
+    "raus" once the declarer has won anyway and the defence is out of Schneider; "Stich"
+    when the defence cannot escape Schneider."""
+    allowed = obs[O.OFFERS_LEFT]
     if obs[O.GAME] == NULL:
         return OFFER_NONE
     declarer = _points(obs, True)
     defence = _points(obs, False)
     remaining = 120 - declarer - defence
-    if declarer >= 61 and defence >= 31:
+    if (allowed >> OFFER_RAUS) & 1 and declarer >= 61 and defence >= 31:
         return OFFER_RAUS
-    if defence + remaining <= 30 + 2 * 11 and obs[O.TRICK_NO] >= 6 and defence <= 20:
+    if (allowed >> OFFER_STICH) & 1 and defence + remaining <= 30 + 2 * 11 \
+            and obs[O.TRICK_NO] >= 6 and defence <= 20:
         return OFFER_STICH
     return OFFER_NONE
 

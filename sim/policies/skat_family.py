@@ -67,10 +67,20 @@ def decide_card(pol, obs, state):
 
 @numba.njit(**JIT)
 def decide_offer(pol, obs, state):
-    """The defender's offer before a trick: none, "raus" or "Stich"."""
+    """The defender's offer before a trick: none, "raus" or "Stich", among those he may still
+    make (``obs[OFFERS_LEFT]``)."""
     if pol == HEURISTIC:
         return H2.offer(obs)
-    return below(state, 3)
+    return random_card(np.uint64(1 | obs[O.OFFERS_LEFT]), state)
+
+
+@numba.njit(**JIT)
+def decide_give_up(pol, obs, state):
+    """After the pickup: play on (0), or give up naming one of ``obs[GIVE_UP_GAMES]`` (its
+    code + 1)."""
+    if pol == HEURISTIC:
+        return H2.give_up_game(obs)
+    return random_card(np.uint64(1 | (obs[O.GIVE_UP_GAMES] << 1)), state)
 
 
 @numba.njit(**JIT)
