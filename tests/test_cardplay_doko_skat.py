@@ -1,10 +1,11 @@
 """Doko-Skat's card-play state (``sim.games.doko_skat_cardplay``): golden positions worked out
 by hand (a first round laid by hand and stepped trick by trick, the teams and special points
-it makes, a bridge in both orders, a late main-game position in a grand built field by
-field, a redeal), finished states that step to nothing, the observation derived from the
-state against the kernel's own at every decision of a deal (a person's seat stops the kernel
-with it), the heuristic's playout replaying the recorded main game, the settlement's terms
-against the columns, and the rule columns ``start`` reads.
+it makes under each ``both_copies`` reading, a bridge in both orders, a late main-game
+position in a grand built field by field, a redeal), finished states that step to nothing,
+the observation derived from the state against the kernel's own at every decision of a deal
+(a person's seat stops the kernel with it), the heuristic's playout replaying the recorded
+main game, the settlement's terms under every scoring rule against the columns, and the rule
+columns ``start`` reads.
 """
 
 from __future__ import annotations
@@ -143,7 +144,7 @@ def test_a_bridge_in_either_order() -> None:
         assert state[S.TO_MOVE] == taker and state[S.FR_POINTS + taker] == 14
 
 
-def take_up_after_the_first_round(lone_both: bool = False) -> tuple[np.ndarray, dict[str, int]]:
+def take_up_after_the_first_round() -> tuple[np.ndarray, dict[str, int]]:
     """The first round laid by hand played out, then a small end of the deal: seat 1 holds
     SA HT, seat 0 S9 H9, the lone seat 2 SK and the second CJ and takes the skat D9 DQ C9."""
     state, c = first_round()
@@ -155,7 +156,7 @@ def take_up_after_the_first_round(lone_both: bool = False) -> tuple[np.ndarray, 
     c["skat"] = mask(take("D9 DQ C9"))
     stocks = np.array([mask([c["S9"], c["H9"]]), mask([c["SA"], c["HT"]]),
                        mask([c["SK"], c["CJ2"]])], np.uint64)
-    cp.take_up(state, stocks, np.uint64(c["skat"]), 2, lone_both)
+    cp.take_up(state, stocks, np.uint64(c["skat"]), 2)
     return state, c
 
 
@@ -163,10 +164,18 @@ def test_the_teams_take_up_their_cards_and_the_special_points() -> None:
     state, c = take_up_after_the_first_round()
     assert state[S.LONE] == 2 and state[S.SKAT] == c["skat"]
     assert state[S.HANDS + 2] == mask([c["SK"], c["CJ2"]]) | c["skat"]
-    # the pair took all three first-round tricks: 1 special point; the lone player none
-    assert (state[S.SPECIAL + PAIR], state[S.SPECIAL + LONE]) == (1, 0)
-    state, _ = take_up_after_the_first_round(lone_both=True)
-    assert (state[S.SPECIAL + PAIR], state[S.SPECIAL + LONE]) == (1, 1)
+    # both HK went to the pair's first-round cards: the lone player holds neither; the pair
+    # took all three first-round tricks: 1 special point, under every both_copies reading
+    assert state[S.BOTH_AT] == -1
+    for reading in range(3):
+        assert cp.earned(state, reading) == (1, 0)
+    # had his cards held both first with his stock (BOTH_AT 1), the team_cards reading
+    # (team_cards first_round) would not see it, the stock and skat readings would
+    state[S.BOTH_AT] = 1
+    assert [cp.earned(state, reading) for reading in range(3)] == [(1, 0), (1, 1), (1, 1)]
+    state[S.TEAM_ALL] = 1
+    assert cp.earned(state, 0) == (1, 1)
+    state, _ = take_up_after_the_first_round()
     order = np.zeros(3, np.int64)
     declaration_order(state[S.FR_TRICKS:S.FR_TRICKS + 3], 2, 1, order)
     assert order.tolist() == [0, 2, 1]  # the pair first, its member with more tricks leading
@@ -186,8 +195,9 @@ def test_a_late_grand_built_field_by_field() -> None:
     cp.put_away(state, 2, np.uint64(c["skat"]))
     assert state[S.DISCARDS + 2] == c["skat"] and state[S.HANDS + 2] == mask([c["SK"], c["CJ2"]])
     cp.start_main_game(state)
-    # one CJ of the two among the lone player's cards (hand and discards): 1 Spitze
-    assert state[S.SPITZEN] == 1
+    # one CJ of the two among the lone player's cards (hand and discards): 1 Spitze by
+    # copies; by ranks also 1 (no SJ follows)
+    assert (state[S.SPITZEN], state[S.SPITZEN + 1]) == (1, 1)
     assert (state[S.ROUND], state[S.N_TRICKS], state[S.TO_MOVE], state[S.TABLE]) == (
         PH_PLAY, 12, 1, GRAND_CODE)
     state[S.TRICK_NO] = 10
@@ -207,18 +217,22 @@ def test_a_late_grand_built_field_by_field() -> None:
     assert [state[S.POINTS + s] for s in range(3)] == [0, 15, 12]
     assert [state[S.TRICKS + s] for s in range(3)] == [0, 1, 1]
     # the pair: 15 in tricks + 44 in first-round tricks = 59; the lone player 12 + 3 put away
-    pair, lone, terms = cp.settlement(state, False)
+    pair, lone, terms = cp.settlement(state, 0, 0, 1, False)
     assert (pair, lone) == ((15, 0, 44), (12, 3, 0))
     winner, tie, paid, spitzen_term, special, value, pair_score, lone_score = terms
     assert (winner, tie) == (PAIR, False)
     assert paid == band(15) == 6 and spitzen_term == 0 and special == 1 and value == 7
     assert (pair_score, lone_score) == (7, 0)
-    assert cp.settlement(state, True)[2][6:] == (7, -14)
+    assert cp.settlement(state, 0, 0, 1, True)[2][6:] == (7, -14)
+    # the scoring rules that do not apply here change nothing: both copies, Spitzen by
+    # ranks (the declaring side lost), the tie's special points
+    assert all(cp.settlement(state, both, ranks, tie_special, False)[2] == terms
+               for both in range(3) for ranks in (0, 1) for tie_special in (0, 1))
     assert cp.result(state) == {
         "points_0": 0, "points_1": 15, "points_2": 12, "tricks_0": 0, "tricks_1": 1,
         "tricks_2": 1, "discard_points_pair": 0, "discard_points_lone": 3, "points_pair": 59,
-        "points_lone": 15, "spitzen": 1, "special_pair": 1, "special_lone": 0,
-        "winner_side": PAIR, "tie": 0, "value": 7}
+        "points_lone": 15, "spitzen_copies": 1, "spitzen_ranks": 1, "lone_both_by": -1,
+        "winner_side": PAIR, "tie": 0}
 
 
 def test_the_redeal_sets_the_game_and_gives_no_special_points() -> None:
@@ -228,10 +242,10 @@ def test_the_redeal_sets_the_game_and_gives_no_special_points() -> None:
     extra = np.array([mask(take("SQ ST")), mask(take("CQ CK")), mask(take("DA"))], np.uint64)
     cp.redeal(state, D.index("SA") % N_KINDS, extra)  # an ace: a bridge in spades
     assert state[S.REDEAL] == 1 and state[S.GAME] == BRIDGE_BASE + 1 and state[S.DECLARER] == -1
-    assert state[S.OUT] == 0 and state[S.SPECIAL + PAIR] == state[S.SPECIAL + LONE] == 0
+    assert state[S.OUT] == 0 and all(cp.earned(state, reading) == (0, 0) for reading in range(3))
     assert all(int(state[S.HANDS + s]) & int(extra[s]) == int(extra[s]) for s in range(3))
     cp.start_main_game(state)
-    assert state[S.SPITZEN] == 0 and state[S.TABLE] == BRIDGE_BASE + 1
+    assert state[S.SPITZEN] == state[S.SPITZEN + 1] == 0 and state[S.TABLE] == BRIDGE_BASE + 1
 
 
 def test_a_finished_state_steps_to_nothing() -> None:
@@ -273,7 +287,7 @@ def state_before(columns: dict[str, np.ndarray], i: int, rows: np.ndarray) -> tu
         cp.step(state, card)
     if len(plays) < cp.FIRST_ROUND_CARDS:
         return state, "play"
-    cp.take_up(state, seats("stock"), np.uint64(c["skat"]), c["lone"], c["lone_both"])
+    cp.take_up(state, seats("stock"), np.uint64(c["skat"]), c["lone"])
     declared = [r for r in rows if r[0] == A.DECLARE]
     passes = sum(int(r[0] == A.PASS) for r in rows)
     if declared:
@@ -371,12 +385,22 @@ def test_the_heuristics_playout_plays_the_recorded_main_game(rules: dict) -> Non
         assert np.bitwise_or.reduce(np.array(cards, np.uint64)) == D.full
 
 
-@pytest.mark.parametrize("zero_sum", [False, True])
-def test_the_settlements_terms_add_up_to_the_columns(zero_sum: bool) -> None:
-    rules = GAME.rules({"zero_sum": zero_sum})
+def scoring(rules: dict[str, Any]) -> tuple[int, int, int, int]:
+    """The scoring rules as ``settlement`` takes them, from the kernel's parameters."""
+    p = G.kernel_params(rules)
+    return (int(p[G.P_BOTH_COPIES]), int(G.SPITZEN_RANKS[p[G.P_SPITZEN]]),
+            int(G.TIE_SPECIAL[p[G.P_TIE_SPECIAL]]), int(G.ZERO_SUM[p[G.P_ZERO_SUM]]))
+
+
+@pytest.mark.parametrize("given", [{}, {"zero_sum": True}, {
+    "both_copies": "skat", "spitzen": "ranks", "tie_special_points": False}, {"both_copies": "stock"}])
+def test_the_settlements_terms_add_up_to_the_columns(given: dict) -> None:
+    """The settlement of each recorded deal's finished state under the scoring rules it was
+    played under gives its columns, term by term."""
+    rules = GAME.rules(given)
     batch = GAME.play(41, 0, 3000, rules, ["random"] * 3, record=True)
     assert batch.actions is not None
-    kinds = {"tie": 0, "spitzen": 0, "special": 0, "redeal": 0}
+    kinds = {"tie": 0, "spitzen": 0, "special": 0, "redeal": 0, "lone_both": 0}
     for i in range(3000):
         c = {k: v[i].item() for k, v in batch.columns.items()}
         started = cp.start(batch.columns, i, batch.actions[i])
@@ -384,25 +408,34 @@ def test_the_settlements_terms_add_up_to_the_columns(zero_sum: bool) -> None:
         state, plays = started
         for card in plays:
             cp.step(state, card)
-        pair, lone, terms = cp.settlement(state, zero_sum)
+        assert cp.lone_both(state, scoring(rules)[0]) == c["lone_both"]
+        assert cp.earned(state, scoring(rules)[0]) == (c["special_pair"], c["special_lone"])
+        assert cp.side_spitzen(state, scoring(rules)[1]) == c["spitzen"]
+        pair, lone, terms = cp.settlement(state, *scoring(rules))
         winner, tie, paid, spitzen_term, special, value, pair_score, lone_score = terms
         assert (sum(pair), sum(lone)) == (c["points_pair"], c["points_lone"])
         assert (pair[1], lone[1]) == (c["discard_points_pair"], c["discard_points_lone"])
         assert (winner, tie, value) == (c["winner_side"], c["tie"], c["value"])
         assert [lone_score if s == c["lone"] else pair_score for s in range(3)] == [
             c[f"score_{s}"] for s in range(3)]
+        assert value == paid + spitzen_term + special
         if not tie:
             losers = lone if winner == PAIR else pair
-            assert paid == band(sum(losers)) and value == paid + spitzen_term + special
+            assert paid == band(sum(losers))
             assert spitzen_term == (c["spitzen"] * (2 if c["game"] == GRAND else 1)
                                     if c["declaring_side"] == winner else 0)
             assert special == (c["special_pair"] if winner == PAIR else c["special_lone"])
+        elif c["declaring_side"] >= 0:  # the non-declaring side: 1, its special points by the rule
+            assert paid == 1 and spitzen_term == 0
+            earned = c["special_pair"] if c["declaring_side"] == LONE else c["special_lone"]
+            assert special == (earned if rules["tie_special_points"] else 0)
         kinds["tie"] += int(tie)
         kinds["spitzen"] += int(spitzen_term > 0)
         kinds["special"] += int(special > 0)
         kinds["redeal"] += int(c["nobody_declared"])
+        kinds["lone_both"] += int(c["lone_both"])
     assert kinds["tie"] > 0 and kinds["spitzen"] > 100 and kinds["special"] > 100, kinds
-    assert kinds["redeal"] > 0, kinds
+    assert kinds["redeal"] > 0 and kinds["lone_both"] > 50, kinds
 
 
 def test_start_reads_the_rules_from_their_columns() -> None:
@@ -436,10 +469,16 @@ def test_start_reads_the_rules_from_their_columns() -> None:
 
 
 def test_the_kernel_parameters_are_the_option_codes() -> None:
-    for given in ({}, {"bridge_order": "skat", "first_round_points": False, "zero_sum": True}):
+    for given in ({}, {"bridge_order": "skat", "first_round_points": False, "zero_sum": True,
+                       "both_copies": "skat", "spitzen": "ranks", "tie_special_points": False},
+                  {"team_cards": "all", "both_copies": "stock"}):
         rules = GAME.rules(given)
         params = G.kernel_params(rules)
         assert params.tolist() == GAME.options.codes(rules).tolist()
         assert G.SKAT_ORDER[params[G.P_BRIDGE_ORDER]] == (rules["bridge_order"] == "skat")
+        assert G.ALL_CARDS[params[G.P_TEAM_CARDS]] == (rules["team_cards"] == "all")
         assert G.FIRST_ROUND_COUNTS[params[G.P_FIRST_ROUND_POINTS]] == rules["first_round_points"]
         assert G.ZERO_SUM[params[G.P_ZERO_SUM]] == rules["zero_sum"]
+        assert G.SPITZEN_RANKS[params[G.P_SPITZEN]] == (rules["spitzen"] == "ranks")
+        assert G.TIE_SPECIAL[params[G.P_TIE_SPECIAL]] == rules["tie_special_points"]
+        assert ("team_cards", "stock", "skat")[params[G.P_BOTH_COPIES]] == rules["both_copies"]

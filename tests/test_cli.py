@@ -241,7 +241,8 @@ def test_trace_then_replay(capsys, experiment_file, tmp_path) -> None:
     ('{"game": "poker", "rules": {}, "policies": [], "seed": 1, "deal": 0, "dealer": 0, '
      '"cards": {}, "actions": [], "result": {}}', "poker"),
     ('{"game": "doko_skat", "rules": {"bridge_order": "natural", "team_cards": "first_round", '
-     '"first_round_points": true, "zero_sum": false}, "policies": ["random", "random", "random"], '
+     '"both_copies": "team_cards", "first_round_points": true, "spitzen": "copies", '
+     '"tie_special_points": true, "zero_sum": false}, "policies": ["random", "random", "random"], '
      '"seed": 1, "deal": 0, "dealer": 0, "cards": {"skat": []}, "actions": [], "result": {}}',
      "cards: missing field(s) stock, turned_up, first_round_hands"),
 ])

@@ -4,8 +4,10 @@
 Four levels:
 
 * the rule pieces with hand-made inputs: the game a turned-up card sets, every game type's
-  trick order and follow duty (every pair of cards), the teams, the declaration order, the
-  Spitzen, the scoring bands and the settlement;
+  trick order and follow duty (every pair of cards), the teams, the lone player's both
+  copies under each ``both_copies`` reading, the declaration order, the Spitzen by copies
+  and by ranks, the scoring bands and the settlement (the tie with and without special
+  points);
 * a referee written here from RULES.md alone (its own trump orders, teams, declaration order,
   redeal, Spitzen and settlement) that replays recorded deals decision by decision and must
   agree with every result column;
@@ -37,9 +39,13 @@ from sim.games.doko_skat_values import (
     STRENGTH,
     SUIT_MASKS,
     band,
+    both_copies_at,
     declaration_order,
     game_of_card,
+    holds_both,
     settle,
+    settle_terms,
+    special_points,
     spitzen,
     table_of,
     teams,
@@ -67,6 +73,10 @@ PAIR, LONE = 0, 1
 """Side codes of the ``declaring_side`` and ``winner_side`` columns (``SIDES``)."""
 GAME_TYPES = ("suit", "grand", "bridge")
 """Type codes of the ``game`` and ``fr_game`` columns."""
+BOTH_COPIES = ("team_cards", "stock", "skat")
+"""``both_copies``'s values, by option code."""
+PLACES = ("first_round", "stock", "skat")
+"""Codes of the ``lone_both_by`` column (-1: null)."""
 
 
 def bits(mask: int) -> list[int]:
@@ -174,15 +184,31 @@ def turned_game(card: int) -> int:
     return CODES.index(("bridge" if rank == "A" else "suit", suit))
 
 
-def ref_teams(first_round: list[int], stocks: list[int], turned: int,
-              all_cards: bool) -> tuple[int, bool]:
-    """``(lone, lone_both)``: the holders of the turned-up card (a copy among the first-round
-    cards, or with ``team_cards = all`` anywhere in a player's cards); two holders play
-    against the third, a single holder alone."""
+def ref_teams(first_round: list[int], stocks: list[int], turned: int, all_cards: bool) -> int:
+    """The lone player: the holders of the turned-up card have a copy among the first-round
+    cards (or with ``team_cards = all`` anywhere in their cards); two holders play against
+    the third, a single holder alone."""
     looked = [first_round[s] | (stocks[s] if all_cards else 0) for s in range(3)]
     holders = [s for s in range(3) if looked[s] & copies(turned)]
-    lone = holders[0] if len(holders) == 1 else next(s for s in range(3) if s not in holders)
-    return lone, count(looked[lone] & copies(turned)) == 2
+    return holders[0] if len(holders) == 1 else next(s for s in range(3) if s not in holders)
+
+
+def ref_lone_both(first_round: int, stock: int, skat: int, turned: int, reading: str,
+                  all_cards: bool) -> bool:
+    """The lone player holds both copies of the turned-up card under ``both_copies``
+    ``reading``: among the cards team_cards looks at (his first-round cards, and his stock
+    with ``team_cards = all``), among his first-round cards and his stock, or among those
+    and the skat he takes."""
+    looked = {"team_cards": first_round | (stock if all_cards else 0),
+              "stock": first_round | stock, "skat": first_round | stock | skat}[reading]
+    return count(looked & copies(turned)) == 2
+
+
+def ref_both_by(first_round: int, stock: int, skat: int, turned: int) -> int:
+    """The ``lone_both_by`` column: the first of his first-round cards, with his stock,
+    with the skat too, that holds both copies (-1: none)."""
+    held = [first_round, first_round | stock, first_round | stock | skat]
+    return next((k for k, cards in enumerate(held) if count(cards & copies(turned)) == 2), -1)
 
 
 def ref_order(tricks: list[int], lone: int, forehand: int) -> list[int]:
@@ -194,11 +220,17 @@ def ref_order(tricks: list[int], lone: int, forehand: int) -> list[int]:
     return [lone, *members]
 
 
-def ref_spitzen(cards: int, game: Rule) -> int:
-    """Consecutive top trumps held, each copy one, stopping at the first trump not held twice."""
+def ref_spitzen(cards: int, game: Rule, reading: str = "copies") -> int:
+    """Consecutive top trumps held: by copies each copy one, stopping at the first trump not
+    held twice; by ranks each trump held at all one, stopping at the first not held at all."""
     n = 0
     for name in game.trumps:
         held = count(cards & copies(NAMES.index(name)))
+        if reading == "ranks":
+            if not held:
+                break
+            n += 1
+            continue
         n += held
         if held < 2:
             break
@@ -213,13 +245,17 @@ def ref_band(loser_points: int) -> int:
 
 
 def ref_settle(points_pair: int, points_lone: int, declaring: int, grand: bool, n_spitzen: int,
-               special_pair: int, special_lone: int, zero_sum: bool) -> dict[str, int]:
-    """The result by RULES.md: winner side, tie, each winner's value, the scores of a pair
-    member and of the lone player."""
+               special_pair: int, special_lone: int, tie_special: bool, zero_sum: bool
+               ) -> dict[str, int]:
+    """The result by RULES.md: winner side, tie, what each player of the scoring side
+    scores, the scores of a pair member and of the lone player. A tie: the non-declaring
+    side 1, with ``tie_special_points`` plus its special points, never Spitzen."""
     if points_pair == points_lone:
         if declaring < 0:
             return {"winner_side": -1, "tie": 1, "value": 0, "pair": 0, "lone": 0}
         winner, scoring, value = -1, 1 - declaring, 1
+        if tie_special:
+            value += special_pair if scoring == PAIR else special_lone
     else:
         winner = scoring = PAIR if points_pair > points_lone else LONE
         value = ref_band(points_lone if winner == PAIR else points_pair)
@@ -376,9 +412,61 @@ def test_golden_teams(first_round: list[str], stocks: list[str], by_first_round:
     fr, st = cards[:3], cards[3:]
     turned = next(c for c in bits(fr[0] | fr[1] | fr[2]) if NAMES[c] == "CK")
     for all_cards, expected in ((False, by_first_round), (True, by_all)):
-        lone, both = teams(np.array(fr, np.uint64), np.array(st, np.uint64), turned, all_cards)
-        assert (int(lone), bool(both)) == expected, all_cards
-        assert ref_teams(fr, st, turned, all_cards) == expected
+        lone = teams(np.array(fr, np.uint64), np.array(st, np.uint64), turned, all_cards)
+        at = both_copies_at(np.uint64(fr[lone]), np.uint64(st[lone]), np.uint64(0), turned)
+        assert (int(lone), bool(holds_both(at, BOTH_COPIES.index("team_cards"), all_cards))) == expected
+        ref = ref_teams(fr, st, turned, all_cards)
+        assert (ref, ref_lone_both(fr[ref], st[ref], 0, turned, "team_cards", all_cards)) == expected
+
+
+@pytest.mark.parametrize(("lone_cards", "at", "holds"), [
+    # (his first-round cards, his stock, the skat) -> where they first hold both CK, and
+    # whether each both_copies reading sees both (team_cards: under team_cards first_round, all)
+    (("CK CK D9", "HA SA", "DT DQ"), "first_round",
+     {"team_cards": (True, True), "stock": True, "skat": True}),
+    # the other copy in his stock: the seed's plain "wenn er alle beide hat"
+    (("CK S9 D9", "CK HA SA", "DT DQ"), "stock",
+     {"team_cards": (False, True), "stock": True, "skat": True}),
+    # the other copy in the skat he takes
+    (("CK S9 D9", "HA SA", "CK DT DQ"), "skat",
+     {"team_cards": (False, False), "stock": False, "skat": True}),
+    # the other copy elsewhere: never
+    (("CK S9 D9", "HA SA", "DT DQ"), None,
+     {"team_cards": (False, False), "stock": False, "skat": False}),
+])
+def test_golden_both_copies(lone_cards: tuple[str, str, str], at: str | None, holds: dict) -> None:
+    fr, st, sk = masks(*lone_cards)
+    turned = next(c for c in bits(fr) if NAMES[c] == "CK")
+    code = PLACES.index(at) if at else -1
+    assert both_copies_at(np.uint64(fr), np.uint64(st), np.uint64(sk), turned) == code
+    assert ref_both_by(fr, st, sk, turned) == code
+    for reading, expected in holds.items():
+        for all_cards in (False, True):
+            want = expected[all_cards] if reading == "team_cards" else expected
+            assert holds_both(code, BOTH_COPIES.index(reading), all_cards) == want, (reading, all_cards)
+            assert ref_lone_both(fr, st, sk, turned, reading, all_cards) == want, (reading, all_cards)
+
+
+def test_golden_the_special_point_for_both_copies_by_reading() -> None:
+    """The lone player holds one CK (the turned-up card) among his first-round cards, the
+    other in his stock, took one first-round trick, declares a suit game without Spitzen and
+    wins 130 : 110. Band 2; under the stock or skat reading 1 special point for both
+    copies, 3 in all; under team_cards (his first-round cards only) 2. With the other CK in
+    the skat and all three first-round tricks: 2 + 1 for the tricks, + 1 under skat only."""
+    fr, st, sk = masks("CK S9 D9", "CK HA SA", "DT DQ D9")
+    turned = next(c for c in bits(fr) if NAMES[c] == "CK")
+    at = both_copies_at(np.uint64(fr), np.uint64(st), np.uint64(sk), turned)
+    for reading, value in (("team_cards", 2), ("stock", 3), ("skat", 3)):
+        special = special_points(holds_both(at, BOTH_COPIES.index(reading), False), 1, False)
+        assert special == (0, value - 2), reading
+        assert settle(110, 130, LONE, False, 0, *special, True, False) == (LONE, False, value, 0, value)
+    fr, st, sk = masks("CK S9 D9", "HA SA", "CK DT DQ")
+    at = both_copies_at(np.uint64(fr), np.uint64(st), np.uint64(sk), turned)
+    for reading, value in (("team_cards", 3), ("stock", 3), ("skat", 4)):
+        special = special_points(holds_both(at, BOTH_COPIES.index(reading), False), 3, False)
+        assert settle(100, 140, LONE, False, 0, *special, True, False) == (LONE, False, value, 0, value)
+    # a redeal earns no special point, whatever the cards
+    assert special_points(True, 3, True) == (0, 0)
 
 
 @dataclass
@@ -438,12 +526,13 @@ def team_case(d: Dealt) -> tuple[str, int, int]:
 
 EXPECTED_TEAMS = {
     # case: (under team_cards = first_round, under all): "holder" alone or "pair" of a and b,
-    # and whether the lone player has both copies
-    "two_first_round_holders": (("pair", False), ("pair", False)),
-    "first_round_both": (("holder", True), ("holder", True)),
-    "other_in_skat": (("holder", False), ("holder", False)),
-    "other_in_own_stock": (("holder", False), ("holder", True)),
-    "other_in_other_stock": (("holder", False), ("pair", False)),
+    # and whether the lone player has both copies (both_copies = team_cards); then where
+    # the lone player's cards first hold both (lone_both_by, either team_cards)
+    "two_first_round_holders": (("pair", False), ("pair", False), -1),
+    "first_round_both": (("holder", True), ("holder", True), PLACES.index("first_round")),
+    "other_in_skat": (("holder", False), ("holder", False), PLACES.index("skat")),
+    "other_in_own_stock": (("holder", False), ("holder", True), PLACES.index("stock")),
+    "other_in_other_stock": (("holder", False), ("pair", False), -1),
 }
 
 
@@ -461,6 +550,7 @@ def test_teams_in_every_case_the_deal_can_make(team_cards: str) -> None:
         who, both = EXPECTED_TEAMS[case][team_cards == "all"]
         lone = a if who == "holder" else 3 - a - b
         assert (int(c["lone"][i]), bool(c["lone_both"][i])) == (lone, both), (i, case)
+        assert c["lone_both_by"][i] == EXPECTED_TEAMS[case][2], (i, case)
         assert sorted((int(c["pair_0"][i]), int(c["pair_1"][i]))) == sorted({0, 1, 2} - {lone})
         seen[case, a] += 1
     assert all(seen[case, s] >= 5 for case in EXPECTED_TEAMS for s in range(3)), seen
@@ -508,44 +598,69 @@ def test_bands_and_their_boundaries(loser_points: int, value: int) -> None:
     assert band(loser_points) == value == ref_band(loser_points)
 
 
-@pytest.mark.parametrize(("game", "bridge_order", "cards", "n"), [
-    ("suit H", "natural", "CJ CJ SJ HJ HJ", 3),  # one copy of SJ counts and stops the run
-    ("suit H", "natural", "CJ SJ SJ HJ HJ", 1),  # one copy of the top trump counts 1 and stops
-    ("suit H", "natural", "SJ SJ HJ HJ", 0),
-    ("suit H", "natural", "CJ CJ SJ SJ HJ HJ DJ DJ HA HA HT HT HK HK HQ HQ H9 H9", 18),
-    ("suit C", "natural", "CJ CJ SJ SJ HJ HJ DJ DJ CA CT CT", 9),
-    ("grand", "natural", "CJ CJ SJ SJ HJ HJ DJ DJ", 8),
-    ("grand", "natural", "CJ CJ SJ HA HA", 3),
-    ("bridge H", "natural", "HA HA HT HT HK", 3),  # A K Q J T 9: HK after the aces
-    ("bridge H", "skat", "HA HA HT HT HK", 5),     # A T K Q J 9
-    ("bridge D", "natural", "DA DA DK DK DQ DQ DJ DJ DT DT D9", 11),
+@pytest.mark.parametrize(("game", "bridge_order", "cards", "by_copies", "by_ranks"), [
+    # by copies one copy of SJ counts and stops the run; by ranks DJ, held by neither, stops it
+    ("suit H", "natural", "CJ CJ SJ HJ HJ", 3, 3),
+    ("suit H", "natural", "CJ SJ SJ HJ HJ", 1, 3),  # one copy of the top trump: 1 by copies
+    ("suit H", "natural", "SJ SJ HJ HJ", 0, 0),     # no CJ: none either way
+    ("suit H", "natural", "CJ SJ HJ DJ HA", 1, 5),  # one copy of each: a rank apiece
+    ("suit H", "natural", "CJ CJ SJ SJ HJ HJ DJ DJ HA HA HT HT HK HK HQ HQ H9 H9", 18, 9),
+    ("suit C", "natural", "CJ CJ SJ SJ HJ HJ DJ DJ CA CT CT", 9, 6),
+    ("grand", "natural", "CJ CJ SJ SJ HJ HJ DJ DJ", 8, 4),
+    ("grand", "natural", "CJ CJ SJ HA HA", 3, 2),
+    ("grand", "natural", "CJ SJ SJ HJ DJ DJ", 1, 4),
+    ("bridge H", "natural", "HA HA HT HT HK", 3, 2),  # A K Q J T 9: HK after the aces
+    ("bridge H", "skat", "HA HA HT HT HK", 5, 3),     # A T K Q J 9
+    ("bridge H", "natural", "HA HK HK HQ HJ HT H9", 1, 6),
+    ("bridge D", "natural", "DA DA DK DK DQ DQ DJ DJ DT DT D9", 11, 6),
 ])
-def test_golden_spitzen(game: str, bridge_order: str, cards: str, n: int) -> None:
+def test_golden_spitzen(game: str, bridge_order: str, cards: str, by_copies: int, by_ranks: int) -> None:
     code = GAME_LABELS.index(game)
-    assert spitzen(np.uint64(parse(cards)), table_of(code, bridge_order == "skat")) == n
-    assert ref_spitzen(parse(cards), rule(code, bridge_order)) == n
+    for ranks, n in ((0, by_copies), (1, by_ranks)):
+        assert spitzen(np.uint64(parse(cards)), table_of(code, bridge_order == "skat"), ranks) == n
+        assert ref_spitzen(parse(cards), rule(code, bridge_order), ("copies", "ranks")[ranks]) == n
+
+
+def test_golden_spitzen_by_ranks_and_by_copies_in_one_settlement() -> None:
+    """The pair declares grand holding CJ SJ SJ HJ DJ DJ and wins 150 : 90: band 2, and the
+    Spitzen doubled in grand: by copies 1 (one CJ), 2 + 2 = 4; by ranks 4 (every jack), 2 + 8
+    = 10."""
+    cards = np.uint64(parse("CJ SJ SJ HJ DJ DJ"))
+    grand = table_of(GAME_LABELS.index("grand"), False)
+    for ranks, value in ((0, 4), (1, 10)):
+        n = spitzen(cards, grand, ranks)
+        assert settle(150, 90, PAIR, True, n, 0, 0, True, False) == (PAIR, False, value, value, 0)
 
 
 @pytest.mark.parametrize(("args", "result"), [
-    # (points pair, points lone, declaring side, grand, Spitzen, special pair, special lone)
-    # -> (winner side, tie, value, pair member's score, lone player's score)
-    ((151, 89, PAIR, False, 2, 1, 0), (PAIR, False, 6, 6, 0)),        # 3 + 2 Spitzen + 1
-    ((150, 90, PAIR, False, 2, 0, 2), (PAIR, False, 4, 4, 0)),        # 90: no "under 90"
-    ((110, 130, LONE, True, 3, 1, 2), (LONE, False, 10, 0, 10)),      # 2 + 2 x 3 + 2
-    ((180, 60, LONE, True, 3, 1, 2), (PAIR, False, 4, 4, 0)),         # no Spitzen for defenders
-    ((181, 59, PAIR, False, 0, 0, 1), (PAIR, False, 4, 4, 0)),
-    ((211, 29, PAIR, True, 1, 0, 0), (PAIR, False, 8, 8, 0)),         # 6 + 2 x 1
-    ((240, 0, LONE, False, 4, 1, 0), (PAIR, False, 9, 9, 0)),         # 8 + special
-    ((0, 240, LONE, False, 4, 0, 0), (LONE, False, 12, 0, 12)),       # 8 + 4
-    ((120, 120, PAIR, True, 5, 1, 1), (-1, True, 1, 0, 1)),           # tie: the lone player 1
-    ((120, 120, LONE, False, 5, 1, 1), (-1, True, 1, 1, 0)),          # tie: each pair member 1
-    ((120, 120, -1, False, 0, 0, 0), (-1, True, 0, 0, 0)),            # no declaring side
-    ((100, 100, PAIR, False, 2, 0, 0), (-1, True, 1, 0, 1)),          # first_round_points false
-    ((130, 110, -1, False, 0, 0, 0), (PAIR, False, 2, 2, 0)),         # redeal: band only
-    ((95, 105, PAIR, False, 2, 1, 1), (LONE, False, 3, 0, 3)),        # totals under 240
+    # (points pair, points lone, declaring side, grand, Spitzen, special pair, special lone,
+    # tie_special_points) -> (winner side, tie, value, pair member's score, lone player's score)
+    ((151, 89, PAIR, False, 2, 1, 0, True), (PAIR, False, 6, 6, 0)),     # 3 + 2 Spitzen + 1
+    ((151, 89, PAIR, False, 2, 1, 0, False), (PAIR, False, 6, 6, 0)),    # (a win: no tie rule)
+    ((150, 90, PAIR, False, 2, 0, 2, True), (PAIR, False, 4, 4, 0)),     # 90: no "under 90"
+    ((110, 130, LONE, True, 3, 1, 2, True), (LONE, False, 10, 0, 10)),   # 2 + 2 x 3 + 2
+    ((180, 60, LONE, True, 3, 1, 2, True), (PAIR, False, 4, 4, 0)),      # no Spitzen for defenders
+    ((181, 59, PAIR, False, 0, 0, 1, True), (PAIR, False, 4, 4, 0)),
+    ((211, 29, PAIR, True, 1, 0, 0, True), (PAIR, False, 8, 8, 0)),      # 6 + 2 x 1
+    ((240, 0, LONE, False, 4, 1, 0, True), (PAIR, False, 9, 9, 0)),      # 8 + special
+    ((0, 240, LONE, False, 4, 0, 0, True), (LONE, False, 12, 0, 12)),    # 8 + 4
+    # a tie: the non-declaring side 1, never Spitzen; with tie_special_points its own
+    # special points on top (not the declaring side's)
+    ((120, 120, PAIR, True, 5, 1, 1, False), (-1, True, 1, 0, 1)),       # the lone player 1
+    ((120, 120, PAIR, True, 5, 1, 1, True), (-1, True, 2, 0, 2)),        # ... 1 + 1
+    ((120, 120, PAIR, True, 5, 0, 2, True), (-1, True, 3, 0, 3)),        # ... 1 + 2
+    ((120, 120, LONE, False, 5, 1, 1, False), (-1, True, 1, 1, 0)),      # each pair member 1
+    ((120, 120, LONE, False, 5, 1, 1, True), (-1, True, 2, 2, 0)),       # ... 1 + the pair's 1
+    ((120, 120, LONE, False, 5, 0, 2, True), (-1, True, 1, 1, 0)),       # the lone's 2 do not count
+    ((120, 120, -1, False, 0, 0, 0, True), (-1, True, 0, 0, 0)),         # no declaring side
+    ((100, 100, PAIR, False, 2, 0, 0, True), (-1, True, 1, 0, 1)),       # first_round_points false
+    ((130, 110, -1, False, 0, 0, 0, True), (PAIR, False, 2, 2, 0)),      # redeal: band only
+    ((95, 105, PAIR, False, 2, 1, 1, True), (LONE, False, 3, 0, 3)),     # totals under 240
 ])
 def test_golden_settlement(args: tuple, result: tuple) -> None:
     assert tuple(settle(*args, False)) == result
+    terms = settle_terms(*args, False)
+    assert terms[5] == terms[2] + terms[3] + terms[4] == result[2]  # band + Spitzen + special
     # zero_sum: the lone player wins or loses twice the value, each pair member once
     winner, tie, value, pair_score, lone_score = result
     zero_sum = (pair_score, -2 * pair_score) if pair_score else (-lone_score, 2 * lone_score)
@@ -725,10 +840,14 @@ def referee(d: Dealt, rules: dict, decide: Decisions, seen: Counter | None = Non
 
     # the first round: 3 tricks with the 3 cards, forehand leads; then the teams
     fr_points, fr_tricks, _ = play_round(3, fh, list(d.first_round), rule(fr_code, order), decide, rows, seen)
-    lone, both = ref_teams(d.first_round, d.stocks, d.turned, rules["team_cards"] == "all")
+    all_cards = rules["team_cards"] == "all"
+    lone = ref_teams(d.first_round, d.stocks, d.turned, all_cards)
+    lone_cards = (d.first_round[lone], d.stocks[lone], d.skat, d.turned)
+    both = ref_lone_both(*lone_cards, rules["both_copies"], all_cards)
     pair = [s for s in range(3) if s != lone]
     special = [int(fr_tricks[pair[0]] + fr_tricks[pair[1]] == 3), int(both) + int(fr_tricks[lone] == 3)]
-    exp |= {"pair_0": pair[0], "pair_1": pair[1], "lone": lone, "lone_both": int(both)}
+    exp |= {"pair_0": pair[0], "pair_1": pair[1], "lone": lone, "lone_both": int(both),
+            "lone_both_by": ref_both_by(*lone_cards)}
     exp |= per_seat("fr_tricks", fr_tricks) | per_seat("fr_points", fr_points)
 
     # the lone player takes the skat; the declaration in the order of the first-round tricks
@@ -770,19 +889,24 @@ def referee(d: Dealt, rules: dict, decide: Decisions, seen: Counter | None = Non
         discard_points[side_of[s]] += points(discards[s])
         by_side[side_of[s]] += main_points[s] + points(discards[s]) + (fr_points[s] if count_fr else 0)
     assert sum(main_points) + sum(discard_points) + (sum(fr_points) if declarer >= 0 else 0) == 240
-    n_spitzen = 0
+    by_reading = {"copies": 0, "ranks": 0}
     if declarer >= 0:  # the declaring side's main-game cards and discards
-        n_spitzen = ref_spitzen(sum(taken[s] | discards[s] for s in range(3) if side_of[s] == side), game)
+        cards = sum(taken[s] | discards[s] for s in range(3) if side_of[s] == side)
+        by_reading = {reading: ref_spitzen(cards, game, reading) for reading in by_reading}
+    n_spitzen = by_reading[rules["spitzen"]]
     result = ref_settle(by_side[PAIR], by_side[LONE], side, game.kind == "grand", n_spitzen,
-                        special[PAIR], special[LONE], bool(rules["zero_sum"]))
+                        special[PAIR], special[LONE], bool(rules["tie_special_points"]),
+                        bool(rules["zero_sum"]))
     exp |= {"discard_points_pair": discard_points[PAIR], "discard_points_lone": discard_points[LONE],
             "points_pair": by_side[PAIR], "points_lone": by_side[LONE], "special_pair": special[PAIR],
-            "special_lone": special[LONE], "spitzen": n_spitzen}
+            "special_lone": special[LONE], "spitzen": n_spitzen,
+            "spitzen_copies": by_reading["copies"], "spitzen_ranks": by_reading["ranks"]}
     exp |= {k: result[k] for k in ("winner_side", "tie", "value")}
     exp |= per_seat("score", [result["lone" if s == lone else "pair"] for s in range(3)])
     seen["deals"] += 1
     seen["redeal" if declarer < 0 else f"turn_{turn}"] += 1
     seen["tie"] += result["tie"]
+    seen["tie_special"] += result["tie"] and result["value"] > 1
     seen["fr_sweep"] += 3 in fr_tricks
     seen["lone_both"] += both
     return exp, rows
@@ -810,10 +934,13 @@ def referee_recorded(batch_columns: dict[str, np.ndarray], actions: list[np.ndar
 
 
 RULE_SETS = [{}, {"bridge_order": "skat", "team_cards": "all", "first_round_points": False,
-                  "zero_sum": True}, {"team_cards": "all", "zero_sum": True}]
+                  "zero_sum": True, "both_copies": "skat", "spitzen": "ranks"},
+             {"team_cards": "all", "zero_sum": True, "tie_special_points": False},
+             {"both_copies": "stock", "spitzen": "ranks"}]
 
 
-@pytest.mark.parametrize("given", RULE_SETS, ids=["default", "skat_all_nofr_zero", "all_zero"])
+@pytest.mark.parametrize("given", RULE_SETS, ids=["default", "skat_all_nofr_zero_skat_ranks",
+                                                  "all_zero_no_tie_special", "stock_ranks"])
 @pytest.mark.parametrize("policies", [RANDOM, ["heuristic"] * 3, ["heuristic", "random", "random"]],
                          ids=["random", "heuristic", "mixed"])
 def test_played_deals_agree_with_the_rules(policies: list[str], given: dict) -> None:
@@ -942,7 +1069,7 @@ def test_the_redeal_end_to_end() -> None:
 
 def lone_of(d: Dealt) -> int:
     """The lone player under ``team_cards = first_round``."""
-    return ref_teams(d.first_round, d.stocks, d.turned, False)[0]
+    return ref_teams(d.first_round, d.stocks, d.turned, False)
 
 
 def test_a_lone_declarer_s_discarded_top_trumps_are_his_spitzen() -> None:
@@ -990,17 +1117,20 @@ def main_rule(c: dict[str, np.ndarray], i: int, bridge_order: str = "natural") -
 
 def test_spitzen_count_the_main_game_cards_not_the_first_round() -> None:
     """The declaring side's Spitzen come from its stocks (and the lone player's skat, his
-    discards included), never from its first-round cards; one copy of a trump counts 1 and
-    ends the run."""
+    discards included), never from its first-round cards; by copies one copy of a trump
+    counts 1 and ends the run, by ranks it counts 1 and the run goes on."""
     c = played(5, 4000, ("random",) * 3)
     seen = Counter()
     for i in np.flatnonzero(c["declarer"] >= 0):
         main, first = side_cards(c, i)
         game = main_rule(c, i)
-        assert c["spitzen"][i] == ref_spitzen(main, game)
+        assert c["spitzen"][i] == c["spitzen_copies"][i] == ref_spitzen(main, game, "copies")
+        assert c["spitzen_ranks"][i] == ref_spitzen(main, game, "ranks")
         seen["first_round_would_change_it"] += ref_spitzen(main | first, game) != ref_spitzen(main, game)
         top = copies(NAMES.index(game.trumps[0]))
         seen["one_top_copy"] += count(main & top) == 1 and c["spitzen"][i] == 1
+        seen["ranks_go_further"] += c["spitzen_ranks"][i] > c["spitzen_copies"][i]
+        seen["copies_go_further"] += c["spitzen_ranks"][i] < c["spitzen_copies"][i]
         seen["none"] += c["spitzen"][i] == 0
     assert min(seen.values()) >= 30, seen
 
@@ -1031,26 +1161,32 @@ def test_spitzen_and_special_points_count_only_for_the_side_that_won() -> None:
     assert min(seen.values()) >= 5, seen
 
 
+@pytest.mark.parametrize("tie_special", [True, False])
 @pytest.mark.parametrize("zero_sum", [False, True])
-def test_ties_score_the_non_declaring_side_one(zero_sum: bool) -> None:
-    """120 : 120 is a tie: the side that did not declare scores 1 each (zero_sum: the lone
-    player 2, each pair member 1, the other side the opposite), without Spitzen or special
-    points."""
-    c = played(6, 8000, ("heuristic",) * 3, (("zero_sum", zero_sum),))
+def test_ties_score_the_non_declaring_side(zero_sum: bool, tie_special: bool) -> None:
+    """120 : 120 is a tie: the side that did not declare scores 1 each, and with
+    ``tie_special_points`` its special points on top (zero_sum: the lone player twice that,
+    each pair member once, the other side the opposite); never Spitzen, never the declaring
+    side's special points."""
+    c = played(6, 20000, ("random",) * 3, (("zero_sum", zero_sum), ("tie_special_points", tie_special)))
     seen = Counter()
-    for i in np.flatnonzero(c["tie"]):
+    for i in np.flatnonzero(c["tie"] & (c["declaring_side"] >= 0)):
         assert c["points_pair"][i] == c["points_lone"][i] == 120 and c["winner_side"][i] == -1
         lone = int(c["lone"][i])
         scores = [int(c[f"score_{s}"][i]) for s in range(3)]
         pair_scores = c["declaring_side"][i] == LONE
+        special = int(c["special_pair" if pair_scores else "special_lone"][i])
+        value = 1 + (special if tie_special else 0)
         if zero_sum:
-            pair_score, lone_score = (1, -2) if pair_scores else (-1, 2)
+            pair_score, lone_score = (value, -2 * value) if pair_scores else (-value, 2 * value)
         else:
-            pair_score, lone_score = (1, 0) if pair_scores else (0, 1)
+            pair_score, lone_score = (value, 0) if pair_scores else (0, value)
         assert scores == [lone_score if s == lone else pair_score for s in range(3)]
-        assert c["value"][i] == 1
+        assert c["value"][i] == value
         seen[int(c["declaring_side"][i])] += 1
-    assert seen[PAIR] >= 5 and seen[LONE] >= 5, seen
+        seen["special"] += special > 0
+        seen["spitzen"] += c["spitzen"][i] > 0
+    assert seen[PAIR] >= 5 and seen[LONE] >= 5 and seen["special"] >= 3 and seen["spitzen"] >= 3, seen
 
 
 def test_first_round_points_decide_only_the_count() -> None:
@@ -1074,22 +1210,40 @@ def test_first_round_points_decide_only_the_count() -> None:
     assert len(low_ties) >= 5
     for i in low_ties:
         assert not_counted["points_pair"][i] == not_counted["points_lone"][i]
-        assert not_counted["value"][i] == 1 and not_counted["winner_side"][i] == -1
+        scoring = "special_pair" if not_counted["declaring_side"][i] == LONE else "special_lone"
+        special = not_counted[scoring][i]
+        assert not_counted["value"][i] == 1 + special and not_counted["winner_side"][i] == -1
 
 
-@pytest.mark.parametrize("played_zero_sum", [False, True])
-def test_rescoring_zero_sum_equals_playing_it(played_zero_sum: bool) -> None:
-    """``zero_sum`` only scores: deals played under one value and re-scored under the other
-    have the columns of the deals played under the other (here with other play rules too)."""
-    base = {"team_cards": "all", "first_round_points": False, "bridge_order": "skat"}
+SCORING = [(o.name, v) for o in GAME.options if o.scoring_only for v in o.allowed[1:]]
+"""Each scoring-only option's other values."""
+
+
+@pytest.mark.parametrize("team_cards", ["first_round", "all"])
+@pytest.mark.parametrize(("name", "value"), SCORING)
+def test_rescoring_equals_playing(name: str, value: object, team_cards: str) -> None:
+    """``both_copies``, ``spitzen``, ``tie_special_points`` and ``zero_sum`` only score: deals
+    played under one value and re-scored under the other have the columns of the deals
+    played under the other, either way (here with other play rules too)."""
+    base = {"team_cards": team_cards, "first_round_points": False, "bridge_order": "skat"}
+    default = GAME.options.by_name[name].default
+    changed = set()
     for policies in (("random",) * 3, ("heuristic",) * 3):
-        columns = {z: played(8, 3000, policies, tuple((base | {"zero_sum": z}).items()))
-                   for z in (False, True)}
-        other = GAME.rules(base | {"zero_sum": not played_zero_sum})
-        rescored = GAME.rescore(columns[played_zero_sum], other)
-        for key, column in columns[not played_zero_sum].items():
-            assert np.array_equal(column, rescored[key]), key
-    zs = columns[True]
+        columns = {v: played(8, 6000, policies, tuple((base | {name: v}).items())) for v in (default, value)}
+        for was, now in ((default, value), (value, default)):
+            rescored = GAME.rescore(columns[was], GAME.rules(base | {name: now}))
+            for key, column in columns[now].items():
+                assert np.array_equal(column, rescored[key]), (was, now, key)
+        changed |= {k for k in columns[value] if not np.array_equal(columns[value][k], columns[default][k])}
+    # under team_cards = all the teams look at the stock too: the stock reading is team_cards'
+    same = (name, value, team_cards) == ("both_copies", "stock", "all")
+    assert bool(changed) != same, (name, value, changed)
+
+
+def test_zero_sum_scores_add_up_to_nothing() -> None:
+    """With ``zero_sum`` the three scores add up to 0, the lone player's twice the value."""
+    zs = played(8, 3000, ("heuristic",) * 3, tuple({"team_cards": "all", "first_round_points": False,
+                                                    "bridge_order": "skat", "zero_sum": True}.items()))
     scores = np.stack([zs[f"score_{s}"].astype(int) for s in range(3)])
     assert (scores.sum(axis=0) == 0).all()
     lone_score = scores[zs["lone"].astype(int), np.arange(3000)]

@@ -388,7 +388,9 @@ def doko_skat_invariants(batch: Batch, rules: dict) -> None:
         pair = sorted({0, 1, 2} - {lone})
         assert [int(c["pair_0"][i]), int(c["pair_1"][i])] == pair
         assert holders == ([lone] if len(holders) == 1 else pair)
-        assert bool(c["lone_both"][i]) == (looked[lone] & both == both)
+        held_both = {"team_cards": looked[lone], "stock": first[lone] | stocks[lone],
+                     "skat": first[lone] | stocks[lone] | skat}[rules["both_copies"]]
+        assert bool(c["lone_both"][i]) == (held_both & both == both)
         # the declaration: passes until someone names a game
         spoken = [r for r in rows[9:] if r[0] in (A.PASS, A.DECLARE)]
         assert rows[9:9 + len(spoken)] == spoken and len({r[1] for r in spoken}) == len(spoken)
@@ -442,7 +444,8 @@ def doko_skat_invariants(batch: Batch, rules: dict) -> None:
         assert int(c["discard_points_lone"][i]) == discard_points[lone]
         # the result is settle's
         result = dv.settle(totals[0], totals[1], side, dv.GAME_TYPE[code] == dv.GRAND, int(c["spitzen"][i]),
-                           int(c["special_pair"][i]), int(c["special_lone"][i]), rules["zero_sum"])
+                           int(c["special_pair"][i]), int(c["special_lone"][i]),
+                           rules["tie_special_points"], rules["zero_sum"])
         winner, tie, value, pair_score, lone_score = result
         assert (int(c["winner_side"][i]), bool(c["tie"][i]), int(c["value"][i])) == (winner, tie, value)
         assert [int(c[f"score_{s}"][i]) for s in range(3)] == [lone_score if s == lone else pair_score
@@ -471,7 +474,7 @@ RULE_SETS = {"skat": [{}, {"all_pass": "ramsch", "announcements": True, "lost_fa
                              "b_marker_mode": "v2", "tie_rule": "last_trick"},
                             {"equal_cards": "second_heart_ten", "tie_rule": "b_markers"}],
              "doko_skat": [{}, {"bridge_order": "skat", "team_cards": "all", "first_round_points": False,
-                            "zero_sum": True}]}
+                            "zero_sum": True, "both_copies": "skat", "tie_special_points": False}]}
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

@@ -75,7 +75,10 @@ def redeal_deal(seat: int) -> int:
 
 # --- the score, as the engine settles it ----------------------------------------------------
 
-@pytest.mark.parametrize("rules", [DEFAULT, ZERO_SUM], ids=["default", "zero_sum"])
+READINGS = GAME.rules({"both_copies": "skat", "spitzen": "ranks", "tie_special_points": False})
+
+
+@pytest.mark.parametrize("rules", [DEFAULT, ZERO_SUM, READINGS], ids=["default", "zero_sum", "readings"])
 @pytest.mark.parametrize("policy", ["random", "heuristic"])
 def test_the_score_breakdown_arrives_at_the_engines_value_and_scores(rules: dict, policy: str) -> None:
     n = 2000
@@ -96,10 +99,40 @@ def test_the_score_breakdown_arrives_at_the_engines_value_and_scores(rules: dict
         kinds["redeal"] += c["nobody_declared"]
         kinds["tie"] += c["tie"]
         kinds["spitzen"] += any("Spitzen" in line for line in lines)
+        kinds["by_rank"] += any("Spitzen by rank" in line for line in lines)
         kinds["special"] += any("special point" in line for line in lines)
+        kinds["with_skat"] += any("turned-up cards with the skat" in line for line in lines)
     assert kinds["spitzen"] > 100 and kinds["special"] > 100, kinds
+    assert (kinds["by_rank"] > 100) == (rules is READINGS) and kinds["by_rank"] <= kinds["spitzen"]
+    assert (kinds["with_skat"] > 0) == (rules is READINGS), kinds
     if policy == "random":
         assert kinds["redeal"] >= 1, kinds
+
+
+@pytest.mark.parametrize(("given", "line"), [
+    ({}, "the lone player 1 + 1 special point (the lone player held both turned-up cards among "
+         "his first-round cards) = 2"),
+    ({"zero_sum": True}, "the lone player 1 + 1 special point (the lone player held both "
+                         "turned-up cards among his first-round cards) = 2"),
+    ({"tie_special_points": False}, "the lone player 1 (special points do not count in a tie "
+                                    "under these rules)"),
+])
+def test_a_tie_shows_the_special_points_it_counts(given: dict, line: str) -> None:
+    """Deal 3311 under seed 2, random players: the pair declares and the sides tie 120 : 120;
+    the lone player, holding both turned-up cards among his first-round cards, scores 1 and
+    his special point on top, or 1 alone without ``tie_special_points``."""
+    rules = GAME.rules(given)
+    cols = GAME.play(2, 3311, 1, rules, ["random"] * 3).columns
+    c = {k: v[0].item() for k, v in cols.items()}
+    assert (c["tie"], c["declaring_side"], c["lone"], c["lone_both"]) == (True, 0, 1, True)
+    screen = DokoSkatScreen(GAME, rules, 0, 3311)
+    result = screen.result_lines(cols)
+    assert f"Tie at 120 card points: the side that did not declare scores, {line}" in result
+    value = 1 if given.get("tie_special_points") is False else 2
+    lone_score = 2 * value if rules["zero_sum"] else value
+    pair_score = -value if rules["zero_sum"] else 0
+    assert result[-1] == f"Scores: you {pair_score:+d}, seat 1 (middlehand) {lone_score:+d}, " \
+                         f"seat 2 (rearhand) {pair_score:+d}"
 
 
 # --- whole deals through the session loop ---------------------------------------------------

@@ -1292,9 +1292,12 @@ DSK_RULES = {
     "heuristic": (["heuristic"] * 3, {}),
     "random": (["random"] * 3, {}),
     "random_skat_all": (["random"] * 3, {"bridge_order": "skat", "team_cards": "all",
-                                         "first_round_points": False, "zero_sum": True}),
+                                         "first_round_points": False, "zero_sum": True,
+                                         "both_copies": "skat"}),
     "heuristic_skat_all": (["heuristic"] * 3, {"bridge_order": "skat", "team_cards": "all"}),
-    "mixed": (["random", "heuristic", "random"], {"first_round_points": False, "zero_sum": True}),
+    "mixed": (["random", "heuristic", "random"], {"first_round_points": False, "zero_sum": True,
+                                                  "both_copies": "stock", "spitzen": "ranks",
+                                                  "tie_special_points": False}),
 }
 DSK_DEALS = 250
 DSK_CARDS = ["stock", "skat", "turned_up", "first_round_hands"]
@@ -1303,7 +1306,8 @@ DSK_ACTION_FIELDS = {"play": {"card", "from"}, "declare": {"game", "trump"}, "pa
 DSK_RESULT_FIELDS = ["pair", "lone", "declarer", "declaring_side", "game", "trump", "side_points",
                      "first_round_tricks", "special_points", "spitzen", "winner_side", "scores"]
 DSK_EXTRA_RESULT = ["first_round_game", "first_round_trump", "nobody_declared", "declarer_turn",
-                    "lone_both", "tie", "value", "points", "tricks", "first_round_points",
+                    "lone_both", "lone_both_by", "spitzen_copies", "spitzen_ranks", "tie", "value",
+                    "points", "tricks", "first_round_points",
                     "discard_points", "discards"]
 
 
@@ -1411,12 +1415,19 @@ def dsk_tricks(plays: list[dict[str, Any]], leader: int, hands: list[list[str]],
     return points, tricks
 
 
-def dsk_spitzen(cards: list[str], trumps: list[str]) -> int:
-    """Consecutive top trumps held, each copy one, until a trump of which a copy is missing."""
+def dsk_spitzen(cards: list[str], trumps: list[str], reading: str) -> int:
+    """Consecutive top trumps held: by copies each copy one, until a trump of which a copy
+    is missing; by ranks each trump held at all one, until a trump held not at all."""
     n = 0
     for t in trumps:
-        n += cards.count(t)
-        if cards.count(t) < 2:
+        held = cards.count(t)
+        if reading == "ranks":
+            if not held:
+                break
+            n += 1
+            continue
+        n += held
+        if held < 2:
             break
     return n
 
@@ -1439,7 +1450,13 @@ def dsk_by_hand(obj: dict[str, Any]) -> dict[str, Any]:
     holders = [s for s in range(3) if turned in looked[s]]
     lone = holders[0] if len(holders) == 1 else 3 - sum(holders)
     pair = sorted({0, 1, 2} - {lone})
-    lone_both = looked[lone].count(turned) == 2
+    # his cards by the both_copies readings: team_cards', his stock, the skat he takes
+    mine = [first[lone], first[lone] + cards["stock"][lone],
+            first[lone] + cards["stock"][lone] + cards["skat"]]
+    lone_both_by = next((place for place, held in zip(("first_round", "stock", "skat"), mine)
+                         if held.count(turned) == 2), None)
+    lone_both = {"team_cards": looked[lone], "stock": mine[1],
+                 "skat": mine[2]}[rules["both_copies"]].count(turned) == 2
     a, b = sorted(pair, key=lambda s: (-fr_tricks[s], (s - forehand) % 3))
     order = [a, lone, b] if fr_tricks[a] + fr_tricks[b] >= 2 else [lone, a, b]
     k = 9
@@ -1489,24 +1506,27 @@ def dsk_by_hand(obj: dict[str, Any]) -> dict[str, Any]:
     if declarer is None:
         special = {"pair": 0, "lone": 0}
     declaring = side_of[declarer] if declarer is not None else None
-    spitzen = 0
+    spitzen = {"copies": 0, "ranks": 0}
     if declaring is not None:
         held = [c for s in range(3) if side_of[s] == declaring
                 for c in cards["stock"][s] + (cards["skat"] if s == lone else [])]
-        spitzen = dsk_spitzen(held, orders[0])
+        spitzen = {reading: dsk_spitzen(held, orders[0], reading) for reading in spitzen}
     return {"pair": pair, "lone": lone, "declarer": declarer, "declaring_side": declaring,
             "game": game, "trump": trump, "side_points": side_points,
-            "first_round_tricks": fr_tricks, "special_points": special, "spitzen": spitzen,
-            "first_round_game": fr_game, "first_round_trump": fr_trump,
-            "nobody_declared": declarer is None, "lone_both": lone_both, "points": points,
+            "first_round_tricks": fr_tricks, "special_points": special,
+            "spitzen": spitzen[rules["spitzen"]], "spitzen_copies": spitzen["copies"],
+            "spitzen_ranks": spitzen["ranks"], "first_round_game": fr_game,
+            "first_round_trump": fr_trump, "nobody_declared": declarer is None,
+            "lone_both": lone_both, "lone_both_by": lone_both_by, "points": points,
             "tricks": tricks, "first_round_points": fr_points, "discard_points": discard_points,
             "discards": discards}
 
 
-def dsk_settle(r: dict[str, Any], zero_sum: bool) -> dict[str, Any]:
-    """Winner, tie, value and scores from a result's counts, as RULES.md settles them."""
+def dsk_settle(r: dict[str, Any], rules: dict[str, Any]) -> dict[str, Any]:
+    """Winner, tie, value and scores from a result's counts, as RULES.md settles them (a tie:
+    the non-declaring side 1, plus its special points with ``tie_special_points``)."""
     p, lone = r["side_points"], r["lone"]
-    declaring = r["declaring_side"]
+    declaring, zero_sum = r["declaring_side"], rules["zero_sum"]
     if p["pair"] == p["lone"]:
         winner, scoring, value = None, ({"pair": "lone", "lone": "pair"}.get(declaring)), 1
     else:
@@ -1528,6 +1548,8 @@ def dsk_settle(r: dict[str, Any], zero_sum: bool) -> dict[str, Any]:
 
 def test_doko_skat_every_trace_md_field(dsk_traces: dict[str, Path]) -> None:
     seen_types, seen_games, seen_sides = set(), set(), set()
+        if scoring is not None and rules["tie_special_points"]:
+            value += r["special_points"][scoring]
     for obj in dsk_lines(dsk_traces):
         assert list(obj) == list(FIELDS)
         assert obj["game"] == "doko_skat" and obj["seed"] == 2024
@@ -1594,7 +1616,9 @@ def test_doko_skat_fields_match_the_columns(dsk_traces: dict[str, Path]) -> None
             assert r["special_points"] == {"pair": col["special_pair"], "lone": col["special_lone"]}
             assert r["winner_side"] == (sides[col["winner_side"]] if col["winner_side"] >= 0 else None)
             for key, column in (("spitzen", "spitzen"), ("value", "value"), ("tie", "tie"),
-                                ("nobody_declared", "nobody_declared"), ("lone_both", "lone_both")):
+                                ("nobody_declared", "nobody_declared"), ("lone_both", "lone_both"),
+                                ("spitzen_copies", "spitzen_copies"),
+                                ("spitzen_ranks", "spitzen_ranks")):
                 assert r[key] == col[column] and type(r[key]) is (bool if cols[column].dtype == bool
                                                                   else int)
             for key, column in (("scores", "score"), ("first_round_tricks", "fr_tricks"),
@@ -1612,7 +1636,9 @@ def test_doko_skat_played_by_hand(dsk_traces: dict[str, Path]) -> None:
         r = obj["result"]
         for key, value in dsk_by_hand(obj).items():
             assert r[key] == value, (obj["deal"], key)
-        for key, value in dsk_settle(r, obj["rules"]["zero_sum"]).items():
+            assert r["lone_both_by"] == (("first_round", "stock", "skat")[col["lone_both_by"]]
+                                         if col["lone_both_by"] >= 0 else None)
+        for key, value in dsk_settle(r, obj["rules"]).items():
             assert r[key] == value, (obj["deal"], key)
         ties += r["tie"]
     assert ties
@@ -1633,7 +1659,7 @@ def test_doko_skat_redeal_carries_its_cards(dsk_redeals: list[dict[str, Any]]) -
         assert sum(len(d) for d in r["discards"]) == 12
         for key, value in dsk_by_hand(obj).items():
             assert r[key] == value, (obj["deal"], key)
-        for key, value in dsk_settle(r, obj["rules"]["zero_sum"]).items():
+        for key, value in dsk_settle(r, obj["rules"]).items():
             assert r[key] == value, (obj["deal"], key)
 
 

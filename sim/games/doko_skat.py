@@ -18,7 +18,9 @@ What the game is
   game, they are shuffled again and dealt 2 to each pair member, 1 to the lone player,
   2 to each pair member; everyone discards 4 (for his side).
 * Main game: 12 tricks; more card points wins; bands, Spitzen and special points
-  (``settle_terms``). Options: ``OPTIONS`` below.
+  (``settle_terms``). Options: ``OPTIONS`` below; ``both_copies``, ``spitzen``,
+  ``tie_special_points`` and ``zero_sum`` only score (no policy reads them), and
+  ``rescore`` scores played deals under other values from their columns.
 
 ``play_deal`` goes through the phases as the rules name them (``_deal``, the first round's
 ``_tricks``, ``_teams``, ``_declaration``, ``_lone_discard`` or ``_redeal``, ``_main_game``
@@ -45,12 +47,15 @@ from sim.games.cardplay import CardPlay
 from sim.games.doko_skat_cardplay import (
     S,
     card_allowed,
+    earned,
     finished,
+    lone_both,
     name_game,
     observe,
     put_away,
     redeal,
     settlement,
+    side_spitzen,
     start_first_round,
     start_main_game,
     step,
@@ -59,6 +64,8 @@ from sim.games.doko_skat_cardplay import (
 from sim.games.doko_skat_obs import FIELDS as O
 from sim.games.doko_skat_obs import PH_DECLARE, PH_DISCARD
 from sim.games.doko_skat_values import (
+    BOTH_COPIES,
+    BOTH_PLACES,
     GAME_TRUMP,
     GAME_TYPE,
     GAME_TYPES,
@@ -70,6 +77,7 @@ from sim.games.doko_skat_values import (
     N_KINDS,
     PAIR,
     SIDES,
+    SPITZEN,
     TRICKS,
     declaration_order,
     game_of_card,
@@ -108,16 +116,29 @@ OPTIONS = OptionTable([
     Option("team_cards", "first_round", ("first_round", "all"),
            "a holder of the turned-up card has a copy among his three first-round cards; or "
            "anywhere in his cards, his stock included"),
+    Option("both_copies", "team_cards", BOTH_COPIES,
+           "the lone player's special point for both copies of the turned-up card: both among "
+           "the cards team_cards looks at; among his first-round cards and his stock; or "
+           "among those and the skat he takes", scoring_only=True),
     Option("first_round_points", True, (True, False),
            "first-round tricks count for the side that took them (in a redeal for nobody)"),
+    Option("spitzen", "copies", SPITZEN,
+           "the declaring side's consecutive top trumps: each copy one, up to the first copy "
+           "it lacks; or each rank it holds a copy of one, up to the first rank it lacks "
+           "entirely", scoring_only=True),
+    Option("tie_special_points", True, (True, False),
+           "in a tie the non-declaring side scores 1 plus its first-round special points; "
+           "false: 1 only (never Spitzen)", scoring_only=True),
     Option("zero_sum", False, (False, True),
            "the lone player wins or loses twice the game's points, each pair member once, "
            "the other side the opposite; false: only the winning side scores",
            scoring_only=True),
 ])
 
-P_BRIDGE_ORDER, P_TEAM_CARDS, P_FIRST_ROUND_POINTS, P_ZERO_SUM = (OPTIONS.position(n) for n in (
-    "bridge_order", "team_cards", "first_round_points", "zero_sum"))
+P_BRIDGE_ORDER, P_TEAM_CARDS, P_BOTH_COPIES, P_FIRST_ROUND_POINTS, P_SPITZEN, P_TIE_SPECIAL, \
+    P_ZERO_SUM = (OPTIONS.position(n) for n in (
+        "bridge_order", "team_cards", "both_copies", "first_round_points", "spitzen",
+        "tie_special_points", "zero_sum"))
 """Where each option's code lies in the kernel's parameters (``kernel_params``)."""
 
 
@@ -126,12 +147,13 @@ def _is(name: str, value: object) -> np.ndarray:
     return np.array([v == value for v in OPTIONS.by_name[name].allowed], np.int64)
 
 
-SKAT_ORDER, ALL_CARDS, FIRST_ROUND_COUNTS, ZERO_SUM = (_is("bridge_order", "skat"),
-                                                      _is("team_cards", "all"),
-                                                      _is("first_round_points", True),
-                                                      _is("zero_sum", True))
+SKAT_ORDER, ALL_CARDS, FIRST_ROUND_COUNTS, SPITZEN_RANKS, TIE_SPECIAL, ZERO_SUM = (
+    _is("bridge_order", "skat"), _is("team_cards", "all"), _is("first_round_points", True),
+    _is("spitzen", "ranks"), _is("tie_special_points", True), _is("zero_sum", True))
 """The rules' flags by option code: bridges in the skat order, team cards anywhere, the
-first-round tricks count, zero sum."""
+first-round tricks count, Spitzen by ranks, special points in a tie, zero sum.
+``both_copies``'s code is itself the reading the settlement takes (its values are
+``doko_skat_values.BOTH_COPIES``)."""
 
 
 def kernel_params(rules: dict) -> np.ndarray:
@@ -159,12 +181,14 @@ COLUMNS = (
     ("fr_trump", "int8"),
 ) + _per_seat("fr_tricks", "int8") + _per_seat("fr_points", "int16") + (
     ("pair_0", "int8"), ("pair_1", "int8"), ("lone", "int8"), ("lone_both", "bool"),
+    ("lone_both_by", "int8"),
     ("declarer", "int8"), ("declaring_side", "int8"), ("declarer_turn", "int8"),
     ("nobody_declared", "bool"), ("second_turned_up", "int8"), ("game", "int8"), ("trump", "int8"),
 ) + _per_seat("points", "int16") + _per_seat("tricks", "int8") + (
     ("discard_points_pair", "int16"), ("discard_points_lone", "int16"),
     ("points_pair", "int16"), ("points_lone", "int16"), ("special_pair", "int8"),
-    ("special_lone", "int8"), ("spitzen", "int8"), ("winner_side", "int8"), ("tie", "bool"),
+    ("special_lone", "int8"), ("spitzen", "int8"), ("spitzen_copies", "int8"),
+    ("spitzen_ranks", "int8"), ("winner_side", "int8"), ("tie", "bool"),
     ("value", "int8"),
 ) + _per_seat("score", "int16") + _per_seat("stock", "uint64") + (("skat", "uint64"),) \
     + _per_seat("first_round", "uint64") + _per_seat("extra", "uint64") \
@@ -175,11 +199,15 @@ COLUMNS = (
 redeal); ``fr_game`` / ``game``: the game type (suit, grand, bridge) and ``fr_trump`` /
 ``trump`` its trump suit (-1 in grand); ``fr_tricks`` / ``fr_points``: first-round tricks and
 their card points per seat; ``declarer_turn``: 0-2, the declarer's place in the declaration
-order; ``points_s`` / ``tricks_s``: main-game tricks per seat; ``points_pair`` /
-``points_lone``: the side totals that decide the game (main-game tricks, discards, and the
-first-round tricks when they count); ``special_*``: special points as earned (they count
-only for a winning side); ``spitzen``: the declaring side's, undoubled; ``value``: what each
-winner scores; ``stock_s``, ``skat``, ``first_round_s``, ``extra_s`` (redeal), ``discard_s``:
+order; ``lone_both``: the lone player holds both turned-up cards by the ``both_copies``
+reading, ``lone_both_by``: where his cards first hold them (``BOTH_PLACES``; -1: not even
+with the skat), so any reading can be scored again; ``points_s`` / ``tricks_s``: main-game
+tricks per seat; ``points_pair`` / ``points_lone``: the side totals that decide the game
+(main-game tricks, discards, and the first-round tricks when they count); ``special_*``:
+special points as earned (they count only for a side that scores); ``spitzen``: the
+declaring side's, undoubled, by the ``spitzen`` reading, ``spitzen_copies`` /
+``spitzen_ranks``: by each reading; ``value``: what each player of the scoring side scores;
+``stock_s``, ``skat``, ``first_round_s``, ``extra_s`` (redeal), ``discard_s``:
 card masks; ``bridge_order``, ``team_cards``, ``first_round_points``: the rules the deal's
 card play followed (``natural``/``skat``, ``first_round``/``all``: labels of the kernel's
 flags), so that a recorded deal's card play can be set up from its columns alone
@@ -187,7 +215,7 @@ flags), so that a recorded deal's card play can be set up from its columns alone
 COL = {name: j for j, (name, _) in enumerate(COLUMNS)}
 C_DEAL, C_DEALER, C_TURNED, C_FR_GAME, C_FR_TRUMP, C_FR_TRICKS, C_FR_POINTS = (COL[n] for n in (
     "deal", "dealer", "turned_up", "fr_game", "fr_trump", "fr_tricks_0", "fr_points_0"))
-C_PAIR, C_LONE, C_BOTH = COL["pair_0"], COL["lone"], COL["lone_both"]
+C_PAIR, C_LONE, C_BOTH, C_BOTH_BY = COL["pair_0"], COL["lone"], COL["lone_both"], COL["lone_both_by"]
 C_DECLARER, C_SIDE, C_TURN, C_NOBODY = (COL[n] for n in ("declarer", "declaring_side",
                                                           "declarer_turn", "nobody_declared"))
 C_SECOND, C_GAME, C_TRUMP, C_POINTS, C_TRICKS = (COL[n] for n in (
@@ -196,6 +224,7 @@ C_DISC_PAIR, C_DISC_LONE, C_PTS_PAIR, C_PTS_LONE, C_SP_PAIR, C_SP_LONE, C_SPITZE
     C_TIE, C_VALUE, C_SCORE = (COL[n] for n in (
         "discard_points_pair", "discard_points_lone", "points_pair", "points_lone", "special_pair",
         "special_lone", "spitzen", "winner_side", "tie", "value", "score_0"))
+C_SPITZEN_COPIES, C_SPITZEN_RANKS = COL["spitzen_copies"], COL["spitzen_ranks"]
 C_STOCK, C_SKAT, C_FIRST, C_EXTRA, C_DISCARD, C_ERROR = (COL[n] for n in (
     "stock_0", "skat", "first_round_0", "extra_0", "discard_0", "replay_error"))
 C_BRIDGE_ORDER, C_TEAM_CARDS, C_FR_COUNTS = (COL[n] for n in (
@@ -204,22 +233,34 @@ C_BRIDGE_ORDER, C_TEAM_CARDS, C_FR_COUNTS = (COL[n] for n in (
 CATEGORIES = {"turned_up": DECK.names[:N_KINDS], "second_turned_up": DECK.names[:N_KINDS],
               "fr_game": GAME_TYPES, "game": GAME_TYPES, "fr_trump": tuple(SUITS),
               "trump": tuple(SUITS), "declaring_side": SIDES, "winner_side": SIDES,
-              "bridge_order": ("natural", "skat"), "team_cards": ("first_round", "all")}
+              "bridge_order": ("natural", "skat"), "team_cards": ("first_round", "all"),
+              "lone_both_by": BOTH_PLACES}
 """Integer-coded columns written as labels (``sim.runner``); -1 is null."""
 
 
 def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray]:
-    """Played deals' columns under other scoring-only rules (``zero_sum``)."""
+    """Played deals' columns under other scoring-only rules (``both_copies``, ``spitzen``,
+    ``tie_special_points``, ``zero_sum``): the lone player's both copies, the special points,
+    the Spitzen and the settlement again (``settle_all``), from what the play decided."""
+    p = kernel_params(rules)
     out = dict(columns)
     i64 = {k: columns[k].astype(np.int64) for k in (
-        "points_pair", "points_lone", "declaring_side", "spitzen", "special_pair", "special_lone",
-        "lone", "game")}
-    winner, tie, value, pair_score, lone_score = settle_all(
+        "points_pair", "points_lone", "declaring_side", "spitzen_copies", "spitzen_ranks",
+        "lone_both_by", "team_cards", "lone", "game")}
+    lone = i64["lone"]
+    fr_tricks = np.stack([columns[f"fr_tricks_{s}"].astype(np.int64) for s in range(N_PLAYERS)])
+    (out["lone_both"], special_pair, special_lone, spitzen, winner, out["tie"], value, pair_score,
+     lone_score) = settle_all(
         i64["points_pair"], i64["points_lone"], i64["declaring_side"], i64["game"] == GRAND,
-        i64["spitzen"], i64["special_pair"], i64["special_lone"], bool(rules["zero_sum"]))
-    out["winner_side"], out["tie"], out["value"] = winner.astype(np.int8), tie, value.astype(np.int8)
+        i64["spitzen_copies"], i64["spitzen_ranks"], i64["lone_both_by"], i64["team_cards"],
+        fr_tricks[lone, np.arange(lone.shape[0])], columns["nobody_declared"],
+        p[P_BOTH_COPIES], SPITZEN_RANKS[p[P_SPITZEN]], TIE_SPECIAL[p[P_TIE_SPECIAL]],
+        ZERO_SUM[p[P_ZERO_SUM]])
+    for name, values in (("special_pair", special_pair), ("special_lone", special_lone),
+                         ("spitzen", spitzen), ("winner_side", winner), ("value", value)):
+        out[name] = values.astype(np.int8)
     for s in range(N_PLAYERS):
-        out[f"score_{s}"] = np.where(i64["lone"] == s, lone_score, pair_score).astype(np.int16)
+        out[f"score_{s}"] = np.where(lone == s, lone_score, pair_score).astype(np.int16)
     return out
 
 
@@ -380,6 +421,7 @@ def _dealt(row, deal, dealer, turned, skat, stocks, first_round, bridge_skat, te
     row[C_TURNED] = turned % N_KINDS
     row[C_FR_GAME] = GAME_TYPE[fr_game]
     row[C_FR_TRUMP] = GAME_TRUMP[fr_game]
+    row[C_BOTH_BY] = -1
     row[C_SECOND] = -1
     row[C_DECLARER] = -1
     row[C_SIDE] = -1
@@ -394,20 +436,19 @@ def _dealt(row, deal, dealer, turned, skat, stocks, first_round, bridge_skat, te
 
 
 @numba.njit(inline="always", **JIT)
-def _teams(state, row, first_round, stocks, skat, turned, team_all):
+def _teams(state, row, first_round, stocks, skat, turned, team_all, both_copies):
     """After the first round the holders of the turned-up card form the teams; everyone
     takes up his stock, the lone player the skat too."""
-    lone, lone_both = teams(first_round, stocks, turned, team_all)
-    take_up(state, stocks, skat, lone, lone_both)
+    lone = teams(first_round, stocks, turned, team_all)
+    take_up(state, stocks, skat, lone)
     row[C_PAIR] = min((lone + 1) % 3, (lone + 2) % 3)
     row[C_PAIR + 1] = max((lone + 1) % 3, (lone + 2) % 3)
     row[C_LONE] = lone
-    row[C_BOTH] = lone_both
+    row[C_BOTH] = lone_both(state, both_copies)
+    row[C_BOTH_BY] = state[S.BOTH_AT]
     for s in range(3):
         row[C_FR_TRICKS + s] = state[S.FR_TRICKS + s]
         row[C_FR_POINTS + s] = state[S.FR_POINTS + s]
-    row[C_SP_PAIR] = state[S.SPECIAL + PAIR]
-    row[C_SP_LONE] = state[S.SPECIAL + LONE]
 
 
 @numba.njit(inline="always", **JIT)
@@ -451,8 +492,6 @@ def _redeal(state, obs, row, perm9, nine, first_round, extra, pols, rngs, script
     second = _deal_again(rngs[STREAM_DEAL], perm9, nine, forehand, first_round, state[S.LONE],
                          extra)
     redeal(state, second % N_KINDS, extra)
-    row[C_SP_LONE] = 0
-    row[C_SP_PAIR] = 0
     row[C_SECOND] = second % N_KINDS
     for s in range(3):
         row[C_EXTRA + s] = np.int64(extra[s])
@@ -463,23 +502,26 @@ def _redeal(state, obs, row, perm9, nine, first_round, extra, pols, rngs, script
 
 
 @numba.njit(inline="always", **JIT)
-def _main_game(state, obs, row, pols, rngs, script, cur, err, log, nlog):
+def _main_game(state, obs, row, ranks, pols, rngs, script, cur, err, log, nlog):
     """12 tricks from forehand in the declared game (or the redeal's). Whether they were
     played."""
     game = state[S.GAME]
     row[C_GAME] = GAME_TYPE[game]
     row[C_TRUMP] = GAME_TRUMP[game]
     start_main_game(state)
-    row[C_SPITZEN] = state[S.SPITZEN]
+    row[C_SPITZEN] = side_spitzen(state, ranks)
+    row[C_SPITZEN_COPIES] = side_spitzen(state, 0)
+    row[C_SPITZEN_RANKS] = side_spitzen(state, 1)
     return _tricks(state, obs, pols, rngs, script, cur, err, log, nlog)
 
 
 @numba.njit(inline="always", **JIT)
-def _settlement(state, row, zero_sum):
+def _settlement(state, row, both_copies, ranks, tie_special, zero_sum):
     """More card points win; each winner scores the band, the Spitzen and his side's special
-    points (``settlement``)."""
-    pair, lone, terms = settlement(state, zero_sum)
+    points; a tie the non-declaring side (``settlement``)."""
+    pair, lone, terms = settlement(state, both_copies, ranks, tie_special, zero_sum)
     winner, tie, _, _, _, value, pair_score, lone_score = terms
+    row[C_SP_PAIR], row[C_SP_LONE] = earned(state, both_copies)
     for s in range(3):
         row[C_POINTS + s] = state[S.POINTS + s]
         row[C_TRICKS + s] = state[S.TRICKS + s]
@@ -512,6 +554,8 @@ def play_deal(seed, deal, params, pols, row, obs, rngs, stocks, first_round, ext
     bridge_skat = SKAT_ORDER[params[P_BRIDGE_ORDER]]
     team_all = ALL_CARDS[params[P_TEAM_CARDS]]
     counts = FIRST_ROUND_COUNTS[params[P_FIRST_ROUND_POINTS]]
+    both_copies = params[P_BOTH_COPIES]
+    ranks = SPITZEN_RANKS[params[P_SPITZEN]]
     _dealt(row, deal, dealer, turned, skat, stocks, first_round, bridge_skat, team_all, counts)
     cur[0] = 0
     nlog[0] = 0
@@ -520,7 +564,7 @@ def play_deal(seed, deal, params, pols, row, obs, rngs, stocks, first_round, ext
     if not _tricks(state, obs, pols, rngs, script, cur, err, log, nlog):
         row[C_ERROR] = err[0]
         return
-    _teams(state, row, first_round, stocks, skat, turned, team_all)
+    _teams(state, row, first_round, stocks, skat, turned, team_all, both_copies)
     declarer, game = _declaration(state, obs, order, row, pols, rngs, script, cur, err, log, nlog)
     if err[0]:
         row[C_ERROR] = err[0]
@@ -530,10 +574,11 @@ def play_deal(seed, deal, params, pols, row, obs, rngs, stocks, first_round, ext
     else:
         put = _redeal(state, obs, row, perm9, nine, first_round, extra, pols, rngs, script, cur,
                       err, log, nlog)
-    if not put or not _main_game(state, obs, row, pols, rngs, script, cur, err, log, nlog):
+    if not put or not _main_game(state, obs, row, ranks, pols, rngs, script, cur, err, log, nlog):
         row[C_ERROR] = err[0]
         return
-    _settlement(state, row, ZERO_SUM[params[P_ZERO_SUM]])
+    _settlement(state, row, both_copies, ranks, TIE_SPECIAL[params[P_TIE_SPECIAL]],
+                ZERO_SUM[params[P_ZERO_SUM]])
 
 
 @implements(deal_scratch, NAME)

@@ -18,8 +18,12 @@ seat played in each round, tricks and card points per seat, voids, the turned-up
 the games and trick tables, the teams, the declarer, the redeal, the cards out), the rules
 the card play follows (``team_cards``, ``first_round_points``, ``bridge_order``), then what
 one seat alone sees (``DISCARDS`` per seat, the ``SKAT`` the lone player took) and what the
-settlement needs besides (``SPITZEN``, ``SPECIAL`` per side). ``observe`` copies the
-shared part block by block.
+settlement needs besides (``SPITZEN`` by either reading, ``BOTH_AT``). ``observe`` copies
+the shared part block by block.
+
+The scoring-only rules (``both_copies``, ``spitzen``, ``tie_special_points``, ``zero_sum``)
+are no part of the state: it holds what the cards decided under every reading, and
+``settlement`` takes the readings.
 
 Once a round is over (``DONE``) the trick fields keep its last trick, as the seats saw it.
 """
@@ -51,9 +55,11 @@ from sim.games.doko_skat_values import (
     STRENGTH,
     SUIT_MASKS,
     TRICKS,
+    both_copies_at,
     game_code,
     game_of_card,
     held_copy,
+    holds_both,
     settle_terms,
     side_points,
     special_points,
@@ -108,10 +114,11 @@ class State(NamedTuple):
     DISCARDS: int = 3
     SKAT: int = 1
     # the settlement's besides
-    SPITZEN: int = 1
-    """The declaring side's Spitzen, undoubled (0 without a declaring side)."""
-    SPECIAL: int = 2
-    """Special points per side (``PAIR``, ``LONE``) as earned in the first round."""
+    SPITZEN: int = 2
+    """The declaring side's Spitzen, undoubled, by copies and by ranks (``spitzen``'s codes;
+    0 without a declaring side)."""
+    BOTH_AT: int = 1
+    """Where the lone player's cards first hold both turned-up cards (``both_copies_at``)."""
 
 
 S, LENGTH = offsets(State)
@@ -167,19 +174,16 @@ def start_first_round(state, forehand, turned_up, hands, team_all, count_first_r
 
 
 @numba.njit(**JIT)
-def take_up(state, stocks, skat, lone, lone_both):
-    """After the first round: the teams (``lone`` against the pair; ``lone_both``: he holds
-    both turned-up cards), everyone takes up his stock, the lone player the skat too; the
-    special points the first round earned."""
+def take_up(state, stocks, skat, lone):
+    """After the first round: the teams (``lone`` against the pair), everyone takes up his
+    stock, the lone player the skat too; where the lone player's cards (his first-round
+    cards, stock and skat) hold both turned-up cards."""
     state[S.LONE] = lone
     state[S.SKAT] = np.int64(skat)
     for s in range(3):
         state[S.HANDS + s] = np.int64(stocks[s] | (skat if s == lone else np.uint64(0)))
-    lone_tricks = state[S.FR_TRICKS + lone]
-    pair_special, lone_special = special_points(lone_both, lone_tricks,
-                                                FIRST_ROUND_TRICKS - lone_tricks)
-    state[S.SPECIAL + PAIR] = pair_special
-    state[S.SPECIAL + LONE] = lone_special
+    state[S.BOTH_AT] = both_copies_at(np.uint64(state[S.FR_PLAYED + lone]), stocks[lone], skat,
+                                      state[S.TURNED_UP])
 
 
 @numba.njit(**JIT)
@@ -195,7 +199,7 @@ def name_game(state, declarer, game):
 @numba.njit(**JIT)
 def redeal(state, second, extra):
     """Nobody declared: the second turned-up card (a kind) sets the game, each seat is
-    given ``extra[s]`` of the nine first-round cards; no special points."""
+    given ``extra[s]`` of the nine first-round cards (no special points: ``earned``)."""
     game = game_of_card(second)
     state[S.REDEAL] = 1
     state[S.SECOND_TURNED_UP] = second
@@ -203,8 +207,6 @@ def redeal(state, second, extra):
     state[S.TABLE] = table_of(game, state[S.BRIDGE_SKAT])
     for s in range(3):
         state[S.HANDS + s] |= np.int64(extra[s])
-    state[S.SPECIAL + PAIR] = 0
-    state[S.SPECIAL + LONE] = 0
 
 
 @numba.njit(inline="always", **JIT)
@@ -217,7 +219,8 @@ def put_away(state, seat, cards):
 @numba.njit(**JIT)
 def start_main_game(state):
     """The position before the main game's first trick: forehand leads; a declaring side's
-    Spitzen are counted on its cards (its hands and discards, the skat included)."""
+    Spitzen are counted on its cards (its hands and discards, the skat included), by
+    copies and by ranks."""
     declarer = state[S.DECLARER]
     if declarer >= 0:
         lone = state[S.LONE]
@@ -225,7 +228,8 @@ def start_main_game(state):
         for s in range(3):
             if (s == lone) == (declarer == lone):
                 cards |= np.uint64(state[S.HANDS + s] | state[S.DISCARDS + s])
-        state[S.SPITZEN] = spitzen(cards, state[S.TABLE])
+        for ranks in range(2):
+            state[S.SPITZEN + ranks] = spitzen(cards, state[S.TABLE], ranks)
     _round(state, PH_PLAY, TRICKS, state[S.FOREHAND])
 
 
@@ -341,10 +345,33 @@ def playout(state, pols, rngs):
 
 # --- the settlement --------------------------------------------------------------------------
 
+@numba.njit(inline="always", **JIT)
+def lone_both(state, both_copies):
+    """Whether the lone player holds both turned-up cards under ``both_copies`` reading
+    ``both_copies`` (a code, ``holds_both``)."""
+    return holds_both(state[S.BOTH_AT], both_copies, state[S.TEAM_ALL])
+
+
+@numba.njit(inline="always", **JIT)
+def earned(state, both_copies):
+    """``(pair, lone)``: the special points each side earned in the first round under
+    ``both_copies`` reading ``both_copies`` (``special_points``; none after a redeal)."""
+    return special_points(lone_both(state, both_copies), state[S.FR_TRICKS + state[S.LONE]],
+                          state[S.REDEAL])
+
+
+@numba.njit(inline="always", **JIT)
+def side_spitzen(state, ranks):
+    """The declaring side's Spitzen, undoubled, by copies or (``ranks``) by ranks."""
+    return state[S.SPITZEN + ranks]
+
+
 @numba.njit(**JIT)
-def settlement(state, zero_sum):
-    """The finished main game settled: ``(pair, lone, terms)``, each side's card points
-    part by part (``side_points``) and ``settle_terms``'s terms."""
+def settlement(state, both_copies, ranks, tie_special, zero_sum):
+    """The finished main game settled under the scoring rules (``both_copies``'s code, the
+    ``spitzen`` flag ``ranks``, ``tie_special_points``, ``zero_sum``): ``(pair, lone,
+    terms)``, each side's card points part by part (``side_points``) and ``settle_terms``'s
+    terms."""
     lone = state[S.LONE]
     declarer = state[S.DECLARER]
     pair_parts, lone_parts = side_points(
@@ -352,10 +379,11 @@ def settlement(state, zero_sum):
         state[S.FR_POINTS:S.FR_POINTS + 3], lone,
         declarer >= 0 and state[S.COUNT_FIRST_ROUND] != 0)
     declaring = -1 if declarer < 0 else LONE if declarer == lone else PAIR
+    special_pair, special_lone = earned(state, both_copies)
     terms = settle_terms(
         pair_parts[0] + pair_parts[1] + pair_parts[2], lone_parts[0] + lone_parts[1] + lone_parts[2],
-        declaring, GAME_TYPE[state[S.GAME]] == GRAND, state[S.SPITZEN], state[S.SPECIAL + PAIR],
-        state[S.SPECIAL + LONE], zero_sum)
+        declaring, GAME_TYPE[state[S.GAME]] == GRAND, side_spitzen(state, ranks), special_pair,
+        special_lone, tie_special, zero_sum)
     return pair_parts, lone_parts, terms
 
 
@@ -392,7 +420,7 @@ def start(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
                       flags[2], flags[0])
     for card in plays[:FIRST_ROUND_CARDS]:
         step(state, card)
-    take_up(state, per_seat("stock"), np.uint64(col["skat"]), col["lone"], col["lone_both"])
+    take_up(state, per_seat("stock"), np.uint64(col["skat"]), col["lone"])
     discards = per_seat("discard")
     if col["nobody_declared"]:
         redeal(state, col["second_turned_up"], per_seat("extra"))
@@ -406,17 +434,17 @@ def start(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
 
 
 def result(state: np.ndarray) -> dict[str, int]:
-    """What a finished main game decides, by result column: each seat's card points and
-    tricks, each side's discards and card points, the Spitzen and special points that
-    settle it, the winning side, the tie and what each winner scores."""
-    pair, lone, terms = settlement(state, False)
-    winner, tie, _, _, _, value, _, _ = terms
+    """What a finished main game decides under every scoring rule, by result column: each
+    seat's card points and tricks, each side's discards and card points, the winning side
+    and the tie, the Spitzen by either reading and where the lone player's cards hold both
+    turned-up cards (what the special points and the value are settled from,
+    ``settlement``)."""
+    pair, lone, terms = settlement(state, 0, 0, 0, False)  # no scoring rule moves the winner
     out = {f"points_{s}": int(state[S.POINTS + s]) for s in range(3)}
     out.update({f"tricks_{s}": int(state[S.TRICKS + s]) for s in range(3)})
     out.update(discard_points_pair=int(pair[1]), discard_points_lone=int(lone[1]),
                points_pair=int(sum(pair)), points_lone=int(sum(lone)),
-               spitzen=int(state[S.SPITZEN]), special_pair=int(state[S.SPECIAL + PAIR]),
-               special_lone=int(state[S.SPECIAL + LONE]), winner_side=int(winner),
-               tie=int(tie), value=int(value))
+               spitzen_copies=int(state[S.SPITZEN]), spitzen_ranks=int(state[S.SPITZEN + 1]),
+               lone_both_by=int(state[S.BOTH_AT]), winner_side=int(terms[0]), tie=int(terms[1]))
     return out
 

@@ -14,10 +14,14 @@ its ``CODEC``:
   ``game``, ``trump``, ``side_points``, ``first_round_tricks``, ``special_points``,
   ``spitzen``, ``winner_side``, ``scores``; then ``first_round_game``,
   ``first_round_trump``, ``nobody_declared``, ``declarer_turn`` (0-2, the declarer's place
-  in the declaration order, or null), ``lone_both``, ``tie``, ``value`` (what each winner
-  scores before ``zero_sum``), ``points`` and ``tricks`` (main game, per seat),
-  ``first_round_points`` (per seat), ``discard_points`` (``{"pair": p, "lone": q}``) and
-  ``discards`` (per seat, the cards each put away). All of it comes from the result columns.
+  in the declaration order, or null), ``lone_both`` (by the ``both_copies`` reading),
+  ``lone_both_by`` (where his cards first hold both: ``first_round``, ``stock``, ``skat`` or
+  null), ``spitzen_copies`` and ``spitzen_ranks`` (the Spitzen by each ``spitzen`` reading,
+  so that a line can be scored again under another), ``tie``, ``value`` (what each player
+  of the scoring side scores before ``zero_sum``), ``points`` and ``tricks`` (main game,
+  per seat), ``first_round_points`` (per seat), ``discard_points`` (``{"pair": p, "lone":
+  q}``) and ``discards`` (per seat, the cards each put away). All of it comes from the
+  result columns.
 
 Both copies of a Doppelkopf card print the same, so a trace does not say which copy a
 seat played or put away; a card name parses to its first copy and the kernel, replaying,
@@ -41,6 +45,7 @@ from sim import actions as A
 from sim.cards import SUITS
 from sim.games import doko_skat as G
 from sim.games.doko_skat_values import (
+    BOTH_PLACES,
     BRIDGE_BASE,
     GAME_TRUMP,
     GAME_TYPE,
@@ -248,6 +253,9 @@ class DokoSkatTrace:
             "nobody_declared": bool(col("nobody_declared")),
             "declarer_turn": player(col("declarer_turn")),
             "lone_both": bool(col("lone_both")),
+            "lone_both_by": BOTH_PLACES[col("lone_both_by")] if col("lone_both_by") >= 0 else None,
+            "spitzen_copies": col("spitzen_copies"),
+            "spitzen_ranks": col("spitzen_ranks"),
             "tie": bool(col("tie")),
             "value": col("value"),
             "points": seats("points"),

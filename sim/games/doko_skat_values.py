@@ -9,12 +9,16 @@ tests, so each rule lives once:
   suit game CJ CJ SJ SJ HJ HJ DJ DJ then the trump suit A T K Q 9, plain suits A T K Q 9;
   grand the 8 jacks only; bridge only the named suit trump, jacks in their suits and
   every suit ranked A K Q J T 9 (``natural``) or A T K Q J 9 (``skat``);
-* ``teams``: the holders of the turned-up card and the lone player;
+* ``teams``: the holders of the turned-up card and the lone player; ``both_copies_at``
+  and ``holds_both``: where his cards hold both copies of it, and whether that earns his
+  special point under a ``both_copies`` reading;
 * ``declaration_order``: who may name a game first, from the first-round tricks;
-* ``spitzen``: consecutive top trumps a side holds, copy by copy;
+* ``spitzen``: consecutive top trumps a side holds, copy by copy or rank by rank
+  (``spitzen``);
 * the settlement, term by term (``side_points``, ``special_points``, ``settle_terms``; the
-  kernel and the table screen both read these): each side's card points, the band,
-  Spitzen (doubled in grand), special points, the tie, ``zero_sum``.
+  kernel, the re-scoring and the table screen all read these): each side's card points,
+  the band, Spitzen (doubled in grand), special points, the tie (``tie_special_points``),
+  ``zero_sum``.
 
 >>> GAME_LABELS[game_of_card(DECK.index("HA"))], GAME_LABELS[game_of_card(DECK.index("ST"))]
 ('bridge H', 'suit S')
@@ -157,10 +161,9 @@ def held_copies(cards, hand):
 
 @numba.njit(**JIT)
 def teams(first_round, stocks, turned_up, all_cards):
-    """``(lone, lone_both)``: the lone player and whether he holds both copies of the
-    turned-up card. A holder has a copy among his first-round cards (``all_cards``: or
-    in his stock). Two holders play together against the third; a single holder plays
-    alone against the other two."""
+    """The lone player. The holders of the turned-up card have a copy among their
+    first-round cards (``all_cards``: or in their stocks). Two holders play together against
+    the third; a single holder plays alone against the other two."""
     both = copies(turned_up)
     holders = 0
     holder = -1
@@ -172,9 +175,41 @@ def teams(first_round, stocks, turned_up, all_cards):
             holder = s
         else:
             other = s
-    lone = holder if holders == 1 else other
-    looked = first_round[lone] | (stocks[lone] if all_cards else np.uint64(0))
-    return lone, popcount(looked & both) == 2
+    return holder if holders == 1 else other
+
+
+BOTH_COPIES = ("team_cards", "stock", "skat")
+"""``both_copies``'s readings, by code: the lone player's special point for both copies of
+the turned-up card counts them among the cards ``team_cards`` looks at, among his
+first-round cards and his stock, or among those and the skat he takes."""
+BOTH_PLACES = ("first_round", "stock", "skat")
+"""Where the lone player's cards first hold both copies (``both_copies_at``, the result
+column ``lone_both_by``): among his first-round cards, with his stock, with the skat too."""
+
+
+@numba.njit(**JIT)
+def both_copies_at(first_round, stock, skat, turned_up):
+    """The first of ``BOTH_PLACES`` by which a player with ``first_round`` cards, ``stock``
+    and (the lone player's) ``skat`` holds both copies of the turned-up card; -1 when he
+    does not hold both even with the skat."""
+    both = copies(turned_up)
+    if first_round & both == both:
+        return 0
+    if (first_round | stock) & both == both:
+        return 1
+    if (first_round | stock | skat) & both == both:
+        return 2
+    return -1
+
+
+@numba.njit(inline="always", **JIT)
+def holds_both(at, reading, all_cards):
+    """Whether the lone player, whose cards hold both copies by place ``at``
+    (``both_copies_at``), holds both under ``both_copies`` reading ``reading``: the
+    ``team_cards`` reading looks as far as the teams do (his stock too with ``all_cards``),
+    ``stock`` and ``skat`` as far as they name."""
+    last = reading if reading > 0 else (1 if all_cards else 0)
+    return 0 <= at <= last
 
 
 @numba.njit(**JIT)
@@ -196,17 +231,28 @@ def declaration_order(first_round_tricks, lone, forehand, order):
         order[0], order[1], order[2] = lone, a, b
 
 
+SPITZEN = ("copies", "ranks")
+"""``spitzen``'s readings, by code (the kernel's flag ``ranks``)."""
+
+
 @numba.njit(**JIT)
-def spitzen(cards, table):
-    """Consecutive top trumps in ``cards`` from the top of the trump order, each copy one:
-    the run stops at the first trump of which ``cards`` lack a copy."""
+def spitzen(cards, table, ranks):
+    """Consecutive top trumps in ``cards`` from the top of the trump order. By copies each
+    copy is one Spitze and the run stops at the first trump of which ``cards`` lack a copy;
+    by ``ranks`` each trump held at all is one and the run stops at the first trump of which
+    they hold neither copy."""
     n = 0
     for k in range(TOP_N[table]):
         kind = TOP_KINDS[table, k]
         held = popcount(cards & (bit(kind) | bit(kind + N_KINDS)))
-        n += held
-        if held < 2:
-            break
+        if ranks:
+            if held == 0:
+                break
+            n += 1
+        else:
+            n += held
+            if held < 2:
+                break
     return n
 
 
@@ -263,24 +309,28 @@ def side_points(points, discards, fr_points, lone, fr_count):
 
 
 @numba.njit(inline="always", **JIT)
-def special_points(lone_both, lone_fr_tricks, pair_fr_tricks):
+def special_points(lone_both, lone_fr_tricks, redeal):
     """``(pair, lone)``: the special points each side earned in the first round (they count
-    only for a winning side): the lone player 1 for holding both turned-up cards, a side 1
-    for all three first-round tricks."""
-    return (np.int64(pair_fr_tricks == FIRST_ROUND_TRICKS),
+    only for a side that scores): the lone player 1 for holding both turned-up cards
+    (``lone_both``, as ``holds_both`` reads it), a side 1 for all three first-round tricks
+    (the pair when the lone player took none); none after a redeal."""
+    if redeal:
+        return np.int64(0), np.int64(0)
+    return (np.int64(lone_fr_tricks == 0),
             np.int64(lone_both) + np.int64(lone_fr_tricks == FIRST_ROUND_TRICKS))
 
 
 @numba.njit(**JIT)
 def settle_terms(points_pair, points_lone, declaring, grand, n_spitzen, special_pair, special_lone,
-                 zero_sum):
+                 tie_special, zero_sum):
     """The settlement of a played deal term by term: ``(winner_side, tie, band, spitzen,
     special, value, pair_score, lone_score)``.
 
     More card points wins (equal: the tie, no winner). Each winner scores ``value``: the
     ``band`` of the losers' points, plus ``spitzen``, the declaring side's Spitzen (doubled
-    in grand) if it won, plus ``special``, his side's special points. A tie gives the
-    non-declaring side 1 each (without a declaring side nobody scores); its terms are 0.
+    in grand) if it won, plus ``special``, his side's special points. A tie gives each
+    player of the non-declaring side ``band`` 1, never Spitzen, and with ``tie_special`` its
+    special points on top; without a declaring side nobody scores (every term 0).
     ``pair_score`` is each pair member's score, ``lone_score`` the lone player's; with
     ``zero_sum`` the lone player wins or loses twice the value, each pair member once.
     """
@@ -289,15 +339,17 @@ def settle_terms(points_pair, points_lone, declaring, grand, n_spitzen, special_
             return -1, True, 0, 0, 0, 0, 0, 0
         winner = -1
         scoring = 1 - declaring
-        paid = spitzen_term = special = 0
-        value = 1
+        paid = 1
+        spitzen_term = 0
+        counted = tie_special != 0
     else:
         winner = PAIR if points_pair > points_lone else LONE
         scoring = winner
         paid = band(points_lone if winner == PAIR else points_pair)
         spitzen_term = n_spitzen * (2 if grand else 1) if declaring == winner else 0
-        special = special_pair if winner == PAIR else special_lone
-        value = paid + spitzen_term + special
+        counted = True
+    special = (special_pair if scoring == PAIR else special_lone) if counted else 0
+    value = paid + spitzen_term + special
     tie = winner < 0
     if scoring == PAIR:
         return winner, tie, paid, spitzen_term, special, value, value, -2 * value if zero_sum else 0
@@ -307,28 +359,41 @@ def settle_terms(points_pair, points_lone, declaring, grand, n_spitzen, special_
 
 @numba.njit(**JIT)
 def settle(points_pair, points_lone, declaring, grand, n_spitzen, special_pair, special_lone,
-           zero_sum):
+           tie_special, zero_sum):
     """``(winner_side, tie, value, pair_score, lone_score)`` of a played deal: the totals of
     ``settle_terms``."""
     winner, tie, _, _, _, value, pair_score, lone_score = settle_terms(
         points_pair, points_lone, declaring, grand, n_spitzen, special_pair, special_lone,
-        zero_sum)
+        tie_special, zero_sum)
     return winner, tie, value, pair_score, lone_score
 
 
 @numba.njit(**JIT_NRT)
-def settle_all(points_pair, points_lone, declaring, grand, n_spitzen, special_pair, special_lone,
-               zero_sum):
-    """``settle`` for every deal of the arrays: ``(winner_side, tie, value, pair_score,
-    lone_score)`` arrays."""
+def settle_all(points_pair, points_lone, declaring, grand, spitzen_copies, spitzen_ranks, both_at,
+               all_cards, lone_fr_tricks, redeal, both_copies, ranks, tie_special, zero_sum):
+    """Every deal of the arrays scored under the scoring rules (``both_copies`` reading, the
+    ``ranks`` flag of ``spitzen``, ``tie_special``, ``zero_sum``) from what its play
+    decided: the side totals and declaring side, the Spitzen by either reading, where the
+    lone player's cards hold both copies (``both_copies_at``) and the teams' ``all_cards``,
+    the lone player's first-round tricks and the redeal. Returns the arrays ``(lone_both,
+    special_pair, special_lone, spitzen, winner_side, tie, value, pair_score,
+    lone_score)``."""
     n = points_pair.shape[0]
+    lone_both = np.empty(n, np.bool_)
+    special_pair = np.empty(n, np.int64)
+    special_lone = np.empty(n, np.int64)
+    n_spitzen = np.empty(n, np.int64)
     winner = np.empty(n, np.int64)
     tie = np.empty(n, np.bool_)
     value = np.empty(n, np.int64)
     pair_score = np.empty(n, np.int64)
     lone_score = np.empty(n, np.int64)
     for i in range(n):
+        lone_both[i] = holds_both(both_at[i], both_copies, all_cards[i])
+        special_pair[i], special_lone[i] = special_points(lone_both[i], lone_fr_tricks[i], redeal[i])
+        n_spitzen[i] = spitzen_ranks[i] if ranks else spitzen_copies[i]
         winner[i], tie[i], value[i], pair_score[i], lone_score[i] = settle(
-            points_pair[i], points_lone[i], declaring[i], grand[i], n_spitzen[i],
-            special_pair[i], special_lone[i], zero_sum)
-    return winner, tie, value, pair_score, lone_score
+            points_pair[i], points_lone[i], declaring[i], grand[i], n_spitzen[i], special_pair[i],
+            special_lone[i], tie_special, zero_sum)
+    return (lone_both, special_pair, special_lone, n_spitzen, winner, tie, value, pair_score,
+            lone_score)

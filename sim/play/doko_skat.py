@@ -58,6 +58,8 @@ POSITIONS = ("forehand", "middlehand", "rearhand")
 FIRST_ROUND_TRICKS = 3
 FIRST_ROUND_CARDS = 9
 """The first round's cards: the first 9 PLAY rows are its 3 tricks."""
+BOTH_WHERE = ("among his first-round cards", "with his stock", "with the skat")
+"""Where the lone player's cards first held both turned-up cards (``lone_both_by``)."""
 
 
 class DokoSkatScreen:
@@ -318,7 +320,7 @@ class DokoSkatScreen:
                                  and not c["nobody_declared"])
         terms = settle_terms(sum(pair), sum(lone), c["declaring_side"], c["game"] == GRAND,
                              c["spitzen"], c["special_pair"], c["special_lone"],
-                             bool(self.rules["zero_sum"]))
+                             bool(self.rules["tie_special_points"]), bool(self.rules["zero_sum"]))
         return pair, lone, terms
 
     def side_points(self, c: dict[str, Any]) -> tuple[list[str], int, int]:
@@ -340,42 +342,48 @@ class DokoSkatScreen:
         return lines, sum(parts[PAIR]), sum(parts[LONE])
 
     def score_terms(self, c: dict[str, Any]) -> tuple[list[str], int]:
-        """The card points, the winner and what each winner scores, term by term as
-        ``settle_terms`` returns them; returns the lines and that value (the engine's
-        ``value``)."""
+        """The card points, the winner and what each player of the scoring side scores, term
+        by term as ``settle_terms`` returns them; returns the lines and that value (the
+        engine's ``value``)."""
         lines, pair, lone = self.side_points(c)
         declaring = c["declaring_side"]
         winner, tie, paid, spitzen_term, special, value, _, _ = self._settled(c)[2]
-        if tie:
-            if declaring < 0:
-                return lines + [f"Tie at {pair} card points and no declaring side: nobody scores"], value
-            other = "the lone player" if declaring == PAIR else "each pair member"
-            return lines + [f"Tie at {pair} card points: the side that did not declare scores, "
-                            f"{other} {value}"], value
-        losers = lone if winner == PAIR else pair
-        lines.append(("The pair wins" if winner == PAIR else "The lone player wins")
-                     + f", {max(pair, lone)} card points to {losers}")
-        terms = [f"band {paid} (the losers have {losers} card points)"]
+        if tie and declaring < 0:
+            return lines + [f"Tie at {pair} card points and no declaring side: nobody scores"], value
+        scoring = 1 - declaring if tie else winner
+        terms = [f"{paid}" if tie else
+                 f"band {paid} (the losers have {lone if winner == PAIR else pair} card points)"]
         if spitzen_term:
-            terms.append(f"{c['spitzen']} Spitzen{' x 2 in grand' if c['game'] == GRAND else ''}")
-        reasons = self.special_reasons(c, winner)
-        if len(reasons) != special:
-            raise ValueError(f"special points {special}, earned for {reasons}")
-        terms += [f"1 special point ({why})" for why in reasons]
+            by = " by rank" if self.rules["spitzen"] == "ranks" else ""
+            terms.append(f"{c['spitzen']} Spitzen{by}{' x 2 in grand' if c['game'] == GRAND else ''}")
+        reasons = self.special_reasons(c, scoring)
+        counted = reasons if not tie or self.rules["tie_special_points"] else []
+        if len(counted) != special:
+            raise ValueError(f"special points {special}, earned for {counted}")
+        terms += [f"1 special point ({why})" for why in counted]
+        if tie:
+            other = "the lone player" if declaring == PAIR else "each pair member"
+            total = " + ".join(terms) + (f" = {value}" if special else "")
+            unpaid = " (special points do not count in a tie under these rules)" \
+                if reasons and not counted else ""
+            return lines + [f"Tie at {pair} card points: the side that did not declare scores, "
+                            f"{other} {total}{unpaid}"], value
+        lines.append(("The pair wins" if winner == PAIR else "The lone player wins")
+                     + f", {max(pair, lone)} card points to {min(pair, lone)}")
         lines.append("Each winner scores: " + " + ".join(terms) + f" = {value}")
         return lines, value
 
     @staticmethod
-    def special_reasons(c: dict[str, Any], winner: int) -> list[str]:
-        """What earned the winning side its special points (``special_points``): the lone
-        player's both turned-up cards, a side's three first-round tricks."""
+    def special_reasons(c: dict[str, Any], side: int) -> list[str]:
+        """What earned ``side`` its special points (``special_points``): the lone player's
+        both turned-up cards, a side's three first-round tricks."""
         if c["nobody_declared"]:
             return []
         reasons = []
         lone_tricks = c[f"fr_tricks_{c['lone']}"]
-        if winner == LONE and c["lone_both"]:
-            reasons.append("the lone player held both turned-up cards")
-        if lone_tricks == (FIRST_ROUND_TRICKS if winner == LONE else 0):
+        if side == LONE and c["lone_both"]:
+            reasons.append(f"the lone player held both turned-up cards {BOTH_WHERE[c['lone_both_by']]}")
+        if lone_tricks == (FIRST_ROUND_TRICKS if side == LONE else 0):
             reasons.append("all three first-round tricks")
         return reasons
 
