@@ -1529,6 +1529,8 @@ def dsk_settle(r: dict[str, Any], rules: dict[str, Any]) -> dict[str, Any]:
     declaring, zero_sum = r["declaring_side"], rules["zero_sum"]
     if p["pair"] == p["lone"]:
         winner, scoring, value = None, ({"pair": "lone", "lone": "pair"}.get(declaring)), 1
+        if scoring is not None and rules["tie_special_points"]:
+            value += r["special_points"][scoring]
     else:
         winner = scoring = "pair" if p["pair"] > p["lone"] else "lone"
         value = dsk_band(p["lone" if winner == "pair" else "pair"]) + r["special_points"][winner]
@@ -1548,8 +1550,6 @@ def dsk_settle(r: dict[str, Any], rules: dict[str, Any]) -> dict[str, Any]:
 
 def test_doko_skat_every_trace_md_field(dsk_traces: dict[str, Path]) -> None:
     seen_types, seen_games, seen_sides = set(), set(), set()
-        if scoring is not None and rules["tie_special_points"]:
-            value += r["special_points"][scoring]
     for obj in dsk_lines(dsk_traces):
         assert list(obj) == list(FIELDS)
         assert obj["game"] == "doko_skat" and obj["seed"] == 2024
@@ -1615,6 +1615,8 @@ def test_doko_skat_fields_match_the_columns(dsk_traces: dict[str, Path]) -> None
             assert r["side_points"] == {"pair": col["points_pair"], "lone": col["points_lone"]}
             assert r["special_points"] == {"pair": col["special_pair"], "lone": col["special_lone"]}
             assert r["winner_side"] == (sides[col["winner_side"]] if col["winner_side"] >= 0 else None)
+            assert r["lone_both_by"] == (("first_round", "stock", "skat")[col["lone_both_by"]]
+                                         if col["lone_both_by"] >= 0 else None)
             for key, column in (("spitzen", "spitzen"), ("value", "value"), ("tie", "tie"),
                                 ("nobody_declared", "nobody_declared"), ("lone_both", "lone_both"),
                                 ("spitzen_copies", "spitzen_copies"),
@@ -1636,8 +1638,6 @@ def test_doko_skat_played_by_hand(dsk_traces: dict[str, Path]) -> None:
         r = obj["result"]
         for key, value in dsk_by_hand(obj).items():
             assert r[key] == value, (obj["deal"], key)
-            assert r["lone_both_by"] == (("first_round", "stock", "skat")[col["lone_both_by"]]
-                                         if col["lone_both_by"] >= 0 else None)
         for key, value in dsk_settle(r, obj["rules"]).items():
             assert r[key] == value, (obj["deal"], key)
         ties += r["tie"]
