@@ -245,7 +245,7 @@ def test_the_ramsch_in_two_card_tricks_and_its_loser() -> None:
 # --- finished states, recorded deals --------------------------------------------------------
 
 RULES: dict[str, list[dict[str, Any]]] = {
-    "skat": [{}, {"all_pass": "ramsch", "announcements": True}],
+    "skat": [{}, {"all_pass": "ramsch", "announcements": True, "ramsch_skat": "loser"}],
     "skat_en_deux": [{}, {"contra_re": True, "open_hand": True}]}
 
 

@@ -72,7 +72,14 @@ def skat_invariants(batch: Batch, rules: dict) -> None:
             assert len(plays) == 30 and sum(tricks) == 10
             assert sum(points) + sum(POINTS[SKAT_DECK.cards(int(c["discard"][i]))]) == 120
         if c["ramsch"][i]:
-            assert sum(int(c[f"ramsch_points_{s}"][i]) for s in range(3)) == 120
+            # the skat's points to the taker of the last trick, or to each player with most
+            skat_points = int(sum(POINTS[SKAT_DECK.cards(skat)]))
+            to_loser = rules["ramsch_skat"] == "loser"
+            gets = [points[s] == max(points) if to_loser else s == w for s in range(3)]
+            assert [int(c[f"ramsch_points_{s}"][i]) for s in range(3)] == [
+                points[s] + (skat_points if gets[s] else 0) for s in range(3)]
+            assert [int(c[f"ramsch_tricks_{s}"][i]) for s in range(3)] == tricks
+            assert c["ramsch_last_trick"][i] == w
         elif game != NULL:
             skat_points = int(sum(POINTS[SKAT_DECK.cards(int(c["discard"][i]))]))
             assert c["declarer_points"][i] == points[declarer] + skat_points
@@ -464,7 +471,9 @@ CHECKERS: dict[str, Callable[[Batch, dict], None]] = {
     "skat": skat_invariants, "skat_en_deux": skat_en_deux_invariants,
     "doko_duell": doko_duell_invariants, "doko_skat": doko_skat_invariants}
 
-RULE_SETS = {"skat": [{}, {"all_pass": "ramsch", "announcements": True, "lost_factor": 1}],
+RULE_SETS = {"skat": [{}, {"all_pass": "ramsch", "announcements": True, "lost_factor": 1},
+                      {"all_pass": "ramsch", "ramsch_skat": "loser", "ramsch_jungfrau": True,
+                       "scoring": "seeger_fabian"}],
              "skat_en_deux": [{}, {"contra_re": True, "open_hand": True, "lost_factor": 1},
                               {"offers": True, "all_pass": "throw_in"},
                               {"all_pass": "throw_in", "give_up_at_18": False,

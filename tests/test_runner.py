@@ -201,7 +201,7 @@ def test_files_columns_and_metadata(reference) -> None:
     assert schema.names == expected + ["start_seat", "won_0", "won_1", "won_2"]
     assert schema.names == runner.shard_columns(SKAT)
     for name, dtype in SKAT.columns:
-        if name in ("game", "declarer_position"):
+        if name in SKAT.categories:
             assert schema.field(name).type == pa.dictionary(pa.int8(), pa.string())
         elif name != "replay_error":
             assert schema.field(name).type == pa.from_numpy_dtype(np.dtype(dtype)), name

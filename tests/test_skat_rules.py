@@ -8,6 +8,7 @@ import pytest
 from sim import actions as A
 from sim.cards import SKAT_DECK
 from sim.games import skat
+from sim.games import skat_cardplay as C
 from sim.games.kernel import E_ILLEGAL, E_MISMATCH
 from sim.games.skat_obs import FIELDS as O
 from sim.games.skat_values import (
@@ -177,6 +178,186 @@ def test_trick_winner(game: int, played: str, expected: str) -> None:
 ])
 def test_legal_moves(game: int, hand: str, led: str | None, expected: str) -> None:
     assert legal(game, hand, led) == D.format(D.parse(expected))
+
+
+# --- scoring (rules revision 3) ----------------------------------------------------------------
+
+def columns(*deals: dict) -> dict[str, np.ndarray]:
+    """Result columns of hand-made deals: each gives what it sets, the rest is 0 (a declarer
+    of -1 where it names none)."""
+    names = [name for name, _ in skat.COLUMNS]
+    out = {n: np.array([d.get(n, -1 if n == "declarer" else 0) for d in deals], np.int64)
+           for n in names}
+    return {n: out[n].astype(t) for n, t in skat.COLUMNS}
+
+
+def scores_of(cols: dict[str, np.ndarray], rules: dict) -> list[list[int]]:
+    rescored = skat.rescore(cols, find_game("skat").rules(rules))
+    return [[int(rescored[f"score_{s}"][i]) for s in range(3)] for i in range(len(cols["deal"]))]
+
+
+def test_a_seeger_fabian_list_of_a_won_and_a_lost_game() -> None:
+    # seat 0 wins clubs with two, 12 x 3 = 36: the seed + 36, the list + 36 + 50 = + 86;
+    # seat 1 loses grand with one, 24 x 2 = 48: the seed - 2 x 48 = - 96, the list
+    # - 2 x 48 - 50 = - 146 and + 40 to each defender; after the two: 126, -146, 40
+    won = {"declarer": 0, "game": CLUBS, "matadors": 2, "declarer_points": 70, "won": 1,
+           "game_value": 36}
+    lost = {"declarer": 1, "game": GRAND, "matadors": 1, "declarer_points": 50, "won": 0,
+            "game_value": 48}
+    passed = {"passed_out": 1}
+    cols = columns(won, lost, passed)
+    assert scores_of(cols, {}) == [[36, 0, 0], [0, -96, 0], [0, 0, 0]]
+    listed = scores_of(cols, {"scoring": "seeger_fabian"})
+    assert listed == [[86, 0, 0], [40, -146, 40], [0, 0, 0]]
+    assert np.sum(listed, axis=0).tolist() == [126, -146, 40]
+    # the list takes a lost game twice whatever lost_factor says; the seed halves it
+    assert scores_of(cols, {"scoring": "seeger_fabian", "lost_factor": 1}) == listed
+    assert scores_of(cols, {"lost_factor": 1})[1] == [0, -48, 0]
+    # the settlement's terms, as the table screen shows them
+    c = {**{n: 0 for n, _ in skat.COLUMNS}, **lost, "bid": 18, "declarer_tricks": 4}
+    t = skat.settlement_terms(c, find_game("skat").rules({"scoring": "seeger_fabian"}))
+    assert (t["value"], t["won"], t["lost_factor"], t["list_bonus"], t["score"],
+            t["defender_score"]) == (48, 0, 2, -50, -146, 40)
+    c = {**{n: 0 for n, _ in skat.COLUMNS}, **won, "bid": 18, "declarer_tricks": 6}
+    t = skat.settlement_terms(c, find_game("skat").rules({"scoring": "seeger_fabian"}))
+    assert (t["value"], t["won"], t["list_bonus"], t["score"], t["defender_score"]) == \
+        (36, 1, 50, 86, 0)
+
+
+def ramsch_deal(points: tuple[int, int, int], tricks: tuple[int, int, int]) -> dict:
+    return {"ramsch": 1, "game": RAMSCH, "durchmarsch": int(10 in tricks),
+            **{f"ramsch_points_{s}": points[s] for s in range(3)},
+            **{f"ramsch_tricks_{s}": tricks[s] for s in range(3)}}
+
+
+def test_a_ramsch_jungfrau_doubles_the_losers_minus() -> None:
+    # seat 2 took no trick: seat 0's 70 points cost him 140; a tie for most: both lose double
+    one = ramsch_deal((70, 50, 0), (6, 4, 0))
+    tie = ramsch_deal((50, 50, 20), (4, 5, 0))
+    none = ramsch_deal((40, 45, 35), (3, 4, 3))
+    cols = columns(one, tie, none)
+    assert scores_of(cols, {}) == [[-70, 0, 0], [-50, -50, 0], [0, -45, 0]]
+    assert scores_of(cols, {"ramsch_jungfrau": True}) == [[-140, 0, 0], [-100, -100, 0],
+                                                          [0, -45, 0]]
+    # the list scores a ramsch as the seed does
+    assert scores_of(cols, {"ramsch_jungfrau": True, "scoring": "seeger_fabian"}) == \
+        scores_of(cols, {"ramsch_jungfrau": True})
+
+
+def test_two_jungfrauen_would_be_x4_but_are_a_durchmarsch() -> None:
+    # two players without a trick double twice; in a three-player ramsch the third then took
+    # every trick, and a Durchmarsch wins 120 whatever the Jungfrau says
+    assert skat.jungfrau_factor(np.array([10, 0, 0]), True) == 4
+    assert skat.jungfrau_factor(np.array([5, 5, 0]), True) == 2
+    assert skat.jungfrau_factor(np.array([10, 0, 0]), False) == 1
+    durchmarsch = columns(ramsch_deal((120, 0, 0), (10, 0, 0)))
+    assert scores_of(durchmarsch, {"ramsch_jungfrau": True}) == [[120, 0, 0]]
+    scores = np.zeros(3, np.int64)
+    skat.ramsch_scores(np.array([55, 65, 0]), np.array([10, 0, 0]), True, scores)
+    assert scores.tolist() == [120, 0, 0]
+
+
+def ramsch_after(tricks: list[str], rule: str) -> np.ndarray:
+    """A ramsch state, forehand seat 0, the skat CA CT (21 points), after ``tricks`` (each
+    three cards in the order played)."""
+    plays = [t.split() for t in tricks]
+    hands = ["", "", ""]
+    leader = 0
+    state = np.zeros(C.LENGTH, np.int64)
+    for cards_ in plays:
+        for k, card in enumerate(cards_):
+            hands[(leader + k) % 3] += " " + card
+        leader = (leader + trick_winner(np.array([D.index(c) for c in cards_]), 3, EFF[RAMSCH],
+                                        STRENGTH[RAMSCH])) % 3
+    C.begin(state, 3, 0, -1, 0)
+    for seat in range(3):
+        C.sit(state, seat, np.uint64(D.parse(hands[seat].strip())), seat)
+    C.ramsch(state, np.uint64(D.parse("CA CT")), rule == "loser")
+    for card in " ".join(tricks).split():
+        C.step(state, D.index(card))
+    return state
+
+
+def ramsch_result(state: np.ndarray, jungfrau: bool) -> tuple[list[int], list[int]]:
+    points = np.array([C.ramsch_points(state, s) for s in range(3)], np.int64)
+    tricks = state[C.S.TRICKS:C.S.TRICKS + 3].copy()
+    scores = np.zeros(3, np.int64)
+    skat.ramsch_scores(points, tricks, jungfrau, scores)
+    return points.tolist(), scores.tolist()
+
+
+def test_the_ramsch_skat_to_the_last_trick_or_to_the_loser() -> None:
+    # seat 0 takes SA ST SK (25), seat 2 the last trick H7 H8 H9 (0) and with it, under
+    # last_trick, the skat's 21: seat 0 loses 25; under loser seat 0, found without them,
+    # takes them: - 46. Seat 1 took no trick: with the Jungfrau x 2
+    tricks = ["SA ST SK", "H7 H8 H9"]
+    state = ramsch_after(tricks, "last_trick")
+    assert ramsch_result(state, False) == ([25, 0, 21], [-25, 0, 0])
+    assert ramsch_result(state, True) == ([25, 0, 21], [-50, 0, 0])
+    assert C.skat_result(state)["ramsch_points_2"] == 21
+    state = ramsch_after(tricks, "loser")
+    assert ramsch_result(state, False) == ([46, 0, 0], [-46, 0, 0])
+    assert ramsch_result(state, True) == ([46, 0, 0], [-92, 0, 0])
+    assert C.skat_result(state) == {
+        "ramsch_points_0": 46, "ramsch_points_1": 0, "ramsch_points_2": 0,
+        "ramsch_tricks_0": 1, "ramsch_tricks_1": 0, "ramsch_tricks_2": 1,
+        "ramsch_last_trick": 2, "durchmarsch": 0}
+
+
+def test_the_ramsch_skat_to_each_loser_of_a_tie() -> None:
+    # seat 0 takes SA S7 S8 (11), seat 1 H7 HA H8 (11), seat 2 the last trick D7 D9 D8 (0):
+    # under last_trick seat 2 holds 21 and loses them; under loser seats 0 and 1, tied for
+    # most without the skat, each take its 21 and lose 32
+    tricks = ["SA S7 S8", "H7 HA H8", "D7 D9 D8"]
+    assert ramsch_result(ramsch_after(tricks, "last_trick"), True) == ([11, 11, 21], [0, 0, -21])
+    assert ramsch_result(ramsch_after(tricks, "loser"), True) == ([32, 32, 0], [-32, -32, 0])
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "random"])
+@pytest.mark.parametrize("ramsch_skat", ["last_trick", "loser"])
+def test_rescoring_equals_playing_for_each_scoring_option(policy: str, ramsch_skat: str) -> None:
+    """Deals played once and re-scored under every scoring-only option (and all of them at
+    once) equal the same deals played under those rules, ramsch included."""
+    game = find_game("skat")
+    base = {"all_pass": "ramsch", "ramsch_skat": ramsch_skat}
+    played = game.play(21, 0, 1500, game.rules(base), [policy] * 3).columns
+    assert played["ramsch"].sum() > 20 and (played["declarer"] >= 0).sum() > 500
+    variants = [{o.name: v} for o in game.options if o.scoring_only for v in o.allowed]
+    variants.append({"scoring": "seeger_fabian", "ramsch_jungfrau": True, "lost_factor": 1})
+    changed = []
+    for variant in variants:
+        rules = game.rules({**base, **variant})
+        replayed = game.play(21, 0, 1500, rules, [policy] * 3).columns
+        rescored = game.rescore(played, rules)
+        for key, column in replayed.items():
+            assert np.array_equal(column, rescored[key]), (variant, key)
+        if any(not np.array_equal(played[f"score_{s}"], replayed[f"score_{s}"]) for s in range(3)):
+            changed.append(variant)
+    maiden = played["ramsch"] & ~played["durchmarsch"] & np.any(
+        [played[f"ramsch_tricks_{s}"] == 0 for s in range(3)], axis=0)
+    assert changed == [{"lost_factor": 1}, {"scoring": "seeger_fabian"}] \
+        + ([{"ramsch_jungfrau": True}] if maiden.any() else []) + variants[-1:]
+
+
+def test_played_scores_follow_the_seeger_fabian_list_and_the_jungfrau() -> None:
+    game = find_game("skat")
+    rules = game.rules({"all_pass": "ramsch", "scoring": "seeger_fabian", "ramsch_jungfrau": True})
+    c = game.play(12, 0, 3000, rules, ["heuristic"] * 3).columns
+    declared = np.flatnonzero(c["declarer"] >= 0)
+    for i in declared:
+        value = int(c["game_value"][i])
+        declarer, defender = (value + 50, 0) if c["won"][i] else (-2 * value - 50, 40)
+        assert [int(c[f"score_{s}"][i]) for s in range(3)] == [
+            declarer if s == c["declarer"][i] else defender for s in range(3)]
+    maidens = 0
+    for i in np.flatnonzero(c["ramsch"] & ~c["durchmarsch"]):
+        points = [int(c[f"ramsch_points_{s}"][i]) for s in range(3)]
+        tricks = [int(c[f"ramsch_tricks_{s}"][i]) for s in range(3)]
+        factor = 2 ** tricks.count(0)
+        maidens += factor > 1
+        assert [int(c[f"score_{s}"][i]) for s in range(3)] == [
+            -p * factor if p == max(points) else 0 for p in points]
+    assert maidens > 5
 
 
 # --- bidding ----------------------------------------------------------------------------------

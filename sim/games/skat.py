@@ -12,6 +12,10 @@ What the game is
   When all pass: throw-in, or ramsch (jacks trump, most points loses).
 * Options: ``OPTIONS`` below.
 
+Every score comes from the result row's facts (won, value, ramsch points and tricks) through
+one rule, ``deal_scores``: the kernel's settlement calls it, and ``rescore`` runs it over played
+deals' columns for other scoring-only options.
+
 ``play_deal`` goes through the phases as the rules name them (``_deal``, ``_bidding``,
 ``_skat``, ``_declaration``, ``_game`` with its ``_tricks``, ``_settlement``; ``_ramsch``).
 The card play's state and steps live in ``sim.games.skat_cardplay``; the tricks go through
@@ -45,6 +49,7 @@ from sim.games.skat_cardplay import (
     observe,
     playout,
     ramsch,
+    ramsch_points,
     sit,
     skat_result,
     start_skat,
@@ -73,14 +78,12 @@ from sim.games.skat_values import (
     T_OVERBID,
     T_SCHNEIDER_MADE,
     T_SCHWARZ_MADE,
-    T_SCORE,
     T_VALUE,
     T_WON,
     bid_values,
     card_points,
     game_terms,
     matadors,
-    rescore_lost_factor,
     terms_dict,
 )
 from sim.options import Option, OptionTable
@@ -102,13 +105,27 @@ OPTIONS = OptionTable([
            "ISkO announcements in hand games: Schneider, Schwarz, ouvert (+1 level each)"),
     Option("lost_factor", 2, (2, 1), "a lost game costs this many times its value",
            scoring_only=True),
+    Option("scoring", "seed", ("seed", "seeger_fabian"),
+           "the seed's settlement, or the Seeger-Fabian list (ISkO): won + value + 50, lost "
+           "- 2 x value - 50 whatever lost_factor says and + 40 to each defender",
+           scoring_only=True),
+    Option("ramsch_skat", "last_trick", ("last_trick", "loser"),
+           "ramsch: the skat's points go to the taker of the last trick, or to the loser "
+           "found without them (to each of a tie)"),
+    Option("ramsch_jungfrau", False, (False, True),
+           "ramsch: each player who took no trick doubles the loser's minus (a Durchmarsch "
+           "stays 120)", scoring_only=True),
 ])
 
-P_ALL_PASS, P_ANNOUNCE, P_LOST_FACTOR = (OPTIONS.position(n) for n in (
-    "all_pass", "announcements", "lost_factor"))
+P_ALL_PASS, P_ANNOUNCE, P_LOST_FACTOR, P_SCORING, P_RAMSCH_SKAT, P_JUNGFRAU = (
+    OPTIONS.position(n) for n in ("all_pass", "announcements", "lost_factor", "scoring",
+                                  "ramsch_skat", "ramsch_jungfrau"))
 """Where each option's code lies in the kernel's parameters (``kernel_params``)."""
 RAMSCH_ON = OPTIONS.code("all_pass", "ramsch")
 ANNOUNCE_ON = OPTIONS.code("announcements", True)
+SEEGER_FABIAN = OPTIONS.code("scoring", "seeger_fabian")
+SKAT_TO_LOSER = OPTIONS.code("ramsch_skat", "loser")
+JUNGFRAU_ON = OPTIONS.code("ramsch_jungfrau", True)
 LOST_FACTORS = np.array(OPTIONS.by_name["lost_factor"].allowed, np.int64)
 """``lost_factor`` by its code."""
 
@@ -121,11 +138,6 @@ def kernel_params(rules: dict) -> np.ndarray:
 def extra_levels(rules: dict) -> int:
     """Most levels a game can add beyond matadors + 1: hand, Schneider, Schwarz (+3 announced)."""
     return 3 + (3 if rules["announcements"] else 0)
-
-
-def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray]:
-    """Played deals' columns under other scoring-only rules (``lost_factor``)."""
-    return {**columns, **rescore_lost_factor(columns, int(rules["lost_factor"]), N_PLAYERS)}
 
 
 def bid_list(rules: dict) -> np.ndarray:
@@ -144,7 +156,9 @@ COLUMNS = (
     ("ramsch", "bool"), ("ramsch_points_0", "int16"), ("ramsch_points_1", "int16"),
     ("ramsch_points_2", "int16"), ("durchmarsch", "bool"), ("hand_0", "uint32"),
     ("hand_1", "uint32"), ("hand_2", "uint32"), ("skat", "uint32"), ("discard", "uint32"),
-    ("ramsch_skat_points", "int16"), ("ramsch_last_trick", "int8"), ("replay_error", "int16"),
+    ("ramsch_skat_points", "int16"), ("ramsch_last_trick", "int8"), ("ramsch_tricks_0", "int8"),
+    ("ramsch_tricks_1", "int8"), ("ramsch_tricks_2", "int8"), ("ramsch_skat", "int8"),
+    ("replay_error", "int16"),
 )
 COL = {name: j for j, (name, _) in enumerate(COLUMNS)}
 """Each result column's offset in the kernel's row, by name."""
@@ -154,11 +168,100 @@ C_SCH_ANN, C_SCHW_ANN, C_MATADORS, C_DPOINTS, C_DTRICKS = (COL[n] for n in (
     "schneider_announced", "schwarz_announced", "matadors", "declarer_points", "declarer_tricks"))
 C_SCHNEIDER, C_SCHWARZ, C_OVERBID, C_WON, C_VALUE, C_SCORE = (COL[n] for n in (
     "schneider", "schwarz", "overbid", "won", "game_value", "score_0"))
-C_PASSED_OUT, C_RAMSCH, C_RPOINTS, C_DURCHMARSCH, C_RSKAT, C_RLAST = (COL[n] for n in (
-    "passed_out", "ramsch", "ramsch_points_0", "durchmarsch", "ramsch_skat_points",
-    "ramsch_last_trick"))
+C_PASSED_OUT, C_RAMSCH, C_RPOINTS, C_DURCHMARSCH, C_RSKAT, C_RLAST, C_RTRICKS = (
+    COL[n] for n in ("passed_out", "ramsch", "ramsch_points_0", "durchmarsch",
+                     "ramsch_skat_points", "ramsch_last_trick", "ramsch_tricks_0"))
+C_RULE_RAMSCH_SKAT = COL["ramsch_skat"]
+"""The rule column ``ramsch_skat``: the option's code in every row (1: the skat went to the
+loser), so that a recorded ramsch's card play can be set up from its columns alone."""
 C_HANDS, C_SKAT, C_DISCARD, C_ERROR = (COL[n] for n in ("hand_0", "skat", "discard",
                                                          "replay_error"))
+
+# --- the score rule ------------------------------------------------------------------------
+
+SF_WON_BONUS, SF_LOST_FACTOR, SF_LOST_MALUS, SF_DEFENDER = 50, 2, 50, 40
+"""The Seeger-Fabian list: a won game + value + 50; a lost one - 2 x value - 50 for the
+declarer (whatever ``lost_factor`` says) and + 40 for each defender."""
+
+
+@numba.njit(**JIT)
+def declared_terms(won, lost_factor, seeger_fabian):
+    """A declared game's score under ``scoring``: ``(factor, bonus, defender)``, the declarer
+    scoring factor x value + bonus and each defender ``defender``. The seed: won (1, 0, 0),
+    lost (- ``lost_factor``, 0, 0); Seeger-Fabian: won (1, + 50, 0), lost (- 2, - 50, + 40)."""
+    if not seeger_fabian:
+        return (1, 0, 0) if won else (-lost_factor, 0, 0)
+    return (1, SF_WON_BONUS, 0) if won else (-SF_LOST_FACTOR, -SF_LOST_MALUS, SF_DEFENDER)
+
+
+@numba.njit(**JIT)
+def jungfrau_factor(tricks, jungfrau):
+    """What a ramsch loser's minus is multiplied by: x 2 for each player who took no trick
+    (``tricks``, per seat) under ``ramsch_jungfrau``, else 1."""
+    factor = 1
+    if jungfrau:
+        for s in range(3):
+            if tricks[s] == 0:
+                factor *= 2
+    return factor
+
+
+@numba.njit(**JIT)
+def ramsch_scores(points, tricks, jungfrau, scores):
+    """A ramsch's scores into ``scores`` from each seat's ramsch ``points`` (the skat's
+    counted as ``ramsch_skat`` says) and ``tricks``: a player who took every trick
+    (Durchmarsch) wins 120, the others 0; else every player with most points loses them, x
+    ``jungfrau_factor``."""
+    most = max(points[0], points[1], points[2])
+    durchmarsch = tricks[0] == TRICKS or tricks[1] == TRICKS or tricks[2] == TRICKS
+    factor = jungfrau_factor(tricks, jungfrau)
+    for s in range(3):
+        if durchmarsch:
+            scores[s] = 120 if tricks[s] == TRICKS else 0
+        else:
+            scores[s] = -points[s] * factor if points[s] == most else 0
+
+
+@numba.njit(**JIT)
+def deal_scores(declarer, won, value, ramsched, points, tricks, lost_factor, seeger_fabian,
+                jungfrau, scores):
+    """Every seat's score of a finished deal into ``scores``, from its result facts as the
+    scoring options say (``declared_terms``, ``ramsch_scores``); a deal thrown in scores 0."""
+    for s in range(3):
+        scores[s] = 0
+    if ramsched:
+        ramsch_scores(points, tricks, jungfrau, scores)
+    elif declarer >= 0:
+        factor, bonus, defender = declared_terms(won, lost_factor, seeger_fabian)
+        for s in range(3):
+            scores[s] = factor * value + bonus if s == declarer else defender
+
+
+@numba.njit(**JIT)
+def _rescore(declarer, won, value, ramsched, points, tricks, lost_factor, seeger_fabian,
+             jungfrau, scores):
+    """``deal_scores`` of every deal of a shard's columns (per-seat ones as ``[deal, seat]``)."""
+    for i in range(declarer.shape[0]):
+        deal_scores(declarer[i], won[i], value[i], ramsched[i], points[i], tricks[i],
+                    lost_factor, seeger_fabian, jungfrau, scores[i])
+
+
+def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray]:
+    """Played deals' columns under other scoring-only rules (``lost_factor``, ``scoring``,
+    ``ramsch_jungfrau``): the score columns again, by the kernel's own rule (``deal_scores``)."""
+    def of(name: str) -> np.ndarray:
+        return np.ascontiguousarray(columns[name], np.int64)
+
+    def per_seat(stem: str) -> np.ndarray:
+        return np.stack([of(f"{stem}_{s}") for s in range(N_PLAYERS)], axis=1)
+
+    scores = np.zeros((len(columns["declarer"]), N_PLAYERS), np.int64)
+    _rescore(of("declarer"), of("won"), of("game_value"), of("ramsch"), per_seat("ramsch_points"),
+             per_seat("ramsch_tricks"), int(rules["lost_factor"]),
+             rules["scoring"] == "seeger_fabian", bool(rules["ramsch_jungfrau"]), scores)
+    return {**columns, **{f"score_{s}": scores[:, s].astype(columns[f"score_{s}"].dtype)
+                          for s in range(N_PLAYERS)}}
+
 
 # --- decisions -----------------------------------------------------------------------------
 
@@ -312,17 +415,36 @@ def settle(game, mat, hand, ouvert, schneider_announced, schwarz_announced, decl
 
 
 def settlement_terms(c: dict[str, Any], rules: dict[str, Any]) -> dict[str, int]:
-    """The settlement's terms of a declared game, from its result columns ``c``."""
-    return terms_dict(settle(c["game"], c["matadors"], int(c["hand"]), int(c["ouvert"]),
-                             int(c["schneider_announced"]), int(c["schwarz_announced"]),
-                             c["declarer_points"], c["declarer_tricks"], c["bid"],
-                             int(rules["lost_factor"])))
+    """The settlement's terms of a declared game, from its result columns ``c``, scored as
+    ``rules`` say (``declared_terms``): ``lost_factor`` the factor a lost game's value is
+    taken, ``list_bonus`` the Seeger-Fabian list's + 50 or - 50 (else 0), ``defender_score``
+    what each defender scores, ``score`` the declarer's."""
+    t = terms_dict(settle(c["game"], c["matadors"], int(c["hand"]), int(c["ouvert"]),
+                          int(c["schneider_announced"]), int(c["schwarz_announced"]),
+                          c["declarer_points"], c["declarer_tricks"], c["bid"],
+                          int(rules["lost_factor"])))
+    lost_factor, seeger_fabian = int(rules["lost_factor"]), rules["scoring"] == "seeger_fabian"
+    factor, bonus, _ = declared_terms(t["won"], lost_factor, seeger_fabian)
+    scores = np.zeros(N_PLAYERS, np.int64)
+    none = np.zeros(N_PLAYERS, np.int64)
+    deal_scores(0, t["won"], t["value"], 0, none, none, lost_factor, seeger_fabian, False, scores)
+    return {**t, "lost_factor": t["lost_factor"] if t["won"] else -factor, "list_bonus": bonus,
+            "score": int(scores[0]), "defender_score": int(scores[1])}
+
+
+@numba.njit(**JIT)
+def _scores(row, params):
+    """The seats' scores into ``row`` from its facts, as the scoring options say."""
+    deal_scores(row[C_DECLARER], row[C_WON], row[C_VALUE], row[C_RAMSCH],
+                row[C_RPOINTS:C_RPOINTS + 3], row[C_RTRICKS:C_RTRICKS + 3],
+                LOST_FACTORS[params[P_LOST_FACTOR]], params[P_SCORING] == SEEGER_FABIAN,
+                params[P_JUNGFRAU] == JUNGFRAU_ON, row[C_SCORE:C_SCORE + 3])
 
 
 @numba.njit(**JIT)
 def _settlement(row, state, params):
     """Score the declared game: the card points and tricks, matadors, and the settlement's
-    value, won or lost, into ``row``."""
+    value, won or lost, into ``row``; then the seats' scores."""
     declarer = state[S.DECLARER]
     game = state[S.GAME]
     dpoints = declarer_points(state)
@@ -339,39 +461,32 @@ def _settlement(row, state, params):
     row[C_OVERBID] = t[T_OVERBID]
     row[C_WON] = t[T_WON]
     row[C_VALUE] = t[T_VALUE]
-    row[C_SCORE + declarer] = t[T_SCORE]
+    _scores(row, params)
 
 
 @numba.njit(**JIT)
-def _ramsch(fh, hands, skat, state, obs, pols, states, script, cur, err, log, nlog, row):
-    """All passed, ramsch: forehand leads, jacks trump; the skat's points go to the taker of
-    the last trick; the most card points lose them (all tied for most); a player who took
-    every trick (Durchmarsch) wins 120."""
+def _ramsch(fh, hands, skat, state, obs, pols, states, params, script, cur, err, log, nlog,
+            row):
+    """All passed, ramsch: forehand leads, jacks trump; the skat's points go where
+    ``ramsch_skat`` says (``ramsch_points``); then the seats' scores (``ramsch_scores``)."""
     record(log, nlog, A.RAMSCH, fh, 0, 0)
     if cur[0] < script.shape[0] and script[cur[0], 0] == A.RAMSCH:
         cur[0] += 1  # a replayed ramsch row is no decision: step over it
     _seat(state, fh, hands)
-    ramsch(state, skat)
+    ramsch(state, skat, params[P_RAMSCH_SKAT] == SKAT_TO_LOSER)
     _tricks(state, obs, pols, states, script, cur, err, log, nlog)
     row[C_ERROR] = err[0]
-    last = state[S.LEADER]
     row[C_RSKAT] = card_points(skat)
-    row[C_RLAST] = last
+    row[C_RLAST] = state[S.LEADER]
     row[C_RAMSCH] = 1
     row[C_GAME] = RAMSCH
     row[C_DISCARD] = np.int64(skat)
-    most = 0
     for s in range(3):
-        points = state[S.POINTS + s] + (row[C_RSKAT] if s == last else 0)
-        row[C_RPOINTS + s] = points
-        most = max(most, points)
+        row[C_RPOINTS + s] = ramsch_points(state, s)
+        row[C_RTRICKS + s] = state[S.TRICKS + s]
         if state[S.TRICKS + s] == TRICKS:
             row[C_DURCHMARSCH] = 1
-    for s in range(3):
-        if row[C_DURCHMARSCH]:
-            row[C_SCORE + s] = 120 if state[S.TRICKS + s] == TRICKS else 0
-        elif row[C_RPOINTS + s] == most:
-            row[C_SCORE + s] = -row[C_RPOINTS + s]
+    _scores(row, params)
 
 
 @numba.njit(**JIT)
@@ -400,6 +515,7 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, s
     cur[0] = 0
     nlog[0] = 0
     dealer, skat = _deal(seed, deal, states, perm, hands, preset, obs, row)
+    row[C_RULE_RAMSCH_SKAT] = params[P_RAMSCH_SKAT]
     fh = (dealer + 1) % 3
     declarer, bid = _bidding(hands, dealer, obs, pols, states, values, script, cur, err, log, nlog)
     if err[0]:
@@ -407,7 +523,8 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, s
         return
     if declarer < 0:
         if params[P_ALL_PASS] == RAMSCH_ON:
-            _ramsch(fh, hands, skat, state, obs, pols, states, script, cur, err, log, nlog, row)
+            _ramsch(fh, hands, skat, state, obs, pols, states, params, script, cur, err, log,
+                    nlog, row)
         else:
             row[C_PASSED_OUT] = 1
             row[C_DISCARD] = np.int64(skat)
@@ -460,7 +577,8 @@ from the top (``deal_three_hands``)."""
 
 GAME = Game(
     name=NAME, n_players=N_PLAYERS, deck=DECK, tricks=TRICKS, options=OPTIONS, columns=COLUMNS,
-    categories={"game": GAME_NAMES, "declarer_position": POSITIONS}, outcome=outcome(N_PLAYERS),
+    categories={"game": GAME_NAMES, "declarer_position": POSITIONS,
+                "ramsch_skat": OPTIONS.by_name["ramsch_skat"].allowed}, outcome=outcome(N_PLAYERS),
     observation=O, kernel=KernelTag(NAME), kernel_params=kernel_params, rescore=rescore,
     deal_layout=DEAL_LAYOUT, trace_codec="sim.games.skat_trace",
     screen="sim.play.skat_family:SkatScreen", bid_values=bid_list,

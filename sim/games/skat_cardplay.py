@@ -126,6 +126,9 @@ class State(NamedTuple):
     CONTRA_RE: int = 1
     """Whether a rejected first offer raises the value and Contra and Re follow it
     (``contra_re``)."""
+    SKAT_TO_LOSER: int = 1
+    """Skat's ramsch: 1 when the skat's points go to the loser (``ramsch_skat`` ``loser``), 0
+    when they go to the taker of the last trick."""
     # the tricks
     LAST_LEADER: int = 1
     """The leader of the trick played last (shown while the offers are asked)."""
@@ -226,10 +229,12 @@ def contract(state, game, declarer, defender, bid, hand_game, ouvert, schneider_
 
 
 @numba.njit(**JIT)
-def ramsch(state, skat):
-    """Nobody declared: ramsch (jacks trump, grand order), the ``skat`` aside."""
+def ramsch(state, skat, skat_to_loser=False):
+    """Nobody declared: ramsch (jacks trump, grand order), the ``skat`` aside; in Skat its
+    points go to the loser when ``skat_to_loser``, else to the taker of the last trick."""
     state[S.GAME] = RAMSCH
     state[S.SKAT] = np.int64(skat)
+    state[S.SKAT_TO_LOSER] = 1 if skat_to_loser else 0
 
 
 # --- the rules of the card play ------------------------------------------------------------
@@ -460,6 +465,7 @@ def observe(state, seat, obs):
     obs[O.GIVE_UP_GAMES] = 0
     obs[O.CONTRA] = state[S.SAID_CONTRA]
     obs[O.RE] = state[S.SAID_RE]
+    obs[O.SKAT_TO_LOSER] = state[S.SKAT_TO_LOSER]
 
 
 @numba.njit(**JIT_NRT)
@@ -500,14 +506,25 @@ def ramsch_loser(state):
     return state[S.LEADER], True
 
 
+@numba.njit(**JIT)
+def ramsch_points(state, place):
+    """Skat's ramsch, played out: the card points ``place`` is charged with, the skat's where
+    ``ramsch_skat`` puts them: on the taker of the last trick, or on the loser found without
+    them (every player with most points in his tricks, each of a tie)."""
+    points = state[S.POINTS + place]
+    if state[S.SKAT_TO_LOSER]:
+        gets = points == max(state[S.POINTS], state[S.POINTS + 1], state[S.POINTS + 2])
+    else:
+        gets = place == state[S.LEADER]
+    return points + (card_points(np.uint64(state[S.SKAT])) if gets else 0)
+
+
 def skat_result(state: np.ndarray) -> dict[str, int]:
     """Skat's result columns the card play decides."""
     if state[S.GAME] == RAMSCH:
-        skat = int(card_points(np.uint64(state[S.SKAT])))
-        last = int(state[S.LEADER])
-        out = {f"ramsch_points_{p}": int(state[S.POINTS + p]) + (skat if p == last else 0)
-               for p in range(3)}
-        out["ramsch_last_trick"] = last
+        out = {f"ramsch_points_{p}": int(ramsch_points(state, p)) for p in range(3)}
+        out.update({f"ramsch_tricks_{p}": int(state[S.TRICKS + p]) for p in range(3)})
+        out["ramsch_last_trick"] = int(state[S.LEADER])
         out["durchmarsch"] = int(any(state[S.TRICKS + p] == TRICKS for p in range(3)))
         return out
     return {"declarer_points": int(declarer_points(state)),
@@ -584,7 +601,8 @@ def _pickup(hands: np.ndarray, place: int, columns: Mapping[str, np.ndarray],
 def start_skat(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
                rules: Mapping[str, Any] | None = None) -> tuple[np.ndarray, list[int]] | None:
     """Skat deal ``i``'s state before the opening lead and its recorded card play as state
-    actions; ``None`` for a deal thrown in."""
+    actions; ``None`` for a deal thrown in. A ramsch's ``ramsch_skat`` comes from its rule
+    column of that name."""
     if columns["passed_out"][i]:
         return None
     hands = _hands(columns, i, ("hand_0", "hand_1", "hand_2"))
@@ -597,7 +615,7 @@ def start_skat(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
     for p in range(3):
         sit(state, p, hands[p], p)
     if ramsched:
-        ramsch(state, np.uint64(columns["skat"][i]))
+        ramsch(state, np.uint64(columns["skat"][i]), bool(columns["ramsch_skat"][i]))
     else:
         contract(state, int(columns["game"][i]), d, -1, int(columns["bid"][i]),
                  int(columns["hand"][i]), int(columns["ouvert"][i]),

@@ -11,7 +11,7 @@ Seats are places at the table: in ``skat`` the three players; in ``skat_en_deux`
 forehand 0, the blind 1 and rearhand 2 (in its ramsch, forehand 0 and rearhand 1).
 
 >>> FIELDS.SEAT, FIELDS.PLAYED + 2, FIELDS.LENGTH
-(0, 17, 47)
+(0, 17, 48)
 """
 
 from __future__ import annotations
@@ -106,6 +106,9 @@ class Fields(NamedTuple):
     GIVE_UP_GAMES: int = 1
     """``skat_en_deux``, ``PH_GIVE_UP`` after the pickup: the games the declarer may name to
     give up (a mask over game codes; 0: a give-up at 18, which names none)."""
+    SKAT_TO_LOSER: int = 1
+    """``skat``'s ramsch: 1 when the skat's points go to the loser (``ramsch_skat`` ``loser``),
+    0 when they go to the taker of the last trick."""
     LENGTH: int = 0
     """Where the observation ends: its length."""
 

@@ -294,7 +294,8 @@ class SkatFamilyTrace:
         names its declarer and bid; its ``matadors`` are null, its ``game`` the game he named
         when he gave up after the pickup (null at 18). A null
         game has no matadors (null). ``points`` (card points per player as the
-        game's ramsch counts them) belongs to ramsch (null otherwise). Then the
+        game's ramsch counts them: in Skat the skat's where ``ramsch_skat`` puts them)
+        belongs to ramsch (null otherwise); ``scores`` follow the scoring options. Then the
         game's extra fields.
         """
         def col(name: str) -> int:
