@@ -76,7 +76,8 @@ def test_every_trace_md_field(traces: dict[tuple[str, str], Path]) -> None:
         assert list(obj)[:len(FIELDS)] == list(FIELDS)
         assert obj["game"] == "skat"
         assert obj["rules"] == {"all_pass": obj["rules"]["all_pass"], "announcements": True,
-                                "lost_factor": 2}
+                                "lost_factor": 2, "scoring": "seed", "ramsch_skat": "last_trick",
+                                "ramsch_jungfrau": False}
         assert obj["dealer"] == obj["deal"] % 3 and obj["seed"] == 2024
         hands, skat = obj["cards"]["hands"], obj["cards"]["skat"]
         assert [len(h) for h in hands] == [10, 10, 10] and len(skat) == 2
@@ -128,6 +129,24 @@ def test_replay_default_rules_and_lost_factor(tmp_path: Path) -> None:
     for rules in ({}, {"lost_factor": 1}):
         path = write_trace_path(tmp_path / "t.jsonl", 300, rules, "heuristic")
         assert replay_file(path) == []
+
+
+def test_replay_under_the_list_and_the_ramsch_options(tmp_path: Path) -> None:
+    """Scores under the Seeger-Fabian list and the Jungfrau, points with the skat to the loser:
+    the trace says them and replays them; a ramsch score edited is reported."""
+    rules = {"all_pass": "ramsch", "scoring": "seeger_fabian", "ramsch_skat": "loser",
+             "ramsch_jungfrau": True}
+    path = write_trace_path(tmp_path / "t.jsonl", 400, rules, "heuristic")
+    assert replay_file(path) == []
+    objs = read(path)
+    assert all(o["rules"] == {**SKAT.rules(), **rules} for o in objs)
+    lost = next(o["result"] for o in objs if o["result"]["declarer"] is not None
+                and not o["result"]["won"])
+    assert sorted(lost["scores"]) == [-2 * lost["game_value"] - 50, 40, 40]
+    i = first_line(objs, lambda o: o["result"]["ramsch"] and not o["result"]["durchmarsch"])
+    objs[i]["result"]["scores"] = [0, 0, 0]
+    report = replay_file(write(tmp_path / "edited.jsonl", objs))
+    assert len(report) == 1 and "result.scores" in str(report[0])
 
 
 def write_trace_path(path: Path, deals: int, rules: dict[str, Any], policy: str,
