@@ -209,6 +209,7 @@ def test_doko_skat_turned_up_card_must_be_a_first_round_card() -> None:
 
 @pytest.mark.parametrize("name, rules", [
     ("skat", {}), ("skat", {"announcements": True}), ("skat", {"lost_factor": 1}),
+    ("skat", {"scoring": "seeger_fabian", "lost_factor": 1}),
     ("skat_en_deux", {}), ("skat_en_deux", {"contra_re": True}),
     ("skat_en_deux", {"open_hand": True, "give_up_after_pickup": True}),
 ])
@@ -229,6 +230,41 @@ def test_the_value_breakdown_arrives_at_the_engines_game_value(name: str, rules:
         score = c[f"score_{c['declarer']}"]
         assert lines[-1].endswith(f"{score:+d}"), (lines, score)
     assert declared > 500
+
+
+def skat_result(rules: dict, **set_: int) -> list[str]:
+    """The result screen of seat 0 in deal 0 (dealer 0) for hand-made result columns."""
+    resolved = SKAT.rules(rules)
+    row = {name: 0 for name, _ in SKAT.columns} | {"declarer": -1} | set_
+    columns = {k: np.array([v], np.int64) for k, v in row.items()}
+    return screen_for(SKAT, resolved, 0, 0).result_lines(columns)
+
+
+def test_the_skat_result_names_each_term_of_the_scoring() -> None:
+    # seat 1 loses grand with one, 24 x 2 = 48, under the list: - 2 x 48 - 50, + 40 each
+    grand = dict(declarer=1, game=4, matadors=1, bid=18, declarer_points=50, declarer_tricks=4,
+                 game_value=48, score_0=40, score_1=-146, score_2=40)
+    lines = skat_result({"scoring": "seeger_fabian"}, **grand)
+    assert lines[-3:] == ["Seeger-Fabian: defenders +40 each",
+                          "Lost: seat 1 (forehand) -2 x 48 -50 (Seeger-Fabian) = -146",
+                          "Scores: you +40, seat 1 (forehand) -146, seat 2 (middlehand) +40"]
+    won = dict(grand, declarer_points=70, score_0=0, score_1=98, score_2=0)
+    assert skat_result({"scoring": "seeger_fabian"}, **won)[-2] == \
+        "Won: seat 1 (forehand) +48 +50 (Seeger-Fabian) = +98"
+    assert skat_result({}, **won | {"score_1": 48})[-2] == "Won: seat 1 (forehand) +48"
+    # a ramsch: seat 1 took no trick; seats 0 and 2 took 50 each, tied for most without the
+    # skat's 20, take them each and lose 2 x 70
+    ramsch = dict(ramsch=1, game=6, ramsch_skat_points=20, ramsch_last_trick=2,
+                  ramsch_points_0=70, ramsch_points_1=0, ramsch_points_2=70, ramsch_tricks_0=5,
+                  ramsch_tricks_1=0, ramsch_tricks_2=5, score_0=-140, score_1=0, score_2=-140)
+    lines = skat_result({"all_pass": "ramsch", "ramsch_skat": "loser", "ramsch_jungfrau": True},
+                        **ramsch)
+    assert lines[1:] == [
+        "The skat's 20 points went to each loser of the tie for most, found without them (you, "
+        "seat 2 (middlehand)); the most points lose them",
+        "Jungfrau: seat 1 (forehand) took no trick: x 2",
+        "you -70 x 2 = -140", "seat 2 (middlehand) -70 x 2 = -140",
+        "Scores: you -140, seat 1 (forehand) +0, seat 2 (middlehand) -140"]
 
 
 # --- the whole command through standard input --------------------------------------------

@@ -367,8 +367,28 @@ class SkatFamilyScreen:
         elif c["durchmarsch"]:
             out.append("Durchmarsch: one player took every trick and scores 120")
         else:
-            out.append(f"The skat's {c['ramsch_skat_points']} points went to the taker of the last "
-                       f"trick ({self.player_name(c['ramsch_last_trick'])}); the most points lose them")
+            out += self._skat_ramsch_lines(c)
+        return out
+
+    def _skat_ramsch_lines(self, c: dict[str, Any]) -> list[str]:
+        """Skat's ramsch settled: where the skat went (``ramsch_skat``), the Jungfrau's factor
+        (``ramsch_jungfrau``) and each loser's minus."""
+        losers = [p for p in range(3) if c[f"score_{p}"] < 0]
+        names = ", ".join(self.player_name(p) for p in losers)
+        if self.rules["ramsch_skat"] == "loser":
+            whom = "each loser of the tie for most" if len(losers) > 1 else "the loser"
+            out = [f"The skat's {c['ramsch_skat_points']} points went to {whom}, found without "
+                   f"them ({names}); the most points lose them"]
+        else:
+            out = [f"The skat's {c['ramsch_skat_points']} points went to the taker of the last "
+                   f"trick ({self.player_name(c['ramsch_last_trick'])}); the most points lose them"]
+        tricks = np.array([c[f"ramsch_tricks_{p}"] for p in range(3)], np.int64)
+        factor = skat.jungfrau_factor(tricks, bool(self.rules["ramsch_jungfrau"]))
+        if factor > 1:
+            maidens = ", ".join(self.player_name(p) for p in range(3) if tricks[p] == 0)
+            out.append(f"Jungfrau: {maidens} took no trick: x {factor}")
+            out += [f"{self.player_name(p)} -{c[f'ramsch_points_{p}']} x {factor} = "
+                    f"{c[f'score_{p}']:+d}" for p in losers]
         return out
 
     def value_lines(self, c: dict[str, Any]) -> tuple[list[str], int]:
@@ -407,10 +427,14 @@ class SkatFamilyScreen:
                 for term, word in (("contra", "Contra"), ("re", "Re")):
                     if t[term]:
                         lines.append(f"{word}: x 2 = {t[term + '_value']}")
+        bonus = t.get("list_bonus", 0)
+        listed = f" {bonus:+d} (Seeger-Fabian)" if bonus else ""
+        if t.get("defender_score"):
+            lines.append(f"Seeger-Fabian: defenders {t['defender_score']:+d} each")
         if t["won"]:
-            lines.append(f"Won: {who} {t['score']:+d}")
+            lines.append(f"Won: {who} {value:+d}{listed}" + (f" = {t['score']:+d}" if bonus else ""))
         else:
-            lines.append(f"Lost: {who} -{t['lost_factor']} x {value} = {t['score']:+d}")
+            lines.append(f"Lost: {who} -{t['lost_factor']} x {value}{listed} = {t['score']:+d}")
         return lines, value
 
 
