@@ -26,7 +26,8 @@ Card play
     and throws his least useful card when he cannot win. Null: the declarer
     ducks with his highest card that still loses, the defenders play low under
     him and lead his weak suits. Ramsch: duck with the highest card that loses,
-    shed points onto other players' tricks, and take forced tricks with high cards.
+    shed points onto other players' tricks, and take forced tricks with high cards;
+    where the skat goes to the loser, lead with the Jungfrau in mind (``_jungfrau_cost``).
 """
 
 from __future__ import annotations
@@ -837,13 +838,49 @@ def _play_null(obs, legal):
     return _cheapest(legal, NULL)
 
 
+JUNGFRAU_BOSS_COST = 100.0
+"""What leading a card that wins its trick (a boss) costs a ramsch player minding the Jungfrau:
+more than any plain lead, less than a jack."""
+JUNGFRAU_GIFT = 20.0
+"""What the likely loser gains by leading a losing card into a suit a trickless player still
+holds (he may have to take the trick, and then no longer doubles the loser's minus)."""
+
+
+@numba.njit(cache=True)
+def _jungfrau_cost(obs, card, outstanding):
+    """How much worse leading ``card`` is with the Jungfrau in mind (each player who takes no
+    trick doubles the loser's minus). A player without a trick keeps his zero, and the likely
+    loser (most points so far) wants no more tricks: neither leads a boss. The likely loser
+    leads rather where a trickless player has shown no void, to give him a trick."""
+    me = obs[O.SEAT]
+    mine = obs[O.POINTS + me]
+    likely_loser = mine > 0
+    for s in range(3):
+        if s != me and obs[O.POINTS + s] > mine:
+            likely_loser = False
+    if _boss(card, outstanding, RAMSCH):
+        return JUNGFRAU_BOSS_COST if obs[O.TRICKS + me] == 0 or likely_loser else 0.0
+    if likely_loser:
+        e = EFF[RAMSCH, card]
+        for s in range(3):
+            if s != me and obs[O.TRICKS + s] == 0 and not _void(obs, s, e):
+                return -JUNGFRAU_GIFT
+    return 0.0
+
+
 @numba.njit(cache=True)
 def _play_ramsch(obs, legal):
+    """Ramsch: lead low from the shortest side suit, jacks last; follow with the highest card
+    that loses, shed points when void; when forced to win as the last player, with a high
+    card. Where the skat goes to the loser (``ramsch_skat`` ``loser``) the lead minds the
+    Jungfrau (``_jungfrau_cost``); where it goes to the last trick the play is the one the
+    engine baseline pins."""
     n = obs[O.TRICK_N]
     hand = np.uint64(obs[O.HAND])
     trump_mask = np.uint64(SUIT_MASKS[RAMSCH, TRUMP])
     if n == 0:
-        # lead low from the shortest side suit, jacks last
+        minded = obs[O.SKAT_TO_LOSER] != 0
+        outstanding = _outstanding(obs, hand) if minded else ZERO
         best = -1
         best_key = 1e9
         m = legal
@@ -853,6 +890,8 @@ def _play_ramsch(obs, legal):
             e = EFF[RAMSCH, c]
             length = popcount(hand & np.uint64(SUIT_MASKS[RAMSCH, e]))
             key = STRENGTH[RAMSCH, c] * 1.0 + length * 2.0 + (50.0 if e == TRUMP else 0.0)
+            if minded:
+                key += _jungfrau_cost(obs, c, outstanding)
             if key < best_key:
                 best, best_key = c, key
         return best
