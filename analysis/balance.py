@@ -192,8 +192,8 @@ was a ramsch, each seat's card points, the skat's; then how its loser is found (
 def ramsch(frame: pl.LazyFrame, outcome: Outcome, variants: list[str] | None = None) -> pl.DataFrame:
     """How often ramsch is played, the loser's card points, the skat's share of them, ties
     (decided by the last trick where the results name one loser, ``ramsch_loser``; else all
-    tied players lose), the Durchmarsch (where there is a ``durchmarsch`` column) and how
-    often forehand loses."""
+    tied players lose), the Durchmarsch (where there is a ``durchmarsch`` column), a Jungfrau
+    (where the tricks per seat are there) and how often forehand loses."""
     columns = set(frame.collect_schema().names())
     n = outcome.players
     forehand = outcome.start_seat()
@@ -210,13 +210,20 @@ def ramsch(frame: pl.LazyFrame, outcome: Outcome, variants: list[str] | None = N
             "tie decided by the last trick": ("rate", pl.col("ramsch_tie_last_trick"))}
     else:
         # the most points lose, every seat tied for them too; the skat is in the points of
-        # the last trick's taker (``ramsch_last_trick``)
+        # the last trick's taker (``ramsch_last_trick``), or of every loser where the rule
+        # column ``ramsch_skat`` says ``loser``
         losers = pl.sum_horizontal([(p == most).cast(pl.Int8) for p in points])
         loser_took_skat = pl.coalesce([pl.when(pl.col("ramsch_last_trick") == s)
                                        .then(points[s] == most) for s in range(n)])
+        if "ramsch_skat" in columns:
+            loser_took_skat = loser_took_skat | (pl.col("ramsch_skat") == "loser")
         lost = most
         skat_share = pl.when(loser_took_skat).then(skat / most).otherwise(0.0)
         extra = {"tie for most points (all tied lose)": ("rate", losers > 1)}
+        if "ramsch_tricks_0" in columns:  # a player without a trick: a Jungfrau
+            extra["a Jungfrau (a player without a trick; no Durchmarsch)"] = (
+                "rate", pl.any_horizontal([pl.col(f"ramsch_tricks_{s}") == 0 for s in range(n)])
+                & ~pl.col("durchmarsch"))
     lost_by_one = pl.col("ramsch")
     if "durchmarsch" in columns:  # one player took every trick: he wins, nobody loses
         extra["Durchmarsch"] = ("rate", pl.col("durchmarsch"))

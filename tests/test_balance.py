@@ -237,6 +237,18 @@ def test_ramsch_skat() -> None:
     check_rate(table, "forehand loses", 2, 4)
 
 
+def test_ramsch_skat_to_the_loser_and_the_jungfrau() -> None:
+    # the same deals with the skat to the loser (the rule column): every loser holds it; the
+    # tricks per seat show a Jungfrau in deals 0 (seat 2) and 2 (seat 2), not in the
+    # Durchmarsch (deal 3)
+    data = {**SKAT_RAMSCH, "ramsch_skat": ["loser"] * 6,
+            **per_seat("ramsch_tricks", [(6, 4, 0), (3, 4, 3), (5, 5, 0), (0, 10, 0), (0, 0, 0),
+                                         (3, 4, 3)])}
+    table = balance.ramsch(frame("skat", data), OUTCOMES["skat"])
+    check_mean(table, "skat's share of the loser's points", [10 / 60, 15 / 50, 4 / 45, 5 / 40])
+    check_rate(table, "a Jungfrau (a player without a trick; no Durchmarsch)", 2, 5)
+
+
 def test_ramsch_skat_en_deux() -> None:
     # deal 0: seat 0 loses 70 + the skat's 10; 1: 55 : 55, seat 0 took the last trick and
     # loses 55 + 10; 2: a declared game
