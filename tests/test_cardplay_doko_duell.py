@@ -302,7 +302,8 @@ def test_without_rules_the_record_shows_them() -> None:
 # --- the settlement ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("rules", [{}, {"b_marker_mode": "v2", "tie_rule": "b_markers"},
-                                   {"tie_rule": "last_trick", "a_marker_on_setup": False}])
+                                   {"tie_rule": "last_trick", "a_marker_on_setup": False},
+                                   {"tie_rule": "starter_loses", "tie_win_base": 1}])
 def test_the_settlements_terms_add_up_to_the_columns(rules: dict) -> None:
     resolved = GAME.rules(rules)
     cols = GAME.play(41, 0, 1500, resolved, ["heuristic", "random"]).columns
@@ -317,7 +318,11 @@ def test_the_settlements_terms_add_up_to_the_columns(rules: dict) -> None:
             assert (t.band, t.base, t.total) == (-1, 0, 0)
             continue
         loser = 1 - t.winner
-        assert t.base == G.BAND_VP[t.band] == G.base_vp(c[f"points_{loser}"], c[f"tricks_{loser}"])
+        if t.tie:  # won by the tie rule: the loser at 120 is in no band, the base is the option's
+            assert (t.band, t.base) == (G.TIE_BAND, resolved["tie_win_base"])
+        else:
+            assert t.base == G.BAND_VP[t.band] == G.base_vp(c[f"points_{loser}"],
+                                                            c[f"tricks_{loser}"])
         assert t.loser_a == c[f"a_markers_{loser}"]
         assert t.b_diff == c[f"b_markers_{t.winner}"] - c[f"b_markers_{loser}"]
         assert t.raw == t.base + t.loser_a + t.b_diff

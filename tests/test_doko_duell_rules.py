@@ -95,8 +95,17 @@ def base_points(loser_points: int, loser_tricks: int) -> int:
     return 1 + (loser_points < 90) + (loser_points < 60) + 2 * (loser_points < 30)
 
 
+def ref_base(pts: list[int], tricks: list[int], winner: int, tie_win_base: int) -> int:
+    """The winner's base VP: the loser's band, or for a tie won by a rule ``tie_win_base``
+    (the loser has 120: "keine 120" does not hold)."""
+    if pts[0] == pts[1]:
+        return tie_win_base
+    return base_points(pts[1 - winner], tricks[1 - winner])
+
+
 def ref_settle(pts: list[int], tricks: list[int], a: list[int], b: list[int], starter: int,
-               last: int, mode: str, tie_rule: str) -> tuple[int, bool, int, int]:
+               last: int, mode: str, tie_rule: str,
+               tie_win_base: int = 0) -> tuple[int, bool, int, int]:
     """``(winner, tie, vp0, vp1)`` by RULES.md."""
     tie = pts[0] == pts[1]
     winner = -1
@@ -115,7 +124,7 @@ def ref_settle(pts: list[int], tricks: list[int], a: list[int], b: list[int], st
     if winner < 0:
         return -1, tie, 0, 0
     loser = 1 - winner
-    total = base_points(pts[loser], tricks[loser]) + a[loser] + b[winner] - b[loser]
+    total = ref_base(pts, tricks, winner, tie_win_base) + a[loser] + b[winner] - b[loser]
     if mode == "v1":
         total = max(total, 1)
     vp = [0, 0]
@@ -329,8 +338,9 @@ def referee(layout: Layout, rules: dict, choose: Chooser) -> Outcome:
         leader = winner
     assert not any(duel.hand) and not any(duel.present)
     w, tie, v0, v1 = ref_settle(pts, won, a, b, layout.starter, leader, rules["b_marker_mode"],
-                                rules["tie_rule"])
-    raw = 0 if w < 0 else base_points(pts[1 - w], won[1 - w]) + a[1 - w] + b[w] - b[1 - w]
+                                rules["tie_rule"], rules["tie_win_base"])
+    raw = 0 if w < 0 else (ref_base(pts, won, w, rules["tie_win_base"]) + a[1 - w] + b[w]
+                           - b[1 - w])
     cols = {"deal": layout.deal, "dealer": layout.deal % 2, "starter": layout.starter,
             "supply_exhausted": int(supply == 0), "last_trick_winner": leader, "winner": w,
             "tie": int(tie), "vp_0": v0, "vp_1": v1, "vp_raw": raw, "replay_error": 0}
@@ -410,7 +420,7 @@ RULE_SETS = {
     "default": {},
     "second_wins": {"equal_cards": "second_wins", "b_marker_supply": "none",
                     "b_one_per_trick": True, "a_marker_on_setup": False, "b_marker_mode": "v2",
-                    "tie_rule": "last_trick"},
+                    "tie_rule": "last_trick", "tie_win_base": 1},
     "heart_ten": {"equal_cards": "second_heart_ten", "tie_rule": "b_markers",
                   "b_marker_mode": "v2"},
     "unlimited": {"b_marker_supply": "none", "tie_rule": "more_tricks"},
@@ -441,10 +451,13 @@ def test_options_are_those_of_rules_md() -> None:
     assert opts["b_one_per_trick"].allowed == (False, True)
     assert opts["b_marker_mode"].allowed == ("v1", "v2")
     assert opts["tie_rule"].allowed == TIE_RULES
+    # revision 3: a tie won by a rule has base 0 by default (the loser has 120), 1 on request
+    assert opts["tie_win_base"].allowed == (0, 1) and opts["tie_win_base"].default == 0
     scoring = {name for name, o in opts.items() if o.scoring_only}
-    # the tie rule, the mode and the setup A markers change only the scoring; the trick rule,
-    # the box and one-per-trick change what happens during the play (the box is visible)
-    assert scoring == {"a_marker_on_setup", "b_marker_mode", "tie_rule"}
+    # the tie rule and its base, the mode and the setup A markers change only the scoring; the
+    # trick rule, the box and one-per-trick change what happens during the play (the box is
+    # visible)
+    assert scoring == {"a_marker_on_setup", "b_marker_mode", "tie_rule", "tie_win_base"}
 
 
 def test_constants() -> None:
@@ -561,7 +574,7 @@ def vp(winner_points: int, loser_a: int = 0, winner_b: int = 0, loser_b: int = 0
     if winner == 1:
         pts, tricks, a, b = pts[::-1], tricks[::-1], a[::-1], b[::-1]
     w, tie, v0, v1, raw = dd.settle(pts[0], pts[1], tricks[0], tricks[1], a[0], a[1], b[0], b[1],
-                                    0, 0, p[dd.P_MODE], p[dd.P_TIE])
+                                    0, 0, p[dd.P_MODE], p[dd.P_TIE], p[dd.P_TIE_BASE])
     assert (int(w), bool(tie)) == (winner, False)
     band = base_points(pts[1 - winner], tricks[1 - winner])
     assert raw == band + loser_a + winner_b - loser_b  # before v1 floors it or v2 turns it
@@ -645,56 +658,138 @@ def test_every_loser_band(loser_points: int, loser_tricks: int, base: int, mode:
 # --- settlement: 120 : 120 --------------------------------------------------------------------------
 
 def tie(rule: str, mode: str = "v1", tricks: tuple = (10, 10), a: tuple = (0, 0),
-        b: tuple = (0, 0), starter: int = 0, last: int = 0) -> tuple[int, bool, int, int]:
-    p = dd.kernel_params(GAME.rules({"tie_rule": rule, "b_marker_mode": mode}))
+        b: tuple = (0, 0), starter: int = 0, last: int = 0,
+        base: int = 0) -> tuple[int, bool, int, int]:
+    """``(winner, tie, vp0, vp1)`` of a 120 : 120 from ``settle`` (``base``: ``tie_win_base``),
+    checked against the referee's ``ref_settle``."""
+    p = dd.kernel_params(GAME.rules({"tie_rule": rule, "b_marker_mode": mode,
+                                     "tie_win_base": base}))
     got = dd.settle(120, 120, tricks[0], tricks[1], a[0], a[1], b[0], b[1], starter, last,
-                    p[dd.P_MODE], p[dd.P_TIE])
+                    p[dd.P_MODE], p[dd.P_TIE], p[dd.P_TIE_BASE])
     got = tuple(int(x) if i != 1 else bool(x) for i, x in enumerate(got))[:4]
-    assert got == ref_settle([120, 120], list(tricks), list(a), list(b), starter, last, mode, rule)
+    assert got == ref_settle([120, 120], list(tricks), list(a), list(b), starter, last, mode, rule,
+                             base)
     return got
 
 
 @pytest.mark.parametrize("mode", ["v1", "v2"])
-def test_tie_rules(mode: str) -> None:
+@pytest.mark.parametrize("base", [0, 1])
+def test_tie_rules(mode: str, base: int) -> None:
     # draw: nobody scores, whatever the markers
     for starter in (0, 1):
-        assert tie("draw", mode, (12, 8), (2, 0), (3, 0), starter, starter) == (-1, True, 0, 0)
-    # a tie won by a rule scores like a win with the loser at 120: base 1, + the loser's
-    # A markers, + the B-marker difference
+        assert tie("draw", mode, (12, 8), (2, 0), (3, 0), starter, starter,
+                   base) == (-1, True, 0, 0)
+    # a tie won by a rule scores like a win with the loser at 120: base tie_win_base, + the
+    # loser's A markers, + the B-marker difference; v1 floors the total at 1
     for seat in (0, 1):
         other = 1 - seat
-        assert tie("last_trick", mode, last=seat) == (seat, True) + (
-            (1, 0) if seat == 0 else (0, 1))
-        assert tie("starter_wins", mode, starter=seat, last=other)[:1] == (seat,)
-        assert tie("starter_loses", mode, starter=other, last=other)[:1] == (seat,)
+        # no markers: base 0 is 0 (v1 raises it to 1, v2 leaves it: nobody scores), base 1 is 1
+        got = tie("last_trick", mode, last=seat, base=base)
+        bare = 0 if base == 0 and mode == "v2" else 1
+        assert got == (seat, True) + ((bare, 0) if seat == 0 else (0, bare))
+        assert tie("starter_wins", mode, starter=seat, last=other, base=base)[:1] == (seat,)
+        assert tie("starter_loses", mode, starter=other, last=other, base=base)[:1] == (seat,)
         tricks = (11, 9) if seat == 0 else (9, 11)
-        assert tie("more_tricks", mode, tricks=tricks, last=other)[:1] == (seat,)
+        assert tie("more_tricks", mode, tricks=tricks, last=other, base=base)[:1] == (seat,)
         b = (2, 1) if seat == 0 else (1, 2)
-        assert tie("b_markers", mode, b=b, last=other)[:1] == (seat,)
-        # loser's A markers count: base 1 + 2
+        assert tie("b_markers", mode, b=b, last=other, base=base)[:1] == (seat,)
+        # loser's A markers count: base + 2
         a = (0, 2) if seat == 0 else (2, 0)
-        got = tie("last_trick", mode, a=a, last=seat)
-        assert got[0] == seat and got[2 + seat] == 3 and got[2 + other] == 0
-        # the B-marker rule: the winner has one more B marker: 1 + 1 = 2
-        got = tie("b_markers", mode, b=b)
-        assert got[0] == seat and got[2 + seat] == 2 and got[2 + other] == 0
+        got = tie("last_trick", mode, a=a, last=seat, base=base)
+        assert got[0] == seat and got[2 + seat] == base + 2 and got[2 + other] == 0
+        # the B-marker rule: the winner has one more B marker: base + 1
+        got = tie("b_markers", mode, b=b, base=base)
+        assert got[0] == seat and got[2 + seat] == base + 1 and got[2 + other] == 0
         # starter rules
-        got = tie("starter_wins", mode, a=a, starter=seat)
-        assert got[0] == seat and got[2 + seat] == 3
-        got = tie("starter_loses", mode, a=a, starter=other)
-        assert got[0] == seat and got[2 + seat] == 3
-        # the mode: the loser's B markers outweigh the winner's base 1
+        got = tie("starter_wins", mode, a=a, starter=seat, base=base)
+        assert got[0] == seat and got[2 + seat] == base + 2
+        got = tie("starter_loses", mode, a=a, starter=other, base=base)
+        assert got[0] == seat and got[2 + seat] == base + 2
+        # the mode: the loser's 3 B markers outweigh the winner's base
         heavy = (0, 3) if seat == 0 else (3, 0)
-        got = tie("last_trick", mode, b=heavy, last=seat)
+        got = tie("last_trick", mode, b=heavy, last=seat, base=base)
         assert got[0] == seat
         if mode == "v1":
             assert got[2 + seat] == 1 and got[2 + other] == 0
-        else:  # 1 - 3 = -2: the loser (of the tie rule) is credited 2
-            assert got[2 + seat] == 0 and got[2 + other] == 2
+        else:  # base - 3 < 0: the loser (of the tie rule) is credited 3 - base
+            assert got[2 + seat] == 0 and got[2 + other] == 3 - base
     # equal tricks, equal B markers: a draw
-    assert tie("more_tricks", mode, tricks=(10, 10), b=(3, 0)) == (-1, True, 0, 0)
-    assert tie("b_markers", mode, tricks=(12, 8), b=(2, 2)) == (-1, True, 0, 0)
-    assert tie("b_markers", mode, b=(0, 0)) == (-1, True, 0, 0)
+    assert tie("more_tricks", mode, tricks=(10, 10), b=(3, 0), base=base) == (-1, True, 0, 0)
+    assert tie("b_markers", mode, tricks=(12, 8), b=(2, 2), base=base) == (-1, True, 0, 0)
+    assert tie("b_markers", mode, b=(0, 0), base=base) == (-1, True, 0, 0)
+
+
+# 120 : 120, 10 tricks each, seat 1 took the 20th trick and wins by tie_rule last_trick. By
+# hand: base (tie_win_base 0 or 1) + seat 0's A markers + (seat 1's B markers - seat 0's); v1
+# raises a total below 1 to 1, v2 gives nobody anything at 0 and a negative total to seat 0.
+# Columns: a0, a1 (A markers), b0, b1 (B markers), tie_win_base, mode, then the raw total and
+# (vp0, vp1).
+LAST_TRICK_TIES = [
+    # no markers: "keine 120" does not hold for a loser at 120, so base 0 gives 0
+    (0, 0, 0, 0, 0, "v1", 0, (0, 1)),     # 0, v1 floors it at 1
+    (0, 0, 0, 0, 0, "v2", 0, (0, 0)),     # 0: nobody scores, though seat 1 won
+    (0, 0, 0, 0, 1, "v1", 1, (0, 1)),     # the old reading: base 1
+    (0, 0, 0, 0, 1, "v2", 1, (0, 1)),
+    # the loser holds both CQ (2 A markers), the winner caught a fox (1 B marker)
+    (2, 0, 0, 1, 0, "v1", 3, (0, 3)),     # 0 + 2 + 1
+    (2, 0, 0, 1, 0, "v2", 3, (0, 3)),
+    (2, 0, 0, 1, 1, "v1", 4, (0, 4)),     # 1 + 2 + 1
+    (2, 0, 0, 1, 1, "v2", 4, (0, 4)),
+    # the winner's own A markers do not count: 1 A marker for seat 1, none for the loser
+    (0, 1, 0, 0, 0, "v1", 0, (0, 1)),
+    # one A marker of the loser against his one more B marker: 0 + 1 - 1 = 0
+    (1, 0, 1, 0, 0, "v1", 0, (0, 1)),     # v1: at least 1
+    (1, 0, 1, 0, 0, "v2", 0, (0, 0)),     # v2: a total of 0 scores for nobody
+    (1, 0, 1, 0, 1, "v2", 1, (0, 1)),     # base 1: 1 + 1 - 1 = 1
+    # the loser's two B markers (Karlchen twice): 0 - 2 = -2
+    (0, 0, 2, 0, 0, "v1", -2, (0, 1)),    # v1: the tie's winner still scores 1
+    (0, 0, 2, 0, 0, "v2", -2, (2, 0)),    # v2: the loser is credited 2
+    (0, 0, 2, 0, 1, "v1", -1, (0, 1)),
+    (0, 0, 2, 0, 1, "v2", -1, (1, 0)),    # base 1: 1 - 2 = -1, the loser is credited 1
+    # 2 A markers of the loser, 3 B markers of the winner and 1 of the loser: 0 + 2 + 2 = 4
+    (2, 0, 1, 3, 0, "v1", 4, (0, 4)),
+    (2, 0, 1, 3, 1, "v2", 5, (0, 5)),
+]
+
+
+@pytest.mark.parametrize("a0, a1, b0, b1, base, mode, raw, vp", LAST_TRICK_TIES)
+def test_tie_won_by_the_last_trick_by_hand(a0: int, a1: int, b0: int, b1: int, base: int,
+                                           mode: str, raw: int, vp: tuple[int, int]) -> None:
+    rules = GAME.rules({"tie_rule": "last_trick", "b_marker_mode": mode, "tie_win_base": base})
+    p = dd.kernel_params(rules)
+    # seat 0 started and took more tricks and markers: only the 20th trick counts
+    terms = dd.settlement(120, 120, 10, 10, a0, a1, b0, b1, 0, 1, p[dd.P_MODE], p[dd.P_TIE],
+                          p[dd.P_TIE_BASE])
+    winner, tied, band, got_base, loser_a, b_diff, got_raw, total, vp0, vp1 = (int(x) for x in terms)
+    assert (winner, bool(tied)) == (1, True)
+    assert band == dd.TIE_BAND and got_base == base
+    assert (loser_a, b_diff, got_raw) == (a0, b1 - b0, raw)
+    assert (vp0, vp1) == vp
+    assert total == (max(raw, 1) if mode == "v1" else raw)
+    # the same through the per-deal settlement and the Python one the screen shows
+    c = {"points_0": 120, "points_1": 120, "tricks_0": 10, "tricks_1": 10, "a_markers_0": a0,
+         "a_markers_1": a1, "b_markers_0": b0, "b_markers_1": b1, "starter": 0,
+         "last_trick_winner": 1}
+    assert tuple(int(x) for x in dd.settle(120, 120, 10, 10, a0, a1, b0, b1, 0, 1, p[dd.P_MODE],
+                                           p[dd.P_TIE], p[dd.P_TIE_BASE])) == (1, 1, *vp, raw)
+    assert dd.settle_deal(c, rules) == dd.Settlement(1, True, dd.TIE_BAND, base, a0, b1 - b0, raw,
+                                                     total, *vp)
+    assert ref_settle([120, 120], [10, 10], [a0, a1], [b0, b1], 0, 1, mode, "last_trick",
+                      base) == (1, True, *vp)
+
+
+def test_tie_win_base_changes_only_ties_won_by_a_rule() -> None:
+    # a decided deal keeps its band: 121 : 119 is keine 120 = 1 under either base
+    for base in (0, 1):
+        p = dd.kernel_params(GAME.rules({"tie_rule": "last_trick", "tie_win_base": base}))
+        got = dd.settlement(121, 119, 10, 10, 0, 0, 0, 0, 0, 1, p[dd.P_MODE], p[dd.P_TIE],
+                            p[dd.P_TIE_BASE])
+        assert tuple(int(x) for x in got) == (0, 0, 0, 1, 0, 0, 1, 1, 1, 0)
+        # a drawn tie stays a draw
+        p = dd.kernel_params(GAME.rules({"tie_win_base": base}))
+        got = dd.settlement(120, 120, 10, 10, 2, 0, 0, 3, 0, 1, p[dd.P_MODE], p[dd.P_TIE],
+                            p[dd.P_TIE_BASE])
+        assert tuple(int(x) for x in got) == (-1, 1, -1, 0, 0, 0, 0, 0, 0, 0)
 
 
 def test_tie_rule_names_map_to_the_kernel() -> None:
@@ -1192,15 +1287,15 @@ def test_ties_in_play_under_every_tie_rule() -> None:
     ties = np.flatnonzero(columns["points_0"] == 120)
     assert len(ties) > 10
     for rule in TIE_RULES:
-        for mode in ("v1", "v2"):
-            rules = GAME.rules({"tie_rule": rule, "b_marker_mode": mode})
+        for mode, base in (("v1", 0), ("v2", 0), ("v1", 1), ("v2", 1)):
+            rules = GAME.rules({"tie_rule": rule, "b_marker_mode": mode, "tie_win_base": base})
             re = GAME.rescore(columns, rules)
             replay = GAME.play(7, 0, 4000, rules, ["random"] * 2).columns
             for i in ties:
                 out = check_deal(replay, i, actions[i], rules, 7)
                 assert out.columns["tie"] == 1
-                for key in ("winner", "tie", "vp_0", "vp_1"):
-                    assert int(re[key][i]) == out.columns[key], (rule, mode, key)
+                for key in ("winner", "tie", "vp_0", "vp_1", "vp_raw"):
+                    assert int(re[key][i]) == out.columns[key], (rule, mode, base, key)
             if rule == "draw":
                 assert (replay["winner"][ties] == -1).all()
                 assert (replay["vp_0"][ties] == 0).all() and (replay["vp_1"][ties] == 0).all()
@@ -1212,8 +1307,8 @@ def test_ties_in_play_under_every_tie_rule() -> None:
 
 # --- scoring-only options: re-scored equals replayed -------------------------------------------------
 
-SCORING = [dict(a_marker_on_setup=a, b_marker_mode=m, tie_rule=t)
-           for a in (True, False) for m in ("v1", "v2") for t in TIE_RULES]
+SCORING = [dict(a_marker_on_setup=a, b_marker_mode=m, tie_rule=t, tie_win_base=base)
+           for a in (True, False) for m in ("v1", "v2") for t in TIE_RULES for base in (0, 1)]
 
 
 @pytest.mark.parametrize("play_rule_set", ["default", "heart_ten"])
@@ -1227,10 +1322,12 @@ def test_rescoring_equals_replaying_from_any_scoring(play_rule_set: str, policy:
     for scoring in SCORING:
         rules = GAME.rules({**base, **scoring})
         replays[tuple(scoring.values())] = GAME.play(13, 0, 1500, rules, [policy] * 2).columns
-    ties = int((replays[(True, "v1", "draw")]["points_0"] == 120).sum())
+    ties = int((replays[(True, "v1", "draw", 0)]["points_0"] == 120).sum())
     assert ties > 0
-    for source in (dict(a_marker_on_setup=True, b_marker_mode="v1", tie_rule="draw"),
-                   dict(a_marker_on_setup=False, b_marker_mode="v2", tie_rule="b_markers")):
+    for source in (dict(a_marker_on_setup=True, b_marker_mode="v1", tie_rule="draw",
+                        tie_win_base=0),
+                   dict(a_marker_on_setup=False, b_marker_mode="v2", tie_rule="b_markers",
+                        tie_win_base=1)):
         played = replays[tuple(source.values())]
         for scoring in SCORING:
             rules = GAME.rules({**base, **scoring})

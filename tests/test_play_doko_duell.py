@@ -56,6 +56,7 @@ class Recording:
 
 @pytest.mark.parametrize("rules", [
     {}, {"b_marker_mode": "v2"}, {"tie_rule": "last_trick"},
+    {"tie_rule": "last_trick", "tie_win_base": 1, "b_marker_mode": "v2"},
     {"tie_rule": "starter_loses", "b_marker_mode": "v2"}, {"tie_rule": "starter_wins"},
     {"tie_rule": "more_tricks"}, {"tie_rule": "b_markers", "b_marker_mode": "v2"},
     {"a_marker_on_setup": False, "b_one_per_trick": True, "b_marker_supply": "none"},
@@ -88,6 +89,55 @@ def test_the_vp_breakdown_arrives_at_the_engines_victory_points(rules: dict, pol
         seen["negative"] += winner >= 0 and c["vp_raw"] < 0
     assert seen["tie"] and seen["floor"] and seen["negative"], seen
     assert bool(seen["tie won"]) == (resolved["tie_rule"] != "draw"), seen
+
+
+TIE = {"points_0": 120, "points_1": 120, "tricks_0": 11, "tricks_1": 9, "a_markers_0": 0,
+       "a_markers_1": 1, "b_markers_0": 0, "b_markers_1": 0, "starter": 0, "last_trick_winner": 1}
+"""A 120 : 120 in which player 1 took the 20th trick (and holds an A marker, which does not
+count for him)."""
+
+
+@pytest.mark.parametrize("base, mode, given, shown, total", [
+    # tie_win_base 0: the loser at 120 earns the winner nothing; v1 raises 0 to 1
+    (0, "v1", {}, ["  your card points 120 (120 : 120 won by the tie rule, tie_win_base 0): 0",
+                   "  + your A markers: 0", "  + B markers player 1 0 - you 0: +0", "  = 0",
+                   "  b_marker_mode v1: the winner scores at least 1: 1",
+                   "Victory points: you 0, player 1 1"], 1),
+    # v2: a total of 0 scores for nobody, though player 1 won the tie
+    (0, "v2", {},
+     ["  your card points 120 (120 : 120 won by the tie rule, tie_win_base 0): 0",
+      "  + your A markers: 0", "  + B markers player 1 0 - you 0: +0", "  = 0",
+      "  b_marker_mode v2: a total of 0: nobody scores", "Victory points: you 0, player 1 0"], 0),
+    # the loser's two A markers and one B marker against the winner's three: 0 + 2 + 2 = 4
+    (0, "v1", {"a_markers_0": 2, "b_markers_0": 1, "b_markers_1": 3},
+     ["  your card points 120 (120 : 120 won by the tie rule, tie_win_base 0): 0",
+      "  + your A markers: 2", "  + B markers player 1 3 - you 1: +2", "  = 4",
+      "Victory points: you 0, player 1 4"], 4),
+    # tie_win_base 1 (the engine before revision 3): 1 + 2 + 2 = 5
+    (1, "v1", {"a_markers_0": 2, "b_markers_0": 1, "b_markers_1": 3},
+     ["  your card points 120 (120 : 120 won by the tie rule, tie_win_base 1): 1",
+      "  + your A markers: 2", "  + B markers player 1 3 - you 1: +2", "  = 5",
+      "Victory points: you 0, player 1 5"], 5),
+    # the loser's two B markers: 1 - 2 = -1, v1 keeps 1 for the winner
+    (1, "v1", {"b_markers_0": 2},
+     ["  your card points 120 (120 : 120 won by the tie rule, tie_win_base 1): 1",
+      "  + your A markers: 0", "  + B markers player 1 0 - you 2: -2", "  = -1",
+      "  b_marker_mode v1: the winner scores at least 1: 1", "Victory points: you 0, player 1 1"], 1),
+    # ... and v2 hands the 1 to the loser
+    (1, "v2", {"b_markers_0": 2},
+     ["  your card points 120 (120 : 120 won by the tie rule, tie_win_base 1): 1",
+      "  + your A markers: 0", "  + B markers player 1 0 - you 2: -2", "  = -1",
+      "  b_marker_mode v2: a negative total goes to the loser: you 1",
+      "Victory points: you 1, player 1 0"], -1),
+])
+def test_a_tie_won_by_the_last_trick_term_by_term(base: int, mode: str, given: dict, shown: list[str],
+                                                   total: int) -> None:
+    rules = GAME.rules({"tie_rule": "last_trick", "tie_win_base": base, "b_marker_mode": mode})
+    c = {**TIE, **given}
+    lines, got = DokoDuellScreen(GAME, rules, 0, 0).vp_terms(c)
+    assert lines == ["120 : 120 (tie_rule last_trick: the taker of the 20th trick wins): player 1 wins.",
+                     "Victory points of the winner (player 1):", *shown]
+    assert got == total
 
 
 @pytest.mark.parametrize("rules", [{}, {"equal_cards": "second_wins", "b_one_per_trick": True},

@@ -910,7 +910,7 @@ DOKO_RULES = {
                                              "tie_rule": "b_markers"}),
     "mixed": (["random", "heuristic"], {"tie_rule": "starter_wins", "b_marker_mode": "v2",
                                         "b_marker_supply": "none"}),
-    "mixed_back": (["heuristic", "random"], {"tie_rule": "starter_loses"}),
+    "mixed_back": (["heuristic", "random"], {"tie_rule": "starter_loses", "tie_win_base": 1}),
     "random_tricks": (["random"] * 2, {"tie_rule": "more_tricks", "a_marker_on_setup": False}),
 }
 DOKO_RESULT_FIELDS = ["points", "tricks", "a_markers", "b_markers", "winner", "vp", "starter", "tie",
@@ -974,6 +974,8 @@ def doko_vp(r: dict[str, Any], rules: dict[str, Any]) -> tuple[int | None, list[
     loser = 1 - winner
     lp = p[loser]
     base = 10 if t[loser] == 0 else 5 if lp < 30 else 3 if lp < 60 else 2 if lp < 90 else 1
+    if lp == 120:  # a tie won by the rule: the loser has 120, in no band (revision 3)
+        base = rules["tie_win_base"]
     total = base + a[loser] + b[winner] - b[loser]
     if rules["b_marker_mode"] == "v1":
         total = max(total, 1)

@@ -17,7 +17,8 @@ What the game is
   played from hand; B markers for the trick events ``B_EVENTS``, from a box of 12.
 * Settlement: more than 120 card points wins victory points by the loser's band,
   plus the loser's A markers, plus the B-marker difference (``b_marker_mode``); the
-  120 : 120 tie by ``tie_rule``.
+  120 : 120 tie by ``tie_rule``, a tie it wins with base ``tie_win_base`` (a loser at 120
+  is in none of the bands).
 * Options: ``OPTIONS`` below.
 
 How a deal is played
@@ -110,11 +111,15 @@ OPTIONS = OptionTable([
            "120 : 120: nobody scores; or the taker of the 20th trick, the player who did not "
            "start, the starter, more tricks (equal: draw), more B markers (equal: draw) wins",
            scoring_only=True),
+    Option("tie_win_base", 0, (0, 1),
+           "the base VP of a 120 : 120 won by the tie rule: 0 (the loser has 120, so none of "
+           "the seed's bands gives anything) or 1; the markers and b_marker_mode then apply "
+           "as for any win", scoring_only=True),
 ])
 
-P_EQUAL, P_A_SETUP, P_SUPPLY, P_ONE_PER_TRICK, P_MODE, P_TIE = (OPTIONS.position(n) for n in (
-    "equal_cards", "a_marker_on_setup", "b_marker_supply", "b_one_per_trick", "b_marker_mode",
-    "tie_rule"))
+P_EQUAL, P_A_SETUP, P_SUPPLY, P_ONE_PER_TRICK, P_MODE, P_TIE, P_TIE_BASE = (
+    OPTIONS.position(n) for n in ("equal_cards", "a_marker_on_setup", "b_marker_supply",
+                                  "b_one_per_trick", "b_marker_mode", "tie_rule", "tie_win_base"))
 """Where each option's code (``OPTIONS.codes``: the index of its value among the option's
 allowed values) lies in the kernel's parameters."""
 
@@ -127,6 +132,8 @@ TIE_RULES = OPTIONS.by_name["tie_rule"].allowed
 TIE_LAST, TIE_STARTER_LOSES, TIE_STARTER_WINS, TIE_TRICKS, TIE_B = (
     OPTIONS.code("tie_rule", r) for r in ("last_trick", "starter_loses", "starter_wins", "more_tricks",
                                    "b_markers"))
+TIE_BASE_VP = np.array(OPTIONS.by_name["tie_win_base"].allowed, np.int64)
+"""The base VP of a tie won by the tie rule, by ``tie_win_base``'s code."""
 
 
 def kernel_params(rules: dict) -> np.ndarray:
@@ -147,8 +154,11 @@ def play_rules(params):
 # --- settlement ----------------------------------------------------------------------------
 
 BAND_VP = np.array([1, 2, 3, 5, 10], np.int64)
-"""The winner's base VP by the loser's band (``band``): 90 or more, 60-89, 30-59, under 30
-with a trick (4 + 1 bonus), no trick (5 doubled)."""
+"""The winner's base VP by the loser's band (``band``): 90 or more (but under 120), 60-89,
+30-59, under 30 with a trick (4 + 1 bonus), no trick (5 doubled)."""
+TIE_BAND = len(BAND_VP)
+"""The settlement's ``band`` of a 120 : 120 won by the tie rule: the loser has 120, in none
+of the bands; its base is ``tie_win_base`` (``TIE_BASE_VP``)."""
 
 
 @numba.njit(cache=True)
@@ -193,22 +203,27 @@ def _winner(points0, points1, tricks0, tricks1, b0, b1, starter, last_winner, ti
 
 @numba.njit(cache=True)
 def settlement(points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last_winner, mode,
-               tie_rule):
+               tie_rule, tie_base):
     """A finished deal's settlement term by term: ``(winner, tie, band, base, loser_a,
     b_diff, raw, total, vp0, vp1)``.
 
     ``winner`` -1: nobody (then every term is 0, ``band`` -1); ``tie``: 120 : 120, decided
     by ``tie_rule`` (its code); ``band`` and ``base`` the loser's band and its VP
-    (``BAND_VP``); ``loser_a`` the loser's A markers; ``b_diff`` the winner's B markers minus
-    the loser's; ``raw`` their sum; ``total`` the winner's VP after ``b_marker_mode``
-    (``mode``, its code: v1 floors it at 1, v2 leaves it, a negative total going to the
-    loser); ``vp0``, ``vp1`` each player's VP."""
+    (``BAND_VP``), or for a tie won by the rule ``TIE_BAND`` and ``tie_win_base``
+    (``tie_base``, its code: ``TIE_BASE_VP``); ``loser_a`` the loser's A markers;
+    ``b_diff`` the winner's B markers minus the loser's; ``raw`` their sum; ``total`` the
+    winner's VP after ``b_marker_mode`` (``mode``, its code: v1 floors it at 1, v2 leaves
+    it, a negative total going to the loser); ``vp0``, ``vp1`` each player's VP."""
     tie = points0 == points1
     winner = _winner(points0, points1, tricks0, tricks1, b0, b1, starter, last_winner, tie_rule)
     if winner < 0:
         return -1, tie, -1, 0, 0, 0, 0, 0, 0, 0
-    lost = band(points1 if winner == 0 else points0, tricks1 if winner == 0 else tricks0)
-    base = BAND_VP[lost]
+    if tie:
+        lost = TIE_BAND
+        base = TIE_BASE_VP[tie_base]
+    else:
+        lost = band(points1 if winner == 0 else points0, tricks1 if winner == 0 else tricks0)
+        base = BAND_VP[lost]
     loser_a = a1 if winner == 0 else a0
     b_diff = b0 - b1 if winner == 0 else b1 - b0
     raw = base + loser_a + b_diff
@@ -222,18 +237,19 @@ def settlement(points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last
 
 @numba.njit(cache=True)
 def settle(points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last_winner, mode,
-           tie_rule):
+           tie_rule, tie_base):
     """``(winner, tie, vp0, vp1, raw)`` of a finished deal (``settlement``; winner -1:
     nobody); ``raw`` is the winner's VP sum before ``b_marker_mode`` floors it (v1) or hands
     a negative one to the loser (v2); 0 without a winner."""
     w, tie, _, _, _, _, raw, _, vp0, vp1 = settlement(
-        points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last_winner, mode, tie_rule)
+        points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last_winner, mode, tie_rule,
+        tie_base)
     return w, tie, vp0, vp1, raw
 
 
 @numba.njit(cache=True)
 def settle_all(points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last_winner, mode,
-               tie_rule):
+               tie_rule, tie_base):
     """``settle`` for every deal of the arrays: ``(winner, tie, vp0, vp1, total)`` arrays."""
     n = points0.shape[0]
     winner = np.empty(n, np.int64)
@@ -244,7 +260,7 @@ def settle_all(points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last
     for i in range(n):
         winner[i], tie[i], vp0[i], vp1[i], total[i] = settle(
             points0[i], points1[i], tricks0[i], tricks1[i], a0[i], a1[i], b0[i], b1[i],
-            starter[i], last_winner[i], mode, tie_rule)
+            starter[i], last_winner[i], mode, tie_rule, tie_base)
     return winner, tie, vp0, vp1, total
 
 
@@ -272,7 +288,7 @@ def settle_deal(c: Mapping[str, Any], rules: Mapping[str, Any]) -> Settlement:
                                          "b_markers_1", "starter", "last_trick_winner")}
     terms = settlement(v["points_0"], v["points_1"], v["tricks_0"], v["tricks_1"],
                        v["a_markers_0"], v["a_markers_1"], v["b_markers_0"], v["b_markers_1"],
-                       v["starter"], v["last_trick_winner"], p[P_MODE], p[P_TIE])
+                       v["starter"], v["last_trick_winner"], p[P_MODE], p[P_TIE], p[P_TIE_BASE])
     return Settlement(int(terms[0]), bool(terms[1]), *(int(x) for x in terms[2:]))
 
 
@@ -309,7 +325,8 @@ STORE = np.array([(COL[name], at) for name, at in cp.RESULT_FIELDS], np.int64)
 
 def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray]:
     """Played deals' columns under other scoring-only rules (``a_marker_on_setup``,
-    ``b_marker_mode``, ``tie_rule``): the A markers and the settlement again."""
+    ``b_marker_mode``, ``tie_rule``, ``tie_win_base``): the A markers and the settlement
+    again."""
     p = kernel_params(rules)
     out = dict(columns)
     a = []
@@ -322,7 +339,7 @@ def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray
         columns["tricks_0"].astype(np.int64), columns["tricks_1"].astype(np.int64), a[0], a[1],
         columns["b_markers_0"].astype(np.int64), columns["b_markers_1"].astype(np.int64),
         columns["starter"].astype(np.int64), columns["last_trick_winner"].astype(np.int64),
-        p[P_MODE], p[P_TIE])
+        p[P_MODE], p[P_TIE], p[P_TIE_BASE])
     out["winner"], out["tie"] = winner.astype(np.int8), tie
     out["vp_0"], out["vp_1"] = vp0.astype(np.int8), vp1.astype(np.int8)
     out["vp_raw"] = raw.astype(np.int8)
@@ -419,7 +436,7 @@ def settle_row(row, state, params):
     w, tie, _, _, _, _, raw, _, v0, v1 = settlement(
         state[S.POINTS], state[S.POINTS + 1], state[S.TRICKS], state[S.TRICKS + 1],
         state[S.A_MARKERS], state[S.A_MARKERS + 1], state[S.B_MARKERS], state[S.B_MARKERS + 1],
-        state[S.STARTER], state[S.LAST_WINNER], params[P_MODE], params[P_TIE])
+        state[S.STARTER], state[S.LAST_WINNER], params[P_MODE], params[P_TIE], params[P_TIE_BASE])
     row[C_WINNER] = w
     row[C_TIE] = tie
     row[C_VP] = v0

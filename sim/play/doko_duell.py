@@ -28,6 +28,7 @@ from sim.games.doko_duell import (
     POINTS,
     PYRAMID,
     STRENGTH,
+    TIE_BAND,
     TOP_TRUMPS,
     TRICKS,
     Settlement,
@@ -52,9 +53,11 @@ EVENT_LABELS = {"fox": "fox (the opponent's DA caught)", "karlchen": "Karlchen (
                 "pin": "fox at the pin (the 20th trick won with DA)"}
 """What each B event (``B_EVENTS``) is, as the screen says it."""
 
-BANDS = ("90 or more", "60-89", "30-59", "under 30: 4 + 1 bonus", "no trick: 5 doubled")
+BANDS = ("90 or more", "60-89", "30-59", "under 30: 4 + 1 bonus", "no trick: 5 doubled",
+         "120 : 120 won by the tie rule, tie_win_base")
 """The loser's bands of the base VP, by the settlement's ``band`` (``doko_duell.BAND_VP``
-gives the value)."""
+gives the value); the last, ``doko_duell.TIE_BAND``, a tie won by the tie rule, whose base
+is ``tie_win_base``."""
 
 TIE_LABELS = {"draw": "a draw", "last_trick": "the taker of the 20th trick wins",
               "starter_loses": "the starter loses", "starter_wins": "the starter wins",
@@ -277,8 +280,11 @@ class DokoDuellScreen:
                             + ", ".join(f"{self.player_name(p)} 0" for p in players)], 0
         loser = 1 - w
         lw, ll = self.player_name(w), self.possessive(loser)
+        band = BANDS[terms.band]
+        if terms.band == TIE_BAND:
+            band += f" {self.rules['tie_win_base']}"
         lines += [f"Victory points of the winner ({lw}):",
-                  f"  {ll} card points {c[f'points_{loser}']} ({BANDS[terms.band]}): {terms.base}",
+                  f"  {ll} card points {c[f'points_{loser}']} ({band}): {terms.base}",
                   f"  + {ll} A markers: {terms.loser_a}",
                   f"  + B markers {lw} {c[f'b_markers_{w}']} - {self.player_name(loser)} "
                   f"{c[f'b_markers_{loser}']}: {terms.b_diff:+d}",
