@@ -242,8 +242,28 @@ def _start_headline(tables: dict[str, pl.DataFrame], run: Run) -> list[str]:
         e = _pick(edges, variant=name, metric="score edge")
         lines.append(f"With {run.describe(name)} his win rate {_moves(win, w, pct(w))} and his edge "
                      f"{_moves(edge, e, estimate(e, ' ' + run.unit, sign=True))}.")
+    if _others(run):
+        lines += _edge_lines(edges, run)
     if "declarer_positions" in tables:
         lines.append(_declarer_sentence(tables["declarer_positions"]))
+    return lines
+
+
+def _edge_lines(edges: pl.DataFrame, run: Run) -> list[str]:
+    """The start player's edge under every variant side by side, each named by what it sets
+    (base by its values of what the variants change), and, where some intervals lie above 0
+    and others below, which variants favour whom."""
+    rows = {name: _pick(edges, variant=name, metric="score edge") for name in run.variants}
+    each = [f"{estimate(r, ' ' + run.unit, sign=True)} in {run.describe(name)}" for name, r in rows.items()]
+    lines = [f"The start player's edge, variant by variant: {'; '.join(each)}."]
+    ahead = [name for name, r in rows.items() if r["lo"] > 0]
+    behind = [name for name, r in rows.items() if r["hi"] < 0]
+    if ahead and behind:
+        even = [name for name in rows if name not in ahead and name not in behind]
+        others = "the other player" if run.outcome.players == 2 else "the others"
+        lines.append(f"The variant decides the sign of the edge: it favours the start player in "
+                     f"{', '.join(ahead)} and {others} in {', '.join(behind)}"
+                     + (f"; its interval holds 0 in {', '.join(even)}" if even else "") + ".")
     return lines
 
 
