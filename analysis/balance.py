@@ -277,7 +277,7 @@ def tie_of_sides(frame: pl.LazyFrame, outcome: Outcome, variants: list[str] | No
     in_tie = pl.col("tie")
     metrics: dict[str, Metric] = {
         "tie": ("rate", in_tie),
-        "tie: a side declared (the other scores 1)": ("rate", pl.when(in_tie).then(side.is_not_null())),
+        "tie: a side declared (the other side scores)": ("rate", pl.when(in_tie).then(side.is_not_null())),
         "tie: the lone player scores (the pair declared)": ("rate", pl.when(in_tie).then(side == "pair")),
         "tie: the pair scores (the lone player declared)": ("rate", pl.when(in_tie).then(side == "lone")),
         "tie: lone player's score": ("mean", pl.when(in_tie).then(lone_score)),

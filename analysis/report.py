@@ -355,14 +355,15 @@ def _tie_of_sides_lines(t: pl.DataFrame, run: Run) -> list[str]:
     lines = []
     for name in run.variants:
         tie = _pick(t, variant=name, metric="tie")
-        declared = _pick(t, variant=name, metric="tie: a side declared (the other scores 1)")
+        declared = _pick(t, variant=name, metric="tie: a side declared (the other side scores)")
         lone = _pick(t, variant=name, metric="tie: the lone player scores (the pair declared)")
         pair = _pick(t, variant=name, metric="tie: the pair scores (the lone player declared)")
         if not _has(declared):
             lines.append(f"In {run.describe(name)} the sides tie at 120 : 120 in {pct(tie)} of deals.")
             continue
         lines.append(f"In {run.describe(name)} the sides tie at 120 : 120 in {pct(tie)} of deals; in "
-                     f"{pct(declared)} of ties a side had declared, so the other scores 1: the lone "
+                     f"{pct(declared)} of ties a side had declared, so the other side scores (1, plus its "
+                     f"first-round special points where tie_special_points counts them): the lone "
                      f"player in {pct(lone)} of ties, the pair in {pct(pair)}.")
     return lines
 

@@ -384,7 +384,7 @@ def test_start_player_doko_skat() -> None:
 def test_tie_doko_skat() -> None:
     table = balance.tie(frame("doko_skat", DOKO_SKAT), OUTCOMES["doko_skat"])
     check_rate(table, "tie", 3, 6)
-    check_rate(table, "tie: a side declared (the other scores 1)", 2, 3)
+    check_rate(table, "tie: a side declared (the other side scores)", 2, 3)
     # of the two ties with a declaring side, one went to each side
     check_rate(table, "tie: the lone player scores (the pair declared)", 1, 2)
     check_rate(table, "tie: the pair scores (the lone player declared)", 1, 2)
