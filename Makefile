@@ -17,7 +17,7 @@ setup: $(STAMP)
 
 QUESTIONS := start-player-skat start-player-skat-en-deux start-player-doko-duell \
 	start-player-doko-skat markers-doko-duell ramsch-skat ramsch-skat-en-deux tie-doko-duell \
-	tie-doko-skat sweep-doko-duell
+	tie-doko-skat sweep-doko-duell scoring-skat
 
 run: $(STAMP)
 	@for q in $(QUESTIONS); do $(BIN)/stichsim report experiments/$$q.toml || exit 1; done

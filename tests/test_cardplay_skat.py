@@ -24,7 +24,7 @@ from sim.games.kernel import E_ASK
 from sim.games.skat_cardplay import ACCEPT, CONTRA, OFFER, RE, S
 from sim.games.skat_obs import FIELDS as O
 from sim.games.skat_obs import OFFER_NONE, OFFER_RAUS, OFFER_STICH, PH_OFFER, PH_PLAY
-from sim.games.skat_values import GRAND, NULL, RAMSCH, SPADES
+from sim.games.skat_values import DIAMONDS, GRAND, NULL, RAMSCH, SPADES
 from sim.policies import HEURISTIC
 from sim.registry import GAMES
 
@@ -182,10 +182,10 @@ def test_an_accepted_offer_ends_the_card_play() -> None:
     assert C.finished(state)
     assert C.en_deux_result(state) == {
         "declarer_points": 0, "declarer_tricks": 0, "offer": OFFER_STICH, "offer_trick": 1,
-        "accepted": 1, "contra": 0, "re": 0}
+        "second_offer_trick": -1, "accepted": 1, "contra": 0, "re": 0}
 
 
-def test_a_rejected_offer_then_contra_and_re_and_no_second_offer() -> None:
+def test_a_rejected_offer_then_contra_and_re_and_only_a_stich_after_it() -> None:
     state = en_deux_state(PLACES, SPADES, RH)
     play(state, "SA", "S7", "ST")
     C.step(state, OFFER_RAUS)
@@ -198,8 +198,15 @@ def test_a_rejected_offer_then_contra_and_re_and_no_second_offer() -> None:
     # the taker of the first trick leads the second
     assert (int(state[S.PHASE]), int(state[S.TO_MOVE]), int(state[S.SAID_RE])) == (PLAY, FH, 1)
     play(state, "HA", "HK", "H7")
-    assert int(state[S.PHASE]) == PLAY and not C.finished(state)  # one offer a game
     assert (int(state[S.POINTS + FH]), int(state[S.TRICKS + FH])) == (21 + 15, 2)
+    # each kind once: after the rejected "raus" only a "Stich" may follow, and no Contra again
+    assert (int(state[S.PHASE]), int(C.legal(state))) == \
+        (OFFER, (1 << OFFER_NONE) | (1 << OFFER_STICH))
+    assert seen(state, FH)[O.OFFERS_LEFT] == 1 << OFFER_STICH
+    C.step(state, OFFER_STICH)
+    C.step(state, C.NO)
+    assert (int(state[S.PHASE]), int(state[S.SECOND_OFFER_TRICK])) == (PLAY, 2)
+    assert int(C.offers_left(state)) == 0 and seen(state, FH)[O.OFFERS_LEFT] == 0
 
 
 def test_a_declined_offer_comes_back_before_the_next_trick() -> None:
@@ -375,7 +382,7 @@ def test_the_settlement_terms_of_the_seeds_example() -> None:
     level and x 1.5: 216; Contra 432, Re 864 (RULES.md, skat_en_deux)."""
     c = {"give_up": 0, "game": GRAND, "matadors": 1, "hand": 0, "ouvert": 0, "open_level": 2,
          "declarer_points": 95, "declarer_tricks": 8, "bid": 18, "offer": OFFER_RAUS,
-         "accepted": 0, "contra": 1, "re": 1}
+         "second_offer_trick": -1, "accepted": 0, "contra": 1, "re": 1}
     rules = GAMES["skat_en_deux"].rules({"contra_re": True})
     t = skat_en_deux.settlement_terms(c, rules)
     assert (t["base"], t["matadors"], t["game"], t["open"], t["schneider"], t["levels"]) == \
@@ -383,10 +390,13 @@ def test_the_settlement_terms_of_the_seeds_example() -> None:
     assert (t["level_value"], t["rejected_value"], t["contra_value"], t["re_value"]) == \
         (120, 216, 432, 864)
     assert (t["value"], t["won"], t["score"], t["schneider_made"]) == (864, 1, 864, 1)
-    # given up at 18: - 60; after the pickup: the smallest value reaching the bid, x 2
-    assert skat_en_deux.settlement_terms({**c, "give_up": 1}, rules)["score"] == -60
+    # given up at 18 (no game named): - 60; after the pickup naming grand at 23: lost as grand
+    # overbid, 24, x 2; naming diamonds at 63: 9 x 7 = 63, x 2
+    assert skat_en_deux.settlement_terms({**c, "give_up": 1, "game": -1}, rules)["score"] == -60
     t = skat_en_deux.settlement_terms({**c, "give_up": 1, "bid": 23}, rules)
     assert (t["value"], t["score"]) == (24, -48)
+    t = skat_en_deux.settlement_terms({**c, "give_up": 1, "game": DIAMONDS, "bid": 63}, rules)
+    assert (t["value"], t["score"]) == (63, -126)
     # Skat: spades hand with one, Schneider announced and missed: 11 x 5, lost
     c = {"game": SPADES, "matadors": 1, "hand": 1, "ouvert": 0, "schneider_announced": 1,
          "schwarz_announced": 0, "declarer_points": 80, "declarer_tricks": 7, "bid": 18}
