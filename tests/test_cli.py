@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import types
@@ -54,7 +55,8 @@ def test_rules_lists_every_option_with_its_default(capsys) -> None:
         line = next(t for t in lines if t.split()[:1] == [row["name"]])
         assert line.split()[1] == row["default"]
         assert row["allowed"] in line and row["doc"] in line
-    assert "all_pass       throw_in" in out and "lost_factor    2" in out
+    assert re.search(r"^all_pass +throw_in ", out, re.M) and re.search(r"^lost_factor +2 ", out, re.M)
+    assert re.search(r"^scoring +seed +seed, seeger_fabian ", out, re.M)
 
 
 # --- run ------------------------------------------------------------------------------------
