@@ -11,7 +11,7 @@ line ``stichsim: error: <message>`` on stderr and exit status 2, and leaves
 nothing half-written. Other exceptions are bugs and keep their traceback.
 
 >>> main(["rules", "skat"])  # doctest: +ELLIPSIS
-skat: 3 options
+skat: 6 options
 ...
 0
 """
