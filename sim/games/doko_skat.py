@@ -92,6 +92,8 @@ from sim.games.kernel import (
     card_row,
     card_value,
     deal_scratch,
+    discard_row,
+    discard_value,
     implements,
     order_deck,
 )
@@ -312,16 +314,6 @@ def _discard_allowed(state, obs, cards):
 
 
 @numba.njit(inline="always", **JIT)
-def _discard_row(state, cards):
-    return A.DISCARD, cards, 0
-
-
-@numba.njit(inline="always", **JIT)
-def _discard_value(state, kind, a, b):
-    return answer_of(kind, A.DISCARD, a)
-
-
-@numba.njit(inline="always", **JIT)
 def _decide_card(state, pol, obs, rng):
     return decide_card(pol, obs, rng)
 
@@ -348,7 +340,7 @@ def _discard(state, obs, seat, n, pols, rngs, script, cur, err, log, nlog):
     obs[O.PHASE] = PH_DISCARD
     obs[O.N_DISCARD] = n
     cards = ask(pols[seat], seat, obs, rngs[STREAM_SEAT0 + seat], _decide_discard,
-                _discard_allowed, _discard_row, _discard_value, state, script, cur, err, log, nlog)
+                _discard_allowed, discard_row, discard_value, state, script, cur, err, log, nlog)
     if cards < 0:
         return False
     put_away(state, seat, cards)

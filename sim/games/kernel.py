@@ -27,7 +27,7 @@ import numpy as np
 from numba.core import types
 from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
 
-from sim.actions import MARKER, PLAY, ROW
+from sim.actions import DISCARD, MARKER, PLAY, ROW
 from sim.policies import PERSON, SCRIPTED
 from sim.rng import shuffle
 
@@ -208,6 +208,18 @@ def card_row(ctx, card):
 def card_value(ctx, kind, a, b):
     """The card a ``PLAY`` row names (-1: another question's row)."""
     return answer_of(kind, PLAY, a)
+
+
+@numba.njit(cache=True, inline="always")
+def discard_row(ctx, cards):
+    """A discard's row: ``(DISCARD, cards, 0)``, the cards a mask."""
+    return DISCARD, cards, 0
+
+
+@numba.njit(cache=True, inline="always")
+def discard_value(ctx, kind, a, b):
+    """The cards a ``DISCARD`` row puts away (-1: another question's row)."""
+    return answer_of(kind, DISCARD, a)
 
 
 # --- one loop for every game -----------------------------------------------------------------

@@ -18,7 +18,7 @@ import numpy as np
 from sim import actions as A
 from sim.cards import bit, popcount
 from sim.games.base import Outcome, forehand
-from sim.games.kernel import answer_of, ask, next_value, order_deck
+from sim.games.kernel import answer_of, ask, discard_row, discard_value, next_value, order_deck
 from sim.games.skat_obs import FIELDS as O
 from sim.games.skat_obs import PH_BID, PH_DECLARE, PH_DISCARD
 from sim.games.skat_values import JIT, JIT_NRT, declaration_choices
@@ -186,16 +186,6 @@ def _check_discard(full, obs, put):
 
 
 @numba.njit(inline="always", **JIT)
-def _discard_row(ctx, put):
-    return A.DISCARD, put, 0
-
-
-@numba.njit(inline="always", **JIT)
-def _discard_value(ctx, kind, a, b):
-    return answer_of(kind, A.DISCARD, a)
-
-
-@numba.njit(inline="always", **JIT)
 def ask_discard(seat, player, position, full, skat, obs, pol, state, script, cur, err, log,
                 nlog):
     """The declarer, holding ``full`` (his hand and the ``skat`` he picked up), puts two
@@ -203,8 +193,8 @@ def ask_discard(seat, player, position, full, skat, obs, pol, state, script, cur
     private(obs, seat, position, full)
     obs[O.PHASE] = PH_DISCARD
     obs[O.SKAT] = np.int64(skat)
-    put = ask(pol, player, obs, state, _decide_discard, _check_discard, _discard_row,
-              _discard_value, full, script, cur, err, log, nlog)
+    put = ask(pol, player, obs, state, _decide_discard, _check_discard, discard_row,
+              discard_value, full, script, cur, err, log, nlog)
     return np.uint64(max(put, 0))
 
 
