@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from doko_cards import Cards
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_40
@@ -26,22 +27,6 @@ FOX, KARLCHEN, IDENTICAL, TWENTY_TWO, PIN = range(1, 6)
 """Marker kinds of the B events (``K_A`` = 0 is an A marker)."""
 
 
-class Cards:
-    """Names to bit indices, each name's next copy in turn (two of each card)."""
-
-    def __init__(self) -> None:
-        self.taken = 0
-
-    def __call__(self, names: str) -> list[int]:
-        out = []
-        for name in names.split():
-            c = D.index(name, self.taken)
-            assert not self.taken >> c & 1, f"a third {name}"
-            self.taken |= 1 << c
-            out.append(c)
-        return out
-
-
 def mask(cards: list[int]) -> int:
     return sum(1 << c for c in cards)
 
@@ -50,7 +35,7 @@ def hand_deal(rules: cp.Rules = cp.Rules(), starter: int = 0) -> tuple[np.ndarra
     """The deal laid by hand (RULES.md's positions p0 ... p11): player 0 has HT face up at
     p0 (an A marker at the deal) and CQ face down at p4 under p0 and p1; player 1 has no club
     free in row 1 and CT face up at p7, covered."""
-    take = Cards()
+    take = Cards(D)
     pyr0 = take("HT CA SA HA CQ SK HK DT DK ST SJ HJ")
     hand0 = take("HT DA CJ SQ HQ DQ DJ CT")
     pyr1 = take("SA HA HK DK SQ SJ HQ CT HJ ST DT CQ")
@@ -143,7 +128,7 @@ def late_position(one_per_trick: int) -> tuple[np.ndarray, dict[str, int]]:
     """Two tricks left, built field by field: player 0 holds DA DT, player 1 CJ DA, both
     pyramids played out; player 0 leads trick 19."""
     state, _ = hand_deal(cp.Rules(one_per_trick=one_per_trick))
-    take = Cards()
+    take = Cards(D)
     da0, dt0, cj1, da1 = take("DA DT CJ DA")
     state[S.HANDS] = mask([da0, dt0])
     state[S.HANDS + 1] = mask([cj1, da1])

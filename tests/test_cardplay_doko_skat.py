@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from doko_cards import Cards
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_48
@@ -40,21 +41,6 @@ S = cp.S
 RULE_SETS = [{}, {"bridge_order": "skat", "team_cards": "all", "first_round_points": False}]
 
 
-class Cards:
-    """Names to bit indices, each name's next copy in turn (two of each card)."""
-
-    def __init__(self) -> None:
-        self.taken = 0
-
-    def __call__(self, names: str) -> list[int]:
-        out = []
-        for name in names.split():
-            c = D.index(name, self.taken)
-            self.taken |= 1 << c
-            out.append(c)
-        return out
-
-
 def mask(cards: list[int]) -> int:
     return sum(1 << c for c in cards)
 
@@ -75,7 +61,7 @@ def first_round(bridge_skat: int = 0, turned: str = "HK") -> tuple[np.ndarray, d
     """Dealer 0, so seat 1 is forehand; the turned-up HK makes the first round a suit game in
     hearts (trumps CJ SJ HJ DJ, then HA HT HK HQ H9). Seat 1 holds CA HK SJ, seat 2 CT HA D9,
     seat 0 C9 CJ and the other HK."""
-    take = Cards()
+    take = Cards(D)
     c = {}
     c["CA"], c["HK1"], c["SJ"] = take("CA HK SJ")
     c["CT"], c["HA"], c["D9"] = take("CT HA D9")
@@ -131,7 +117,7 @@ def test_a_bridge_in_either_order() -> None:
     """HA turned up: a bridge in hearts. Natural order A K Q J T 9: HK beats HT; skat order
     A T K Q J 9: HT beats HK."""
     for bridge_skat, taker in ((0, 1), (1, 2)):
-        take = Cards()
+        take = Cards(D)
         hk, ht, h9 = take("HK HT H9")
         hands = np.array([mask([h9] + take("S9 SA")), mask([hk] + take("C9 CA")),
                           mask([ht] + take("D9 HA"))], np.uint64)
@@ -150,7 +136,7 @@ def take_up_after_the_first_round() -> tuple[np.ndarray, dict[str, int]]:
     state, c = first_round()
     for name in ("CA", "CT", "C9", "SJ", "HA", "CJ", "HK2", "HK1", "D9"):
         cp.step(state, c[name])
-    take = Cards()
+    take = Cards(D)
     take.taken = c["taken"]
     c["SA"], c["HT"], c["S9"], c["H9"], c["SK"], c["CJ2"] = take("SA HT S9 H9 SK CJ")
     c["skat"] = mask(take("D9 DQ C9"))
@@ -237,7 +223,7 @@ def test_a_late_grand_built_field_by_field() -> None:
 
 def test_the_redeal_sets_the_game_and_gives_no_special_points() -> None:
     state, c = take_up_after_the_first_round()
-    take = Cards()
+    take = Cards(D)
     take.taken = c["taken"] | mask([c[n] for n in ("SA", "HT", "S9", "H9", "SK", "CJ2")]) | c["skat"]
     extra = np.array([mask(take("SQ ST")), mask(take("CQ CK")), mask(take("DA"))], np.uint64)
     cp.redeal(state, D.index("SA") % N_KINDS, extra)  # an ace: a bridge in spades
