@@ -17,6 +17,18 @@ re-scored and written for every variant), checking that a re-scored variant's fi
 equals the file of a full replay. ``--memory`` instead runs whole experiments through
 ``sim.runner.run_experiment`` at the given sizes and reports the peak resident memory
 of the whole process tree, to show that it does not grow with the number of deals.
+
+``--policies`` names the policies timed (default: random and heuristic). A slow policy
+(``lookahead``, ``lookahead:N``; ``SLOW``) plays ``SLOW_DEALS`` deals unless ``--deals`` is
+given, in shards of a quarter of the deals per worker (so every worker has work), after a
+warm-up of ``SLOW_WARM_DEALS`` deals; its Parquet writing is not timed (its columns are the
+heuristic's). Its row also has ``decisions``/``decisions_per_s`` and
+``rollouts``/``rollouts_per_s``, counted from the timed deals' recorded actions (the timed
+deals are played with recording on, which costs little beside the lookahead): a decision is
+a card-play decision (every decision of the game's card-play state, ``Game.card_play``) with
+more than one legal action, and it costs ``max(1, N // actions) * actions`` rollouts, as
+``sim.policies.lookahead`` spreads ``N`` rollouts over the actions. Bidding, declaration and
+other decisions outside the card-play state are not counted.
 """
 
 from __future__ import annotations
@@ -32,12 +44,20 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import psutil
 
 from sim.registry import find_game
 
 POLICIES = ("random", "heuristic")
+"""Policies timed by default."""
 DEFAULT_DEALS = 2_000_000
+SLOW = frozenset({"lookahead"})
+"""Base names of policies about a thousand times slower than the heuristic."""
+SLOW_DEALS = 200
+"""Deals a slow policy plays when ``--deals`` is not given."""
+SLOW_WARM_DEALS = 4
+"""Deals each worker plays with a slow policy before timing (its kernels compile)."""
 SHARD = 100_000
 WARM_DEALS = SHARD
 """Deals each worker plays per policy before timing: a whole shard, so that compiled
@@ -73,24 +93,65 @@ def _warm(args: tuple[str, tuple[str, ...], Any]) -> tuple[int, float, float]:
     game = find_game(name)
     rules = game.rules()
     for policy in policies:
-        game.play(1, 0, WARM_DEALS, rules, [policy] * game.n_players)
+        game.play(1, 0, SLOW_WARM_DEALS if is_slow(policy) else WARM_DEALS, rules,
+                  [policy] * game.n_players)
     seconds = time.perf_counter() - start
     barrier.wait()
     return os.getpid(), seconds, _peak_rss_mib()
 
 
-def _play(args: tuple[str, str, int, int]) -> tuple[int, int, float]:
-    """Play one shard and build its table, as ``run`` does (without writing it)."""
+def is_slow(policy: str) -> bool:
+    """Whether ``policy`` (``name`` or ``name:N``) is a slow one (``SLOW``)."""
+    return policy.partition(":")[0] in SLOW
+
+
+def rollouts_of(policy: str) -> int:
+    """The rollouts per decision of a lookahead policy name (``lookahead:N``: N)."""
+    from sim.policies import DEFAULT_ROLLOUTS
+
+    option = policy.partition(":")[2]
+    return int(option) if option else int(DEFAULT_ROLLOUTS)
+
+
+def count_decisions(game: Any, batch: Any, rules: dict[str, Any], rollouts: int) -> tuple[int, int]:
+    """The card-play decisions with more than one legal action in a recorded ``batch``, and
+    the rollouts a lookahead player of ``rollouts`` per decision spends on them
+    (``max(1, rollouts // actions) * actions`` each), replayed through ``game.card_play``."""
+    cp = game.card_play
+    if cp is None or batch.actions is None:
+        return 0, 0
+    decisions = spent = 0
+    for i in range(len(batch)):
+        started = cp.start(batch.columns, i, batch.actions[i], rules)
+        if started is None:
+            continue
+        state, actions = started
+        for action in actions:
+            n = int(np.uint64(cp.legal(state))).bit_count()
+            if n > 1:
+                decisions += 1
+                spent += max(1, rollouts // n) * n
+            cp.step(state, action)
+    return decisions, spent
+
+
+def _play(args: tuple[str, str, int, int]) -> tuple[int, int, float, int, int]:
+    """Play one shard and build its table, as ``run`` does (without writing it); a slow
+    policy's shard is recorded and its decisions and rollouts counted."""
     import os
 
     from sim.runner import shard_table
 
     name, policy, first, count = args
     game = find_game(name)
-    batch = game.play(SEED, first, count, game.rules(), [policy] * game.n_players)
+    rules = game.rules()
+    slow = is_slow(policy)
+    batch = game.play(SEED, first, count, rules, [policy] * game.n_players, record=slow)
     table = shard_table(game, batch.columns, {})
     assert table.num_rows == count
-    return os.getpid(), count, _rss_mib()  # with this shard's columns and table still held
+    rss = _rss_mib()  # with this shard's columns and table still held
+    decisions, rollouts = count_decisions(game, batch, rules, rollouts_of(policy)) if slow else (0, 0)
+    return os.getpid(), count, rss, decisions, rollouts
 
 
 def _parquet(args: tuple[str, str, int]) -> dict[str, float]:
@@ -112,29 +173,48 @@ def _parquet(args: tuple[str, str, int]) -> dict[str, float]:
             "bytes_per_deal": round(size / count, 2)}
 
 
-def bench_game(name: str, deals: int, jobs: int) -> dict[str, Any]:
-    """Measure one game with every policy on ``jobs`` warmed-up workers."""
+def policy_deals(policy: str, deals: int | None) -> int:
+    """Deals timed for ``policy``: ``deals`` if given, else ``DEFAULT_DEALS`` (``SLOW_DEALS``
+    for a slow policy)."""
+    return deals or (SLOW_DEALS if is_slow(policy) else DEFAULT_DEALS)
+
+
+def bench_game(name: str, deals: int | None, jobs: int,
+               policies: tuple[str, ...] = POLICIES) -> dict[str, Any]:
+    """Measure one game with every policy on ``jobs`` warmed-up workers (``deals``: per
+    policy, ``None`` for each policy's default)."""
     ctx = mp.get_context("spawn")
     start = time.perf_counter()
     with ctx.Pool(jobs) as pool:
         barrier = ctx.Manager().Barrier(jobs)
         pids_ready = time.perf_counter()
-        warm = pool.map(_warm, [(name, POLICIES, barrier)] * jobs, chunksize=1)
+        warm = pool.map(_warm, [(name, policies, barrier)] * jobs, chunksize=1)
         warmed = time.perf_counter()
         results = []
-        for policy in POLICIES:
-            tasks = [(name, policy, first, min(SHARD, deals - first)) for first in range(0, deals, SHARD)]
+        for policy in policies:
+            n = policy_deals(policy, deals)
+            shard = max(1, -(-n // (4 * jobs))) if is_slow(policy) else SHARD
+            tasks = [(name, policy, first, min(shard, n - first)) for first in range(0, n, shard)]
             t0 = time.perf_counter()
             done = pool.map(_play, tasks, chunksize=1)
             seconds = time.perf_counter() - t0
             peaks: dict[int, float] = {}
-            for pid, _, rss in done:
+            for pid, _, rss, _, _ in done:
                 peaks[pid] = max(peaks.get(pid, 0.0), rss)
-            assert sum(count for _, count, _ in done) == deals
-            results.append({"game": name, "policy": policy, "deals": deals,
-                            "seconds": round(seconds, 3), "deals_per_s": round(deals / seconds),
-                            "peak_rss_mib": round(_rss_mib() + sum(peaks.values()), 1)})
-        parquet = {p: pool.apply(_parquet, ((name, p, min(SHARD, deals)),)) for p in POLICIES}
+            assert sum(d[1] for d in done) == n
+            row: dict[str, Any] = {"game": name, "policy": policy, "deals": n,
+                                   "seconds": round(seconds, 3), "deals_per_s": round(n / seconds, 1),
+                                   "peak_rss_mib": round(_rss_mib() + sum(peaks.values()), 1)}
+            if is_slow(policy):
+                decisions, rollouts = sum(d[3] for d in done), sum(d[4] for d in done)
+                row |= {"rollouts_per_decision": rollouts_of(policy), "decisions": decisions,
+                        "decisions_per_s": round(decisions / seconds, 1), "rollouts": rollouts,
+                        "rollouts_per_s": round(rollouts / seconds)}
+            else:
+                row["deals_per_s"] = round(n / seconds)
+            results.append(row)
+        parquet = {p: pool.apply(_parquet, ((name, p, min(SHARD, policy_deals(p, deals))),))
+                   for p in policies if not is_slow(p)}
     startup = {"process_start_s": round(pids_ready - start, 3),
                "jit_and_import_s": round(max(s for _, s, _ in warm), 3),
                "warm_wall_s": round(warmed - pids_ready, 3),
@@ -308,8 +388,11 @@ def bench_memory(name: str, deals: int, jobs: int) -> dict[str, Any]:
             "bytes_per_deal": round(size / deals, 2)}
 
 
-def run_bench(games: list[str], deals: int | None, jobs: int, as_json: bool) -> int:
-    """Benchmark ``games``; print a table or (``as_json``) one JSON object. Returns 0."""
+def run_bench(games: list[str], deals: int | None, jobs: int, as_json: bool,
+              policies: tuple[str, ...] = POLICIES) -> int:
+    """Benchmark ``games`` with ``policies``; print a table or (``as_json``) one JSON object.
+    Returns 0."""
+    given = deals
     deals = deals or DEFAULT_DEALS
     reference = bench_reference(deals, jobs)
     report: dict[str, Any] = {"results": [], "startup": {}, "parquet": {}, "jobs": jobs,
@@ -317,9 +400,9 @@ def run_bench(games: list[str], deals: int | None, jobs: int, as_json: bool) -> 
     if not as_json:
         print(f"reference kernel (deal + 30 follow-suit plays): {reference['deals_per_s']:,} deals/s")
     for name in games:
-        one = bench_game(name, deals, jobs)
+        one = bench_game(name, given, jobs, policies)
         for r in one["results"]:
-            r["ratio_to_reference"] = round(r["deals_per_s"] / reference["deals_per_s"], 4)
+            r["ratio_to_reference"] = float(f"{r['deals_per_s'] / reference['deals_per_s']:.4g}")
         report["results"] += one["results"]
         report["startup"][name] = one["startup"]
         report["parquet"][name] = one["parquet"]
@@ -363,6 +446,10 @@ def _print_game(name: str, one: dict[str, Any], jobs: int) -> None:
         print(f"  {r['policy']:<10} {r['deals']:>11,} deals  {r['seconds']:>8.2f} s  "
               f"{r['deals_per_s']:>11,} deals/s  ({r['ratio_to_reference']:.1%} of reference)  "
               f"peak {r['peak_rss_mib']:>7.1f} MiB")
+        if "decisions" in r:
+            print(f"  {'':<10} {r['decisions']:>11,} decisions ({r['decisions_per_s']:,} /s), "
+                  f"{r['rollouts']:,} rollouts ({r['rollouts_per_s']:,} /s) at "
+                  f"{r['rollouts_per_decision']} a decision")
     for policy, p in one["parquet"].items():
         print(f"  parquet ({policy}): {p['mb_per_s']} MB/s, {p['bytes_per_deal']} bytes/deal")
     sys.stdout.flush()

@@ -1,5 +1,5 @@
 """The ``stichsim`` command: ``run``, ``report``, ``rules``, ``trace``, ``replay``, ``play``,
-``bench``.
+``arena``, ``bench``.
 
 ``report`` is the one place that uses both packages: it runs what an experiment still
 lacks with ``sim.runner`` and hands the results folder to ``analysis.report`` (imported
@@ -314,6 +314,28 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_arena(args: argparse.Namespace) -> int:
+    """Duplicate play of two or more policies against each other (``sim.arena``)."""
+    import json
+
+    from sim.arena import check_policies, format_report, run_arena
+    from sim.registry import find_game
+
+    game = find_game(args.game)
+    policies = [p.strip() for p in args.policies.split(",")]
+    check_policies(game.name, policies)
+    rules = game.rules(game.options.parse_assignments(args.rule or [], game.name))
+    jobs = args.jobs or _default_jobs()
+    with _terminate_as_interrupt(), _backend(args, jobs) as backend:
+        report = run_arena(game.name, policies, args.deals, rules, args.seed, jobs, backend,
+                           args.until_decided, progress=not args.no_progress)
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(format_report(report))
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     """Measure deals per second and peak memory."""
     from sim.registry import find_game
@@ -325,12 +347,22 @@ def cmd_bench(args: argparse.Namespace) -> int:
         find_game(name)
     jobs = args.jobs or _default_jobs()
     if args.memory:
+        if args.policies is not None:
+            raise CliError("bench: --memory times heuristic runs; it takes no --policies")
         from sim.bench import run_memory
 
         return int(run_memory(games, args.memory, jobs, args.json))
+    from sim.bench import POLICIES as BENCH_POLICIES
     from sim.bench import run_bench
 
-    return int(run_bench(games, args.deals, jobs, args.json))
+    policies = BENCH_POLICIES
+    if args.policies is not None:
+        from sim.policies import policy_ids
+
+        policies = tuple(p.strip() for p in args.policies.split(","))
+        for name in games:
+            policy_ids(list(policies), len(policies), name)
+    return int(run_bench(games, args.deals, jobs, args.json, policies))
 
 
 # --- parser -----------------------------------------------------------------------------
@@ -430,11 +462,47 @@ def build_parser() -> argparse.ArgumentParser:
                    help="where the deal's trace goes (default: traces/play-GAME-seedS-dealD.jsonl)")
     p.set_defaults(func=cmd_play)
 
+    from sim.arena import DEFAULT_DEALS, DEFAULT_SEED, SLOW_DEFAULT_DEALS
+
+    p = sub.add_parser("arena", help="play policies against each other by duplicate play",
+                       description="Play every deal once for every way of seating each pair of "
+                                   "policies (each alone against the other at every seat), so "
+                                   "the cards cancel out; print each pair's mean score "
+                                   "difference per seat per deal with a paired 95% interval, "
+                                   "win rates and, for three or more policies, a Bradley-Terry "
+                                   "ranking (see sim/arena.py).")
+    p.add_argument("game", metavar="GAME", help=f"game id ({games})")
+    p.add_argument("--policies", required=True, metavar="A,B[,C...]",
+                   help=f"two or more policies, comma-separated ({', '.join(POLICIES)}; "
+                        f"lookahead:N for N rollouts a decision)")
+    p.add_argument("--deals", type=_positive, metavar="N",
+                   help=f"deals per pair (with --until-decided: at most); default {DEFAULT_DEALS:,}, "
+                        f"{SLOW_DEFAULT_DEALS:,} when a lookahead policy plays")
+    p.add_argument("--rule", action="append", metavar="KEY=VALUE",
+                   help="a rule option (repeatable); see 'stichsim rules GAME'")
+    p.add_argument("--seed", type=_seed, default=DEFAULT_SEED, metavar="S",
+                   help=f"root seed (default: {DEFAULT_SEED})")
+    p.add_argument("--jobs", type=_positive, metavar="N",
+                   help="worker processes (default: every CPU); the output does not depend on it")
+    p.add_argument("--until-decided", action="store_true",
+                   help="play in looks and stop a pair once its interval excludes zero "
+                        "(Bonferroni over the looks: 95%% coverage kept), at most --deals")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_backend_arguments(p)
+    p.set_defaults(func=cmd_arena)
+
     p = sub.add_parser("bench", help="measure deals per second and peak memory",
-                       description="Time warmed-up workers for the random and heuristic policies.")
+                       description="Time warmed-up workers for each policy (default: random and "
+                                   "heuristic; --policies for others).")
     p.add_argument("games", nargs="*", metavar="GAME", help=f"games ({games}; default: all)")
     p.add_argument("--all", action="store_true", help="every registered game")
-    p.add_argument("--deals", type=_positive, metavar="N", help="deals per measurement")
+    p.add_argument("--deals", type=_positive, metavar="N",
+                   help="deals per measurement (default: 2,000,000; 200 for lookahead)")
+    p.add_argument("--policies", metavar="A,B,...",
+                   help=f"policies to time, comma-separated ({', '.join(POLICIES)}; lookahead:N "
+                        f"for N rollouts a decision; default: random,heuristic); lookahead also "
+                        f"gets decisions/s and rollouts/s")
     p.add_argument("--jobs", type=_positive, metavar="N", help="worker processes (default: every CPU)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--memory", type=_positive, nargs="+", metavar="DEALS",

@@ -87,3 +87,44 @@ def test_bench_memory_json(capsys: pytest.CaptureFixture[str]) -> None:
     rows = json.loads(capsys.readouterr().out)["memory"]
     assert [r["deals"] for r in rows] == [1000, 2000]
     assert all(r["peak_rss_mib"] > 0 and r["bytes_per_deal"] > 0 for r in rows)
+
+
+def test_lookahead_decisions_and_rollouts_are_counted_by_hand() -> None:
+    """A decision is a card-play step with more than one legal action; it costs
+    ``max(1, N // actions) * actions`` rollouts."""
+    from sim.bench import count_decisions
+    from sim.registry import GAMES
+
+    game = GAMES["doko_duell"]
+    rules = game.rules()
+    batch = game.play(3, 0, 5, rules, ["heuristic"] * 2, record=True)
+    cp = game.card_play
+    assert cp is not None and batch.actions is not None
+    counts = []
+    for i in range(5):
+        state, actions = cp.start(batch.columns, i, batch.actions[i], rules)
+        for action in actions:
+            counts.append(bin(int(cp.legal(state))).count("1"))
+            cp.step(state, action)
+    many = [n for n in counts if n > 1]
+    assert 0 < len(many) < len(counts)
+    assert count_decisions(game, batch, rules, 720720) == (len(many), 720720 * len(many))
+    assert count_decisions(game, batch, rules, 1) == (len(many), sum(many))
+    assert count_decisions(game, batch, rules, 8) == (len(many), sum(max(1, 8 // n) * n for n in many))
+
+
+def test_bench_times_the_policies_asked_for(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "doko_duell", "--policies", "heuristic", "--deals", "2000", "--jobs", "1",
+                 "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [(r["game"], r["policy"], r["deals"]) for r in report["results"]] == [
+        ("doko_duell", "heuristic", 2000)]
+    assert list(report["parquet"]["doko_duell"]) == ["heuristic"]
+    assert "decisions" not in report["results"][0]
+
+
+@pytest.mark.parametrize("policies", ["genius", "heuristic,lookahead:0", "lookahead:x"])
+def test_bench_bad_policies_exit_2(policies: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "doko_duell", "--policies", policies]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

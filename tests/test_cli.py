@@ -40,7 +40,7 @@ def files(folder: Path) -> list[str]:
 # --- help and rules -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("command", [[], ["run"], ["report"], ["rules"], ["trace"], ["replay"], ["bench"],
-                                     ["play"]])
+                                     ["play"], ["arena"]])
 def test_help(capsys, command) -> None:
     status, out, _ = run(capsys, *command, "--help")
     assert status == 0 and out.startswith("usage: stichsim")
