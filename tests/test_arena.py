@@ -235,3 +235,15 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], capsys: pytest.Captur
     assert captured.out == ""
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("stichsim") and "Traceback" not in captured.err
+
+
+def test_lookahead_plays_in_the_arena_and_the_bench(capsys: pytest.CaptureFixture[str]) -> None:
+    """A handful of deals with ``lookahead:2`` (doko_duell, the first game it was wired into)."""
+    report = run_arena("doko_duell", ["heuristic", "lookahead:2"], deals=6)
+    assert report["pairs"][0]["deals"] == 6 and report["pairs"][0]["plays"] == 12
+    assert main(["bench", "doko_duell", "--policies", "lookahead:2", "--deals", "4", "--jobs", "1",
+                 "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["results"]
+    assert row["policy"] == "lookahead:2" and row["deals"] == 4 and row["rollouts_per_decision"] == 2
+    assert row["decisions"] > 0 and row["rollouts"] >= 2 * row["decisions"]
+    assert row["decisions_per_s"] > 0 and row["rollouts_per_s"] > 0
