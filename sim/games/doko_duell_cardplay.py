@@ -23,7 +23,7 @@ The trick rule, the covering of the pyramid and the markers are defined here onc
 kernel (``sim.games.doko_duell``) plays every deal through these functions.
 
 >>> S.TO_MOVE, S.HANDS, S.PYRAMIDS, LENGTH
-(0, 4, 6, 147)
+(0, 4, 6, 149)
 """
 
 from __future__ import annotations
@@ -151,6 +151,9 @@ class State(NamedTuple):
     """How many marker events the last step (or ``begin``) had."""
     NEW: int = 3 * MAX_EVENTS
     """The last step's marker events: ``(player, kind, trick)`` each (trick -1: the deal)."""
+    VOIDS: int = 2
+    """Per player: the effective suits he failed to follow (bit ``1 << suit``): his hand
+    holds none of them from then on."""
 
 
 S, LENGTH = offsets(State)
@@ -352,6 +355,8 @@ def step(state, card):
         state[S.PRESENT + seat] &= ~(1 << state[S.WHERE + card])
     state[S.PLAYED + seat] |= np.int64(c)
     state[S.TRICK + n] = card
+    if n and EFF[card] != EFF[state[S.TRICK]]:
+        state[S.VOIDS + seat] |= 1 << EFF[state[S.TRICK]]
     if n == 0:
         state[S.TRICK_N] = 1
         state[S.TO_MOVE] = 1 - seat
@@ -364,7 +369,8 @@ def step(state, card):
 def observe(state, seat, obs):
     """Fill ``obs`` with what ``seat`` sees (``sim.games.doko_obs``): his hand, both
     pyramids' face-up cards by position, the trick, every played card, points, tricks and
-    markers, the box; his legal cards when he is to move (else none)."""
+    markers, the box, the suits each player failed to follow, the rules of the play; his
+    legal cards when he is to move (else none)."""
     opp = 1 - seat
     obs[O.SEAT] = seat
     obs[O.PHASE] = PH_PLAY
@@ -386,6 +392,11 @@ def observe(state, seat, obs):
     obs[O.B_SUPPLY] = state[S.SUPPLY]
     obs[O.STARTER] = state[S.STARTER]
     obs[O.EQUAL_CARDS] = state[S.EQUAL]
+    obs[O.ONE_PER_TRICK] = state[S.ONE_PER_TRICK]
+    for p in range(2):
+        obs[O.VOIDS + p] = state[S.VOIDS + p]
+        obs[O.A_SETUP + p] = state[S.A_SETUP + p]
+        obs[O.A_PLAY + p] = state[S.A_PLAY + p]
     up_cards = np.uint64(0)
     for side in range(2):
         who = seat if side == 0 else opp

@@ -4,10 +4,11 @@ An ``int64`` array; ``FIELDS`` names its fields (``Fields`` gives their sizes,
 ``cardplay.offsets`` makes them offsets). Card sets are masks over the 40-card deck (one
 bit per physical card). A player sees his hand, the face-up cards of both pyramids (with
 their positions) and every card played; never the other hand and never a face-down card,
-his own included.
+his own included. What the play so far showed is public too: the suits each player failed
+to follow (``VOIDS``), the A markers by where they came from, and the rules of the play.
 
 >>> FIELDS.OWN_PYRAMID, FIELDS.OPP_PYRAMID, FIELDS.LENGTH
-(22, 34, 49)
+(22, 34, 56)
 """
 
 from __future__ import annotations
@@ -65,6 +66,16 @@ class Fields(NamedTuple):
     """The mask of every face-up pyramid card (both pyramids)."""
     OPP_FREE: int = 1
     """The mask of the opponent's free cards (the same cards as the per-position fields)."""
+    ONE_PER_TRICK: int = 1
+    """The ``b_one_per_trick`` rule: 1 awards only a trick's first B event."""
+    VOIDS: int = 2
+    """Per player, the effective suits he failed to follow (bit ``1 << suit``, ``TRUMP`` = 4
+    for trump): his hand holds none of them (his face-down pyramid cards may)."""
+    A_SETUP: int = 2
+    """Per player, his top trumps that lay face up at the deal (whether or not
+    ``a_marker_on_setup`` awards them)."""
+    A_PLAY: int = 2
+    """Per player, his A markers for top trumps turned up or played from the hand."""
     LENGTH: int = 0
     """Where the observation ends: its length."""
 
