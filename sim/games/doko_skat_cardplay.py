@@ -14,12 +14,12 @@ The state
 ``HANDS`` (per seat), ``ROUND`` (``PH_FIRST_ROUND`` or ``PH_PLAY``, the observation's
 ``PHASE``) and ``N_TRICKS`` (the round's tricks), then everyone's view of the deal in the
 observation's own order (``sim.games.doko_skat_obs``: the trick in play, the cards each
-seat played in each round, tricks and card points per seat, voids, the turned-up card and
-the games and trick tables, the teams, the declarer, the redeal, the cards out), the rules
-the card play follows (``team_cards``, ``first_round_points``, ``bridge_order``), then what
-one seat alone sees (``DISCARDS`` per seat, the ``SKAT`` the lone player took) and what the
-settlement needs besides (``SPITZEN`` by either reading, ``BOTH_AT``). ``observe`` copies
-the shared part block by block.
+seat played in each round, tricks and card points per seat, voids in each round, the
+turned-up card and the games and trick tables, the teams, the declarer, the redeal, the
+cards out), the rules the card play follows (``team_cards``, ``first_round_points``,
+``bridge_order``), then what one seat alone sees (``DISCARDS`` per seat, the ``SKAT`` the
+lone player took) and what the settlement needs besides (``SPITZEN`` by either reading,
+``BOTH_AT``). ``observe`` copies the shared part block by block.
 
 The scoring-only rules (``both_copies``, ``spitzen``, ``tie_special_points``, ``zero_sum``)
 are no part of the state: it holds what the cards decided under every reading, and
@@ -95,6 +95,7 @@ class State(NamedTuple):
     FR_TRICKS: int = 3
     FR_POINTS: int = 3
     VOIDS: int = 3
+    FR_VOIDS: int = 3
     TURNED_UP: int = 1
     FR_GAME: int = 1
     FR_TABLE: int = 1
@@ -259,8 +260,9 @@ def finished(state):
 @numba.njit(inline="always", **JIT)
 def step(state, card):
     """The player to move plays ``card``; the third card settles the trick: its taker gets
-    its tricks and points and leads the next. A main-game card off the led suit shows a
-    void. A finished state stays as it is."""
+    its tricks and points and leads the next. A card off the led suit shows a void (in
+    the main game's ``VOIDS``, the first round's ``FR_VOIDS``). A finished state stays as
+    it is."""
     if not state[S.DONE]:
         seat = state[S.TO_MOVE]
         n = state[S.TRICK_N]
@@ -269,8 +271,8 @@ def step(state, card):
         state[S.HANDS + seat] &= ~np.int64(bit(card))
         state[(S.PLAYED if main else S.FR_PLAYED) + seat] |= np.int64(bit(card))
         led = EFF[table, state[S.TRICK_CARD]] if n else EFF[table, card]
-        if main and EFF[table, card] != led:
-            state[S.VOIDS + seat] |= 1 << led
+        if EFF[table, card] != led:
+            state[(S.VOIDS if main else S.FR_VOIDS) + seat] |= 1 << led
         state[S.TRICK_CARD + n] = card
         if n < 2:
             state[S.TRICK_N] = n + 1

@@ -9,7 +9,7 @@ declaration and pass; in a redeal the second turned-up card and the cards he was
 Never another player's cards, stock, skat or discards.
 
 >>> FIELDS.PLAYED + 1, FIELDS.VOIDS, FIELDS.LENGTH
-(15, 29, 49)
+(15, 29, 52)
 """
 
 from __future__ import annotations
@@ -57,6 +57,9 @@ class Fields(NamedTuple):
     VOIDS: int = 3
     """The effective suits each seat has shown it lacks in the main game (bit 0-3 plain,
     bit 4 trump)."""
+    FR_VOIDS: int = 3
+    """The same for the first round, under its trick table: what a failure to follow there
+    shows of the seat's first-round cards left."""
     TURNED_UP: int = 1
     """The turned-up card."""
     FR_GAME: int = 1
