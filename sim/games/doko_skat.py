@@ -99,7 +99,7 @@ from sim.games.kernel import (
 )
 from sim.games.kernel import play_deal as kernel_play_deal
 from sim.options import Option, OptionTable
-from sim.policies.doko_skat import decide, decide_card, decide_declaration, decide_discard
+from sim.policies.doko_skat_lookahead import decide, decide_card, decide_declaration, decide_discard
 from sim.rng import STREAM_DEAL, STREAM_SEAT0, shuffle, stream_key
 
 NAME = "doko_skat"

@@ -1,0 +1,71 @@
+"""Which policy decides at a Doko-Skat seat, the lookahead player included: the entry
+points the kernel (``sim.games.doko_skat``) and the card play (``CardPlay.decide``) ask.
+
+The lookahead player (``sim.policies.lookahead``) decides every card it plays, in the
+first round and in the main game (the card-play state holds both), over worlds dealt from
+its observation (``sim.search.doko_skat``): from a first-round card the rollouts play the
+rest of the first round, the teams, the declaration, the discards and the main game with
+the heuristic. The declaration and the discards stay with the heuristic (``simple``):
+they are no card-play decisions. Every other policy goes to ``sim.policies.doko_skat`` as
+before.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba
+import numpy as np
+
+from sim.cards import popcount
+from sim.games.doko_skat_cardplay import legal, step
+from sim.games.doko_skat_obs import FIELDS as O
+from sim.games.doko_skat_values import JIT
+from sim.policies import HEURISTIC
+from sim.policies import doko_skat as base
+from sim.policies.lookahead import is_lookahead, rollouts_of, simple
+from sim.policies.lookahead import lookahead as _generic
+from sim.search.doko_skat import LENGTH, playout, value, world
+
+PLAYERS = 3
+
+INLINE: Any = {"cache": True, "inline": "always", "_nrt": True}
+NRT: Any = {"cache": True, "_nrt": True}
+lookahead = numba.njit(**INLINE)(getattr(_generic, "py_func", _generic))
+"""``sim.policies.lookahead.lookahead``, inlined into ``_card_play``: called as a function of
+its own, the jitted functions handed to it are arguments, each lowered as the address of its
+Python dispatcher (a dynamic global), and numba then refuses to cache ``_card_play`` and
+every kernel above it (they would compile anew in every process). (With
+``NUMBA_DISABLE_JIT`` the generic loop is a plain function, without ``py_func``.)"""
+
+
+@numba.njit(**NRT)
+def _card_play(pol, obs, rng, prefer):
+    """The lookahead player's card (``prefer``: the heuristic's)."""
+    return lookahead(obs, rng, rollouts_of(pol), prefer, LENGTH, PLAYERS, world, legal, step,
+                     playout, value)
+
+
+@numba.njit(**JIT)
+def decide_card(pol, obs, rng):
+    """The card to play, one of ``obs[LEGAL]``: the lookahead's where it has a choice, else
+    the base dispatcher's (``simple(pol)``: the heuristic's for a lookahead seat)."""
+    if is_lookahead(pol) and popcount(np.uint64(obs[O.LEGAL])) > 1:
+        return _card_play(pol, obs, rng, base.decide_card(HEURISTIC, obs, rng))
+    return base.decide_card(simple(pol), obs, rng)
+
+
+decide = decide_card
+"""The card play's decision (``CardPlay.decide``): every card-play action is a card."""
+
+
+@numba.njit(**JIT)
+def decide_declaration(pol, obs, rng):
+    """A game code (0-8) or -1 to pass (the heuristic's for a lookahead seat)."""
+    return base.decide_declaration(simple(pol), obs, rng)
+
+
+@numba.njit(**JIT)
+def decide_discard(pol, obs, rng):
+    """The ``obs[N_DISCARD]`` cards to put away (the heuristic's for a lookahead seat)."""
+    return base.decide_discard(simple(pol), obs, rng)
