@@ -15,9 +15,11 @@ from pathlib import Path
 __version__ = "0.1.0"
 
 
-ENGINE_SOURCES = ("cards.py", "rng.py", "tricks.py", "actions.py", "options.py", "games", "policies")
-"""What deals depend on: the kernels, the policies and their helpers (not the CLI, the runner
-or the bench)."""
+ENGINE_SOURCES = (
+    "cards.py", "rng.py", "tricks.py", "actions.py", "options.py", "games", "policies", "search",
+)
+"""What deals depend on: the kernels, the policies, the search and their helpers (not the CLI,
+the runner or the bench)."""
 
 
 def _source_hash() -> str:

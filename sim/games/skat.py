@@ -87,7 +87,7 @@ from sim.games.skat_values import (
     terms_dict,
 )
 from sim.options import Option, OptionTable
-from sim.policies.skat_family import decide
+from sim.policies.skat_family_lookahead import decide
 from sim.rng import STREAM_DEAL, STREAM_SEAT0, stream_key
 
 NAME = "skat"

@@ -415,7 +415,8 @@ def observe(state, seat, obs):
     """Fill ``obs`` with what the player deciding at place ``seat`` may see now: his place's
     cards (and the other ones he plays, ``KNOWN``), the contract, the cards played, the trick,
     the tricks taken, the declarer's open hand, the blind once the opening lead is out, the
-    offers; the discard for the declarer. The bidding's fields are left as they are.
+    offers, the rules the card play follows; the discard for the declarer. The bidding's
+    fields are left as they are.
 
     Between tricks (an offer, its answer, Contra, Re) the trick shown is the one just
     played, its cards gathered."""
@@ -436,7 +437,7 @@ def observe(state, seat, obs):
     obs[O.OUVERT] = state[S.OUVERT]
     obs[O.SCHNEIDER_ANN] = state[S.SCHNEIDER_ANN]
     obs[O.SCHWARZ_ANN] = state[S.SCHWARZ_ANN]
-    obs[O.SKAT] = state[S.SKAT_SEEN] if play and seat == declarer else 0
+    obs[O.SKAT] = state[S.SKAT_SEEN] if seat == declarer else 0
     obs[O.OPEN_HAND] = state[S.HANDS + declarer] if laid_down(state) else 0
     for k in range(O.TRICKS + 3 - O.PLAYED):  # PLAYED .. TRICKS, in the same order
         obs[O.PLAYED + k] = state[S.PLAYED + k]
@@ -466,6 +467,8 @@ def observe(state, seat, obs):
     obs[O.CONTRA] = state[S.SAID_CONTRA]
     obs[O.RE] = state[S.SAID_RE]
     obs[O.SKAT_TO_LOSER] = state[S.SKAT_TO_LOSER]
+    obs[O.CONTRA_RE] = state[S.CONTRA_RE]
+    obs[O.NEXT_LEADER] = state[S.LEADER]
 
 
 @numba.njit(**JIT_NRT)
@@ -546,6 +549,18 @@ def en_deux_result(state: np.ndarray) -> dict[str, int]:
             "second_offer_trick": int(state[S.SECOND_OFFER_TRICK]),
             "accepted": int(state[S.ACCEPTED]), "contra": int(state[S.SAID_CONTRA]),
             "re": int(state[S.SAID_RE])}
+
+
+@numba.njit(**JIT)
+def offer_outcome(first, second_trick, accepted, contra_re):
+    """What the offers did to a game: the offer accepted (``OFFER_*``; none: the game was
+    played out) and whether the rejection level applies (a first offer rejected under
+    ``contra_re``). ``first`` is the first offer, ``second_trick`` the trick of a "Stich"
+    after a rejected "raus" (-1: none)."""
+    taken = (OFFER_STICH if second_trick >= 0 else first) if accepted else OFFER_NONE
+    rejected = contra_re and first != OFFER_NONE and (second_trick >= 0 or not accepted)
+    return taken, rejected
+
 
 
 # --- a recorded deal's card play -----------------------------------------------------------

@@ -53,6 +53,7 @@ from sim.games.skat_cardplay import (
     finished,
     legal,
     observe,
+    offer_outcome,
     playout,
     ramsch,
     ramsch_loser,
@@ -110,7 +111,7 @@ from sim.games.skat_values import (
     terms_dict,
 )
 from sim.options import Option, OptionTable
-from sim.policies.skat_family import decide, decide_give_up, decide_offer
+from sim.policies.skat_family_lookahead import decide, decide_give_up, decide_offer
 from sim.rng import STREAM_DEAL, STREAM_SEAT0, stream_key
 
 NAME = "skat_en_deux"
@@ -257,17 +258,6 @@ def give_up_games(cards, bid):
 DECLARED, GIVEN_UP_AT_18, GIVEN_UP_AFTER_PICKUP = range(3)
 """What the settlement settles: a game played, or given up at 18 (− 60), or given up after
 the pickup naming a game (lost as that game overbid)."""
-
-
-@numba.njit(**JIT)
-def offer_outcome(first, second_trick, accepted, contra_re):
-    """What the offers did to a game: the offer accepted (``OFFER_*``; none: the game was
-    played out) and whether the rejection level applies (a first offer rejected under
-    ``contra_re``). ``first`` is the first offer, ``second_trick`` the trick of a "Stich"
-    after a rejected "raus" (-1: none)."""
-    taken = (OFFER_STICH if second_trick >= 0 else first) if accepted else OFFER_NONE
-    rejected = contra_re and first != OFFER_NONE and (second_trick >= 0 or not accepted)
-    return taken, rejected
 
 
 @numba.njit(**JIT)

@@ -22,7 +22,7 @@ from sim.games.kernel import answer_of, ask, discard_row, discard_value, next_va
 from sim.games.skat_obs import FIELDS as O
 from sim.games.skat_obs import PH_BID, PH_DECLARE, PH_DISCARD
 from sim.games.skat_values import JIT, JIT_NRT, declaration_choices
-from sim.policies.skat_family import (
+from sim.policies.skat_family_lookahead import (
     decide_bid,
     decide_card,
     decide_declaration,

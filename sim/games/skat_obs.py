@@ -11,7 +11,7 @@ Seats are places at the table: in ``skat`` the three players; in ``skat_en_deux`
 forehand 0, the blind 1 and rearhand 2 (in its ramsch, forehand 0 and rearhand 1).
 
 >>> FIELDS.SEAT, FIELDS.PLAYED + 2, FIELDS.LENGTH
-(0, 17, 50)
+(0, 17, 52)
 """
 
 from __future__ import annotations
@@ -109,6 +109,11 @@ class Fields(NamedTuple):
     SKAT_TO_LOSER: int = 1
     """``skat``'s ramsch: 1 when the skat's points go to the loser (``ramsch_skat`` ``loser``),
     0 when they go to the taker of the last trick."""
+    CONTRA_RE: int = 1
+    """``skat_en_deux``: 1 when a rejected first offer raises the value and Contra and Re
+    follow (``contra_re``)."""
+    NEXT_LEADER: int = 1
+    """The place that leads the next trick (between tricks, the last trick's taker)."""
     LENGTH: int = 0
     """Where the observation ends: its length."""
 

@@ -2,20 +2,37 @@
 
 Policies are named in experiments and on the command line; kernels receive
 their integer ids. ``random`` picks uniformly among the choices offered at each
-decision; ``heuristic`` plays like a club player (one module per game).
+decision; ``heuristic`` plays like a club player (one module per game); ``lookahead``
+plays every card-play decision by sampling the worlds its seat cannot tell apart and
+playing each legal action out with the heuristic (``sim.policies.lookahead``).
+
+A policy may take a whole-number option after a colon: ``lookahead:64`` is the lookahead
+player with 64 rollouts per decision. The kernel id holds the policy in its low
+``KIND_BITS`` bits and the option above them (``kind_of``, ``option_of``).
+
+>>> policy_ids(["heuristic", "lookahead:32"], 2, "doko_duell") == [HEURISTIC, LOOKAHEAD | 32 << KIND_BITS]
+True
 """
 
 from __future__ import annotations
 
 RANDOM = 0
 HEURISTIC = 1
+LOOKAHEAD = 2
+KIND_BITS = 8
+KIND_MASK = (1 << KIND_BITS) - 1
+"""The policy's own bits of a kernel id; a policy's option sits above them."""
+DEFAULT_ROLLOUTS = 64
+"""Rollouts per decision of plain ``lookahead``: 64 playouts spread over the legal actions
+(16 worlds for each of four cards), the figure the speed target is set for."""
+MAX_ROLLOUTS = 1 << 20
 SCRIPTED = -1
 """Internal: replay a recorded deal's actions instead of deciding."""
 PERSON = -2
 """Internal: a person at the table (``stichsim play``): the seat plays the script's rows,
 and where they run out the deal stops and leaves the seat's observation to ask him."""
 
-POLICIES = {"random": RANDOM, "heuristic": HEURISTIC}
+POLICIES = {"random": RANDOM, "heuristic": HEURISTIC, "lookahead": LOOKAHEAD}
 """Policy names a user can choose, with their kernel ids."""
 SEATED = {**POLICIES, "person": PERSON}
 """Names a deal's seat may carry in a trace: a policy, or ``person`` for a seat a person
@@ -26,12 +43,43 @@ class PolicyError(ValueError):
     """An unknown policy name or a wrong number of seats."""
 
 
+OPTIONS = {LOOKAHEAD: DEFAULT_ROLLOUTS}
+"""The policies that take an option (``name:N``), with the option's default."""
+
+
+def kind_of(pol: int) -> int:
+    """The policy of a kernel id, without its option (compiled code: ``pol & KIND_MASK``)."""
+    return pol & KIND_MASK if pol >= 0 else pol
+
+
+def option_of(pol: int) -> int:
+    """The option of a kernel id (``lookahead:N``: N)."""
+    return pol >> KIND_BITS if pol >= 0 else 0
+
+
+def policy_id(name: str, known: dict[str, int] = POLICIES) -> int:
+    """The kernel id of one policy name, ``name`` or ``name:N``."""
+    base, colon, option = name.partition(":")
+    if base not in known:
+        raise PolicyError(f"unknown policy {name!r} (policies: {', '.join(POLICIES)}; "
+                          f"lookahead:N for N rollouts a decision)")
+    kind = known[base]
+    if not colon:
+        return kind | OPTIONS.get(kind, 0) << KIND_BITS
+    if kind not in OPTIONS:
+        raise PolicyError(f"policy {base!r} takes no option, got {name!r}")
+    if not option.isdigit() or not 0 < int(option) <= MAX_ROLLOUTS:
+        raise PolicyError(f"policy {name!r}: the rollouts per decision must be a whole number "
+                          f"from 1 to {MAX_ROLLOUTS}")
+    return kind | int(option) << KIND_BITS
+
+
 def policy_ids(names: list[str], n_players: int, game: str,
                known: dict[str, int] = POLICIES) -> list[int]:
-    """Kernel ids of the named policies, one per seat (names from ``known``)."""
+    """Kernel ids of the named policies, one per seat (names from ``known``; ``lookahead``
+    may carry its rollouts: ``lookahead:64``)."""
     if len(names) != n_players:
         raise PolicyError(f"game {game} has {n_players} seats but {len(names)} policies were given")
-    for name in names:
-        if name not in known:
-            raise PolicyError(f"unknown policy {name!r} (policies: {', '.join(POLICIES)})")
-    return [known[n] for n in names]
+    if not all(isinstance(n, str) for n in names):
+        raise PolicyError(f"policies must be names, got {names!r}")
+    return [policy_id(n, known) for n in names]

@@ -17,8 +17,6 @@ play imports only the base dispatcher, so there is no cycle.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numba
 import numpy as np
 
@@ -27,19 +25,10 @@ from sim.games import doko_duell_cardplay as cp
 from sim.games.doko_obs import FIELDS as O
 from sim.policies import HEURISTIC
 from sim.policies import doko_duell as base
-from sim.policies.lookahead import is_lookahead, rollouts_of, simple
-from sim.policies.lookahead import lookahead as _generic
+from sim.policies.lookahead import is_lookahead, lookahead, rollouts_of, simple
 from sim.search.doko_duell import value, world
 
 PLAYERS = 2
-
-INLINE: Any = {"cache": True, "inline": "always", "_nrt": True}
-lookahead = numba.njit(**INLINE)(getattr(_generic, "py_func", _generic))
-"""``sim.policies.lookahead.lookahead``, inlined into ``decide_card``. Called as a function
-of its own, the jitted functions handed to it are arguments, each lowered as the address of
-its Python dispatcher (a dynamic global): numba then refuses to cache ``decide_card`` and
-every kernel above it, which would compile anew in every process. Inlined, the calls
-resolve to the functions themselves and nothing dynamic is left."""
 
 
 @numba.njit(cache=True)

@@ -23,20 +23,12 @@ from sim.games.doko_skat_obs import FIELDS as O
 from sim.games.doko_skat_values import JIT
 from sim.policies import HEURISTIC
 from sim.policies import doko_skat as base
-from sim.policies.lookahead import is_lookahead, rollouts_of, simple
-from sim.policies.lookahead import lookahead as _generic
+from sim.policies.lookahead import is_lookahead, lookahead, rollouts_of, simple
 from sim.search.doko_skat import LENGTH, playout, value, world
 
 PLAYERS = 3
 
-INLINE: Any = {"cache": True, "inline": "always", "_nrt": True}
 NRT: Any = {"cache": True, "_nrt": True}
-lookahead = numba.njit(**INLINE)(getattr(_generic, "py_func", _generic))
-"""``sim.policies.lookahead.lookahead``, inlined into ``_card_play``: called as a function of
-its own, the jitted functions handed to it are arguments, each lowered as the address of its
-Python dispatcher (a dynamic global), and numba then refuses to cache ``_card_play`` and
-every kernel above it (they would compile anew in every process). (With
-``NUMBA_DISABLE_JIT`` the generic loop is a plain function, without ``py_func``.)"""
 
 
 @numba.njit(**NRT)

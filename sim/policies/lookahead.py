@@ -1,0 +1,102 @@
+"""The lookahead player's card-play decision, the same for every game: sample worlds, play
+each legal action out with the heuristic, take the best mean outcome.
+
+At a card-play decision with more than one legal action, ``lookahead`` deals ``worlds``
+times what the seat cannot see (the game's ``world``: from the observation alone, uniformly
+among the deals consistent with it, ``sim.search.worlds``). In every world it plays each
+legal action, then plays the deal to its end with the heuristic at every seat (the game's
+compiled ``playout`` over its card-play state), and scores the end for the deciding
+player's side (the game's ``value``). The rollouts of one world share their random streams
+across the actions (common random numbers), and everything is drawn from the deciding
+seat's own stream, so a deal stays reproducible whatever the jobs or shard size.
+
+A decision's rollouts (the policy's option, ``lookahead:N``) are spread over its actions:
+``max(1, N // actions)`` worlds, each played once per action. Ties go to the heuristic's own
+choice, so where the rollouts cannot tell the actions apart it plays as the heuristic.
+
+Each game's dispatch (``sim.policies.<game>_lookahead``) calls this with its functions. It
+is inlined into the caller: a compiled function that receives compiled functions as
+arguments could not be cached with its caller, and the kernel's shard loop must be.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba
+import numpy as np
+
+from sim.cards import lsb, popcount
+from sim.policies import HEURISTIC, KIND_BITS, KIND_MASK, LOOKAHEAD
+from sim.rng import mix64, next_u64
+
+INLINE_NRT: Any = {"cache": True, "inline": "always", "_nrt": True}
+"""Compile options of ``lookahead``: inlined (see the module text), with reference counting
+(it allocates its worlds' states)."""
+
+TO_MOVE, PLAYER = 0, 1
+"""The card-play state's header (``sim.games.cardplay.Header``): the place to move and the
+player who decides there."""
+
+
+@numba.njit(cache=True, inline="always")
+def is_lookahead(pol):
+    """Whether kernel id ``pol`` is the lookahead player."""
+    return pol >= 0 and (pol & KIND_MASK) == LOOKAHEAD
+
+
+@numba.njit(cache=True, inline="always")
+def rollouts_of(pol):
+    """The rollouts per decision of a lookahead kernel id (its option)."""
+    return max(np.int64(1), pol >> KIND_BITS)
+
+
+@numba.njit(cache=True, inline="always")
+def simple(pol):
+    """The policy that answers a decision the lookahead player leaves to the heuristic: the
+    heuristic for a lookahead id, else the id itself."""
+    return HEURISTIC if is_lookahead(pol) else pol
+
+
+@numba.njit(**INLINE_NRT)
+def lookahead(obs, rng, rollouts, prefer, length, players, world, legal, step, playout, value):
+    """The lookahead player's action at a card-play decision (see the module's text).
+
+    ``world(obs, rng, state)`` fills ``state`` (``length`` long) with a sampled world of the
+    decision; ``legal``, ``step`` and ``playout(state, pols, rngs)`` are the game's card-play
+    functions (``players`` players); ``value(state, player)`` scores a finished state for
+    ``player``'s side; ``prefer`` is the heuristic's action (the tie-break)."""
+    base = np.empty(length, np.int64)
+    world(obs, rng, base)
+    mask = np.uint64(legal(base))
+    n = popcount(mask)
+    if n <= 1:
+        return lsb(mask) if n else prefer
+    actions = np.empty(n, np.int64)
+    m = mask
+    for k in range(n):
+        actions[k] = lsb(m)
+        m &= m - np.uint64(1)
+    player = base[PLAYER]
+    worlds = max(1, rollouts // n)
+    totals = np.zeros(n)
+    state = np.empty(length, np.int64)
+    pols = np.full(players, HEURISTIC, np.int64)
+    rngs = np.empty((players, 1), np.uint64)
+    for w in range(worlds):
+        if w:
+            world(obs, rng, base)
+        key = next_u64(rng)
+        for k in range(n):
+            state[:] = base
+            step(state, actions[k])
+            for p in range(players):
+                rngs[p, 0] = mix64(key + np.uint64(p + 1) * np.uint64(0x9E3779B97F4A7C15))
+            playout(state, pols, rngs)
+            totals[k] += value(state, player)
+    best = -1
+    for k in range(n):
+        if best < 0 or totals[k] > totals[best] or (totals[k] == totals[best]
+                                                      and actions[k] == prefer):
+            best = k
+    return actions[best]
