@@ -267,11 +267,12 @@ def fake_bench(monkeypatch):
     calls = []
     module = types.ModuleType("sim.bench")
 
-    def run_bench(games, deals, jobs, as_json):
+    def run_bench(games, deals, jobs, as_json, policies):
         calls.append((games, deals, jobs, as_json))
         return 0
 
     module.run_bench = run_bench
+    module.POLICIES = ("random", "heuristic")
     monkeypatch.setitem(sys.modules, "sim.bench", module)
     import sim
 
