@@ -42,6 +42,7 @@ from sim.games.skat_cardplay import (
     begin,
     card_allowed,
     contract,
+    declare,
     declarer_cards,
     declarer_points,
     finished,
@@ -495,8 +496,9 @@ def _game(declarer, bid, fh, hands, skat, seen, pickup, decl, state, obs, pols, 
     """The declared game: its contract in the result row and the state, then the tricks."""
     game = decl & 7
     _seat(state, fh, hands)
-    contract(state, game, declarer, -1, bid, 0 if pickup else 1, (decl & DECL_OUVERT) != 0,
-             (decl & DECL_SCHNEIDER) != 0, (decl & DECL_SCHWARZ) != 0, 0, skat, seen, False, False)
+    contract(state, game, declarer, -1, bid, 0 if pickup else 1, 0, 0, 0, 0, skat, seen, False,
+             False)
+    declare(state, decl)
     row[C_GAME] = game
     row[C_HAND] = state[S.HAND_GAME]
     row[C_OUVERT] = state[S.OUVERT]

@@ -46,8 +46,11 @@ import numpy as np
 
 from sim import actions as A
 from sim.games.cardplay import PLAY, offsets
-from sim.games.skat_obs import FIELDS as O
 from sim.games.skat_obs import (
+    DECL_OPEN_SHIFT,
+    DECL_OUVERT,
+    DECL_SCHNEIDER,
+    DECL_SCHWARZ,
     OFFER_NONE,
     OFFER_RAUS,
     OFFER_STICH,
@@ -57,6 +60,7 @@ from sim.games.skat_obs import (
     PH_PLAY,
     PH_RE,
 )
+from sim.games.skat_obs import FIELDS as O
 from sim.games.skat_values import (
     EFF,
     JIT,
@@ -226,6 +230,22 @@ def contract(state, game, declarer, defender, bid, hand_game, ouvert, schneider_
     state[S.SKAT_SEEN] = np.int64(skat_seen)
     state[S.OFFERS] = 1 if (offers or contra_re) and game != NULL else 0
     state[S.CONTRA_RE] = 1 if contra_re else 0
+
+
+@numba.njit(**JIT)
+def declare(state, decl):
+    """The declaration code ``decl`` (``skat_obs``: game | ``DECL_OUVERT`` | announcements |
+    open level) as the contract's game, on a state ``contract`` set up for the same game
+    type or any suit or grand (the declarer, bid, skat and the rules' offers stay): the
+    kernels' declared game, and each declaration the lookahead player weighs."""
+    game = decl & 7
+    state[S.GAME] = game
+    state[S.OUVERT] = 1 if decl & DECL_OUVERT else 0
+    state[S.SCHNEIDER_ANN] = 1 if decl & DECL_SCHNEIDER else 0
+    state[S.SCHWARZ_ANN] = 1 if decl & DECL_SCHWARZ else 0
+    state[S.OPEN_LEVEL] = (decl >> DECL_OPEN_SHIFT) & 3
+    if game == NULL:
+        state[S.OFFERS] = 0
 
 
 @numba.njit(**JIT)

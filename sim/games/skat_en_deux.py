@@ -47,6 +47,7 @@ from sim.games.skat_cardplay import (
     begin,
     card_allowed,
     contract,
+    declare,
     declarer_cards,
     declarer_points,
     en_deux_result,
@@ -77,7 +78,6 @@ from sim.games.skat_family import (
 )
 from sim.games.skat_obs import (
     DECL_OPEN_SHIFT,
-    DECL_OUVERT,
     OFFER_NONE,
     OFFER_RAUS,
     OFFER_STICH,
@@ -517,9 +517,14 @@ def _max_open(pickup, params):
 def _declaration(place, declarer, pickup, hands, seen, obs, pols, states, params, choices,
                  script, cur, err, log, nlog):
     """The declarer names his game: a suit or grand at an open level (closed, einmal or
-    zweimal offen), null or null ouvert. Returns the declaration code."""
+    zweimal offen), null or null ouvert. He sees the rules' offers and Contra/Re (what the
+    game he names would allow). Returns the declaration code."""
     obs[O.HAND_GAME] = 0 if pickup else 1
     obs[O.MAX_OPEN] = _max_open(pickup, params)
+    contra_re = params[P_CONTRA_RE] == CONTRA_RE_ON
+    offers = params[P_OFFERS] == OFFERS_ON or contra_re
+    obs[O.OFFERS_LEFT] = (1 << OFFER_RAUS) | (1 << OFFER_STICH) if offers else 0
+    obs[O.CONTRA_RE] = 1 if contra_re else 0
     return ask_declaration(place, declarer, place, hands[place], seen, obs, pols[declarer],
                            states[STREAM_SEAT0 + declarer], declaration_flags(obs, params), False,
                            choices, script, cur, err, log, nlog)
@@ -601,9 +606,9 @@ def _game(place, declarer, bid, pickup, decl, hands, skat, seen, state, obs, pol
     begin(state, 3, FH, BLIND, _max_open(pickup, params))
     for p in range(3):
         sit(state, p, hands[p], declarer if p == place else 1 - declarer)
-    contract(state, game, place, RH if place == FH else FH, bid, 0 if pickup else 1,
-             (decl & DECL_OUVERT) != 0, 0, 0, (decl >> DECL_OPEN_SHIFT) & 3, skat, seen,
-             params[P_OFFERS] == OFFERS_ON, params[P_CONTRA_RE] == CONTRA_RE_ON)
+    contract(state, game, place, RH if place == FH else FH, bid, 0 if pickup else 1, 0, 0, 0,
+             0, skat, seen, params[P_OFFERS] == OFFERS_ON, params[P_CONTRA_RE] == CONTRA_RE_ON)
+    declare(state, decl)
     row[C_GAME] = game
     row[C_HAND] = state[S.HAND_GAME]
     row[C_OUVERT] = state[S.OUVERT]

@@ -98,7 +98,7 @@ class Fields(NamedTuple):
     """1 once the first offer was rejected."""
     OFFERS_LEFT: int = 1
     """The offers the defender may still make (a mask over ``OFFER_RAUS``, ``OFFER_STICH``;
-    no offer is always open)."""
+    no offer is always open); at Skat-en-deux's declaration those the rules allow."""
     CONTRA: int = 1
     """1 once Contra is said."""
     RE: int = 1

@@ -77,10 +77,23 @@ def lookahead(obs, rng, rollouts, prefer, length, players, world, legal, step, p
     for k in range(n):
         actions[k] = lsb(m)
         m &= m - np.uint64(1)
-    player = base[PLAYER]
+    return best_action(obs, rng, rollouts, prefer, actions, base, base[PLAYER], players, world,
+                       step, playout, value)
+
+
+@numba.njit(**INLINE_NRT)
+def best_action(obs, rng, rollouts, prefer, actions, base, player, players, world, step,
+                playout, value):
+    """The action among ``actions`` with the best mean outcome for ``player``'s side over
+    ``max(1, rollouts // len(actions))`` worlds, each played once per action with the same
+    streams (``base`` holds the first world; ``world`` deals the others). ``step(state,
+    action)`` applies an action, ``playout`` plays the state out with the heuristic,
+    ``value(state, player)`` scores it; ties go to ``prefer``. A decision before the card
+    play (a declaration) uses it with its own world and step."""
+    n = actions.shape[0]
     worlds = max(1, rollouts // n)
     totals = np.zeros(n)
-    state = np.empty(length, np.int64)
+    state = np.empty(base.shape[0], np.int64)
     pols = np.full(players, HEURISTIC, np.int64)
     rngs = np.empty((players, 1), np.uint64)
     for w in range(worlds):

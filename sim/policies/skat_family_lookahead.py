@@ -3,23 +3,26 @@ points the kernels (``sim.games.skat_family``, ``skat``, ``skat_en_deux``) ask.
 
 The lookahead player (``sim.policies.lookahead``) decides every card-play decision: the
 card, and in Skat-en-deux the defender's offer, the declarer's answer, Contra and Re, over
-worlds dealt from the observation (``sim.search.skat_family``). Bidding, the skat, the
-declaration, the discard and giving up stay with the heuristic; every other policy goes to
-``sim.policies.skat_family`` as before.
+worlds dealt from the observation (``sim.search.skat_family``); and the declaration: each
+game offered (announcements and open levels included) played out in the same worlds of
+the hidden cards. Bidding, picking up the skat, the discard and giving up stay with the
+heuristic (each would weigh every game behind it, many times the declaration's rollouts);
+every other policy goes to ``sim.policies.skat_family`` as before.
 """
 
 from __future__ import annotations
 
 import numba
+import numpy as np
 
-from sim.games.skat_cardplay import LENGTH, legal, playout, step
+from sim.games.skat_cardplay import LENGTH, S, declare, legal, playout, step
 from sim.games.skat_obs import FIELDS as O
 from sim.games.skat_obs import PH_ACCEPT, PH_CONTRA, PH_RE
-from sim.games.skat_values import JIT, JIT_NRT
+from sim.games.skat_values import JIT, JIT_NRT, declaration_choices
 from sim.policies import HEURISTIC
 from sim.policies import skat_family as base
-from sim.policies.lookahead import is_lookahead, lookahead, rollouts_of, simple
-from sim.search.skat_family import value, world
+from sim.policies.lookahead import best_action, is_lookahead, lookahead, rollouts_of, simple
+from sim.search.skat_family import declaration_world, value, world
 
 PLAYERS = 3
 """Players of the card-play state's streams (Skat-en-deux uses two of them)."""
@@ -74,10 +77,28 @@ def decide_bid(pol, obs, rng, values):
     return base.decide_bid(simple(pol), obs, rng, values)
 
 
+@numba.njit(**JIT_NRT)
+def _declaration(pol, obs, rng, prefer, flags, buf):
+    """The lookahead player's declaration among those offered (``declaration_choices``),
+    each played out in the same worlds (``prefer``: the heuristic's)."""
+    n = declaration_choices(obs, flags, buf)
+    if n <= 1:
+        return buf[0] if n else prefer
+    state = np.empty(LENGTH, np.int64)
+    declaration_world(obs, rng, state)
+    declarer = state[S.PLAYER_AT + obs[O.SEAT]]
+    return best_action(obs, rng, rollouts_of(pol), prefer, buf[:n], state, declarer, PLAYERS,
+                       declaration_world, declare, playout, value)
+
+
 @numba.njit(**JIT)
 def decide_declaration(pol, obs, rng, flags, announce, buf):
-    """A declaration code (the heuristic's for a lookahead seat)."""
-    return base.decide_declaration(simple(pol), obs, rng, flags, announce, buf)
+    """A declaration code: the lookahead's for a lookahead seat (the heuristic's game is its
+    tie-break; it may name any game offered, announcements and open levels included)."""
+    if is_lookahead(pol):
+        prefer = base.decide_declaration(HEURISTIC, obs, rng, flags, announce, buf)
+        return _declaration(pol, obs, rng, prefer, flags, buf)
+    return base.decide_declaration(pol, obs, rng, flags, announce, buf)
 
 
 @numba.njit(**JIT)

@@ -16,6 +16,10 @@ unknown cards so (``sim.search.worlds.deal_world``, uniform among the consistent
 sets up the state exactly as the observation shows the position: ``observe`` of the world
 gives the observation back.
 
+``declaration_world`` deals the declarer's world at his declaration the same way (the cards
+he has not seen spread uniformly over the other places and, in a hand game, the skat), for
+the lookahead player to play each game he could declare out.
+
 ``value`` scores a finished state for a player's side as the default scoring does
 (``lost_factor`` 2, the seed's scoring, no Jungfrau: the scoring-only options do not change
 how anybody plays): a declared game is the declarer's score for him and its negative for
@@ -47,6 +51,7 @@ from sim.games.skat_cardplay import (
 from sim.games.skat_obs import FIELDS as O
 from sim.games.skat_obs import OFFER_NONE, OFFER_RAUS, OFFER_STICH, PH_ACCEPT, PH_PLAY
 from sim.games.skat_values import (
+    CLUBS,
     EFF,
     JIT,
     JIT_NRT,
@@ -67,7 +72,7 @@ HAND_SIZE = 10
 DEFAULT_LOST_FACTOR = 2
 """``lost_factor``'s default (scoring only): a lost game costs twice its value."""
 
-__all__ = ["LENGTH", "value", "world"]
+__all__ = ["LENGTH", "declaration_world", "value", "world"]
 
 
 @numba.njit(**JIT_NRT)
@@ -143,6 +148,37 @@ def world(obs, rng, state):
             if places == 2:  # the two of the twelve that are the skat
                 skat = random_cards(dealt[k], 2, rng)
     _seat_and_contract(obs, state, hands, skat, places, declarer, blind, ramsched, seat)
+
+
+@numba.njit(**JIT_NRT)
+def declaration_world(obs, rng, state):
+    """Fill ``state`` with one world of the declarer's declaration (``PH_DECLARE``, his
+    observation ``obs``): the cards he cannot see (the other hands, Skat-en-deux's blind, the
+    skat of a hand game) dealt uniformly among the places, the hands seated as the kernel
+    seats them, and the contract of a suit game with the bid, the skat and the rules'
+    offers; ``declare`` then names the game."""
+    place = obs[O.SEAT]
+    blind = obs[O.BLIND_SEAT]
+    hand_game = obs[O.HAND_GAME]
+    hand = np.uint64(obs[O.HAND])
+    seen = np.uint64(obs[O.SKAT]) if hand_game == 0 else np.uint64(0)
+    counts = np.array([HAND_SIZE, HAND_SIZE, 2], np.int64)
+    allowed = np.full(3, DECK, np.uint64)
+    dealt = np.zeros(3, np.uint64)
+    places = 3 if hand_game else 2
+    deal_world(DECK & ~hand & ~seen, counts[:places], allowed[:places], rng, dealt[:places])
+    begin(state, 3, obs[O.FOREHAND], blind, obs[O.MAX_OPEN] if blind >= 0 else 0)
+    k = 0
+    for p in range(3):
+        player = p if blind < 0 else (0 if p == place else 1)
+        if p == place:
+            sit(state, p, hand, player)
+        else:
+            sit(state, p, dealt[k], player)
+            k += 1
+    skat = dealt[2] if hand_game else seen
+    contract(state, CLUBS, place, 2 - place if blind >= 0 else -1, obs[O.BID], hand_game, 0, 0, 0,
+             0, skat, seen, obs[O.OFFERS_LEFT] != 0, obs[O.CONTRA_RE] != 0)
 
 
 @numba.njit(inline="always", **JIT)
