@@ -162,6 +162,19 @@ def _log_factorials(n):
     return out
 
 
+@numba.njit(cache=True, inline="always")
+def _split_weight(c, split, r, radix, logf, ways_after):
+    """A split's weight: its multinomial (the ways to choose which of the ``c`` alike cards
+    go where) times the deals it leaves the rest (``ways_after`` at the room ``r`` less the
+    split)."""
+    rest = r
+    w = logf[c]
+    for p in range(split.shape[0]):
+        rest -= split[p] * radix[p]
+        w -= logf[split[p]]
+    return np.exp(w) * ways_after[rest]
+
+
 @numba.njit(cache=True)
 def _ways(groups, kinds, counts, radix, size):
     """``ways[j, r]``: the number of deals of groups ``j ..`` into the room left ``r`` (a
@@ -182,13 +195,7 @@ def _ways(groups, kinds, counts, radix, size):
             total = 0.0
             split[:] = 0
             while _next_split(t, c, left, split):
-                rest = r
-                w = logf[c]
-                for p in range(places):
-                    rest -= split[p] * radix[p]
-                    w -= logf[split[p]]
-                if ways[j + 1, rest] > 0.0:
-                    total += np.exp(w) * ways[j + 1, rest]
+                total += _split_weight(c, split, r, radix, logf, ways[j + 1])
             ways[j, r] = total
     return ways
 
@@ -241,22 +248,12 @@ def _choose_split(t, c, left, radix, ways_after, rng, split):
     weights = 0.0
     split[:] = 0
     while _next_split(t, c, left, split):
-        rest = r
-        w = logf[c]
-        for p in range(places):
-            rest -= split[p] * radix[p]
-            w -= logf[split[p]]
-        weights += np.exp(w) * ways_after[rest]
+        weights += _split_weight(c, split, r, radix, logf, ways_after)
     u = uniform(rng) * weights
     split[:] = 0
     chosen = np.zeros(places, np.int64)
     while _next_split(t, c, left, split):
-        rest = r
-        w = logf[c]
-        for p in range(places):
-            rest -= split[p] * radix[p]
-            w -= logf[split[p]]
-        x = np.exp(w) * ways_after[rest]
+        x = _split_weight(c, split, r, radix, logf, ways_after)
         if x > 0.0:
             chosen[:] = split
             u -= x
