@@ -107,10 +107,9 @@ def is_slow(policy: str) -> bool:
 
 def rollouts_of(policy: str) -> int:
     """The rollouts per decision of a lookahead policy name (``lookahead:N``: N)."""
-    from sim.policies import DEFAULT_ROLLOUTS
+    from sim.policies import option_of, policy_id
 
-    option = policy.partition(":")[2]
-    return int(option) if option else int(DEFAULT_ROLLOUTS)
+    return option_of(policy_id(policy))
 
 
 def count_decisions(game: Any, batch: Any, rules: dict[str, Any], rollouts: int) -> tuple[int, int]:

@@ -22,12 +22,11 @@ from sim.games.skat_cardplay import (
     start_skat,
 )
 from sim.games.skat_obs import (
+    BOTH_OFFERS,
     DECL_OPEN_SHIFT,
     DECL_OUVERT,
     DECL_SCHNEIDER,
     DECL_SCHWARZ,
-    OFFER_RAUS,
-    OFFER_STICH,
     PH_DECLARE,
 )
 from sim.games.skat_obs import FIELDS as O
@@ -69,7 +68,7 @@ def _declarer_obs(state: np.ndarray, blind: int, offers: bool, contra_re: bool) 
     obs[O.FOREHAND] = state[S.FOREHAND]
     obs[O.BLIND_SEAT] = blind
     obs[O.MAX_OPEN] = state[S.MAX_OPEN]
-    obs[O.OFFERS_LEFT] = (1 << OFFER_RAUS) | (1 << OFFER_STICH) if offers or contra_re else 0
+    obs[O.OFFERS_LEFT] = BOTH_OFFERS if offers or contra_re else 0
     obs[O.CONTRA_RE] = 1 if contra_re else 0
     return obs
 

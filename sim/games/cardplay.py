@@ -79,6 +79,10 @@ def offsets(layout: type[F]) -> tuple[F, int]:
     return make(*out), at
 
 
+HEADER, _ = offsets(Header)
+"""The header's offsets, the same in every game's state (``state[HEADER.PLAYER]``)."""
+
+
 @dataclass(frozen=True)
 class CardPlay:
     """A game's card-play phase for Python: its state layout and compiled functions, and how

@@ -47,6 +47,7 @@ import numpy as np
 from sim import actions as A
 from sim.games.cardplay import PLAY, offsets
 from sim.games.skat_obs import (
+    BOTH_OFFERS,
     DECL_OPEN_SHIFT,
     DECL_OUVERT,
     DECL_SCHNEIDER,
@@ -290,7 +291,7 @@ def offers_left(state):
         return np.uint64(0)
     first = state[S.OFFER]
     if first == OFFER_NONE:
-        return np.uint64((1 << OFFER_RAUS) | (1 << OFFER_STICH))
+        return np.uint64(BOTH_OFFERS)
     if first == OFFER_RAUS and state[S.SECOND_OFFER_TRICK] < 0:
         return np.uint64(1 << OFFER_STICH)
     return np.uint64(0)
@@ -580,7 +581,6 @@ def offer_outcome(first, second_trick, accepted, contra_re):
     taken = (OFFER_STICH if second_trick >= 0 else first) if accepted else OFFER_NONE
     rejected = contra_re and first != OFFER_NONE and (second_trick >= 0 or not accepted)
     return taken, rejected
-
 
 
 # --- a recorded deal's card play -----------------------------------------------------------

@@ -77,6 +77,7 @@ from sim.games.skat_family import (
     private,
 )
 from sim.games.skat_obs import (
+    BOTH_OFFERS,
     DECL_OPEN_SHIFT,
     OFFER_NONE,
     OFFER_RAUS,
@@ -523,7 +524,7 @@ def _declaration(place, declarer, pickup, hands, seen, obs, pols, states, params
     obs[O.MAX_OPEN] = _max_open(pickup, params)
     contra_re = params[P_CONTRA_RE] == CONTRA_RE_ON
     offers = params[P_OFFERS] == OFFERS_ON or contra_re
-    obs[O.OFFERS_LEFT] = (1 << OFFER_RAUS) | (1 << OFFER_STICH) if offers else 0
+    obs[O.OFFERS_LEFT] = BOTH_OFFERS if offers else 0
     obs[O.CONTRA_RE] = 1 if contra_re else 0
     return ask_declaration(place, declarer, place, hands[place], seen, obs, pols[declarer],
                            states[STREAM_SEAT0 + declarer], declaration_flags(obs, params), False,

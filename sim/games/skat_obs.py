@@ -134,3 +134,5 @@ DECL_OPEN_SHIFT = 6
 
 OFFER_NONE, OFFER_RAUS, OFFER_STICH = range(3)
 """Shortcut offers: none, "raus", "Stich"."""
+BOTH_OFFERS = (1 << OFFER_RAUS) | (1 << OFFER_STICH)
+"""``OFFERS_LEFT`` before any offer: both kinds still open."""

@@ -3,12 +3,13 @@
 Policies are named in experiments and on the command line; kernels receive
 their integer ids. ``random`` picks uniformly among the choices offered at each
 decision; ``heuristic`` plays like a club player (one module per game); ``lookahead``
-plays every card-play decision by sampling the worlds its seat cannot tell apart and
-playing each legal action out with the heuristic (``sim.policies.lookahead``).
+decides every card-play decision (and the Skat family's declaration) by sampling the
+worlds its seat cannot tell apart and playing each choice out with the heuristic
+(``sim.policies.lookahead``).
 
 A policy may take a whole-number option after a colon: ``lookahead:64`` is the lookahead
 player with 64 rollouts per decision. The kernel id holds the policy in its low
-``KIND_BITS`` bits and the option above them (``kind_of``, ``option_of``).
+``KIND_BITS`` bits and the option above them (``option_of``).
 
 >>> policy_ids(["heuristic", "lookahead:32"], 2, "doko_duell") == [HEURISTIC, LOOKAHEAD | 32 << KIND_BITS]
 True
@@ -45,11 +46,6 @@ class PolicyError(ValueError):
 
 OPTIONS = {LOOKAHEAD: DEFAULT_ROLLOUTS}
 """The policies that take an option (``name:N``), with the option's default."""
-
-
-def kind_of(pol: int) -> int:
-    """The policy of a kernel id, without its option (compiled code: ``pol & KIND_MASK``)."""
-    return pol & KIND_MASK if pol >= 0 else pol
 
 
 def option_of(pol: int) -> int:

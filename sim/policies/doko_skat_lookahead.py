@@ -12,15 +12,13 @@ before.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numba
 import numpy as np
 
 from sim.cards import popcount
 from sim.games.doko_skat_cardplay import legal, step
 from sim.games.doko_skat_obs import FIELDS as O
-from sim.games.doko_skat_values import JIT
+from sim.games.doko_skat_values import JIT, JIT_NRT
 from sim.policies import HEURISTIC
 from sim.policies import doko_skat as base
 from sim.policies.lookahead import is_lookahead, lookahead, rollouts_of, simple
@@ -28,10 +26,7 @@ from sim.search.doko_skat import LENGTH, playout, value, world
 
 PLAYERS = 3
 
-NRT: Any = {"cache": True, "_nrt": True}
-
-
-@numba.njit(**NRT)
+@numba.njit(**JIT_NRT)
 def _card_play(pol, obs, rng, prefer):
     """The lookahead player's card (``prefer``: the heuristic's)."""
     return lookahead(obs, rng, rollouts_of(pol), prefer, LENGTH, PLAYERS, world, legal, step,

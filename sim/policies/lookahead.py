@@ -27,17 +27,13 @@ import numba
 import numpy as np
 
 from sim.cards import lsb, popcount
+from sim.games.cardplay import HEADER
 from sim.policies import HEURISTIC, KIND_BITS, KIND_MASK, LOOKAHEAD
 from sim.rng import mix64, next_u64
 
 INLINE_NRT: Any = {"cache": True, "inline": "always", "_nrt": True}
 """Compile options of ``lookahead``: inlined (see the module text), with reference counting
 (it allocates its worlds' states)."""
-
-TO_MOVE, PLAYER = 0, 1
-"""The card-play state's header (``sim.games.cardplay.Header``): the place to move and the
-player who decides there."""
-
 
 @numba.njit(cache=True, inline="always")
 def is_lookahead(pol):
@@ -77,7 +73,7 @@ def lookahead(obs, rng, rollouts, prefer, length, players, world, legal, step, p
     for k in range(n):
         actions[k] = lsb(m)
         m &= m - np.uint64(1)
-    return best_action(obs, rng, rollouts, prefer, actions, base, base[PLAYER], players, world,
+    return best_action(obs, rng, rollouts, prefer, actions, base, base[HEADER.PLAYER], players, world,
                        step, playout, value)
 
 

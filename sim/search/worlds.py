@@ -68,6 +68,15 @@ def _shuffle_cards(cards, rng):
         cards[i], cards[j] = cards[j], cards[i]
 
 
+@numba.njit(cache=True, inline="always")
+def _mask(cards, at, count):
+    """The mask of the ``count`` cards ``cards[at:at + count]``."""
+    got = np.uint64(0)
+    for k in range(count):
+        got |= np.uint64(1) << np.uint64(cards[at + k])
+    return got
+
+
 @numba.njit(cache=True)
 def _deal_at_random(cards, counts, allowed, rng, out):
     """Shuffle and deal ``cards`` in blocks of ``counts``; True if every card is allowed
@@ -75,18 +84,12 @@ def _deal_at_random(cards, counts, allowed, rng, out):
     _shuffle_cards(cards, rng)
     at = 0
     for p in range(counts.shape[0]):
-        got = np.uint64(0)
-        for k in range(counts[p]):
-            got |= np.uint64(1) << np.uint64(cards[at + k])
-        if got & ~np.uint64(allowed[p]):
+        if _mask(cards, at, counts[p]) & ~np.uint64(allowed[p]):
             return False
         at += counts[p]
     at = 0
     for p in range(counts.shape[0]):
-        got = np.uint64(0)
-        for k in range(counts[p]):
-            got |= np.uint64(1) << np.uint64(cards[at + k])
-        out[p] = got
+        out[p] = _mask(cards, at, counts[p])
         at += counts[p]
     return True
 
@@ -139,8 +142,7 @@ def _deal_by_counting(cards, counts, allowed, rng, out):
         _shuffle_cards(mine, rng)
         at = 0
         for p in range(places):
-            for q in range(split[p]):
-                out[p] |= np.uint64(1) << np.uint64(mine[at + q])
+            out[p] |= _mask(mine, at, split[p])
             at += split[p]
             left[p] -= split[p]
     return True
