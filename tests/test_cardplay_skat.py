@@ -317,8 +317,10 @@ def test_the_rules_come_from_the_record_when_not_given() -> None:
 
 # --- observe against the kernel's observation -----------------------------------------------
 
-KERNEL_ONLY = {O.NEXT_BID, O.PASSED, O.SEAT_BID, O.SEAT_BID + 1, O.SEAT_BID + 2}
-"""The bidding's fields: the card play leaves them as the bidding left them."""
+KERNEL_ONLY = {O.NEXT_BID, O.PASSED, O.SEAT_BID, O.SEAT_BID + 1, O.SEAT_BID + 2,
+               O.ALL_PASS_RAMSCH}
+"""The bidding's fields and the rule shown from the deal: the card play leaves them as the
+bidding left them."""
 
 
 def _rows_of(phase: int, action: int) -> int:

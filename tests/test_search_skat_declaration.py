@@ -1,12 +1,10 @@
 """The Skat family's lookahead declaration: ``declare`` names the game on a contract exactly as
 the kernels' contract did, ``declaration_world`` deals the declarer's world at his
 declaration (the kernel's state at the opening lead, but for the cards he has not seen),
-uniformly, from his observation alone; the lookahead player's declarations play, reproduce
-and replay."""
+uniformly, from his observation alone (the lookahead's deals play, reproduce and replay:
+``test_search_skat_pregame``)."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -35,7 +33,6 @@ from sim.policies import policy_id
 from sim.policies import skat_family_lookahead as look
 from sim.registry import find_game
 from sim.search.skat_family import declaration_world
-from sim.trace import replay_file, write_trace
 
 DECK = (1 << 32) - 1
 NO_ROWS = np.zeros((0, A.ROW), np.int64)
@@ -206,28 +203,3 @@ def test_the_declaration_is_a_function_of_the_observation() -> None:
         declaration_world(obs, rng, world)
         hands.add(int(world[S.HANDS + other]))
     assert len(hands) > 40 and int(state[S.HANDS + other]) not in hands
-
-
-@pytest.mark.parametrize("name", ["skat", "skat_en_deux"])
-def test_lookahead_declarations_play_reproduce_and_replay(name: str, tmp_path: Path) -> None:
-    """Lookahead seats bid as the heuristic (the same declarers and bids from the same
-    seed) but choose their own games; their deals reproduce and replay from the traces."""
-    game = find_game(name)
-    rules = game.rules()
-    n = 120
-    heuristic = game.play(9, 0, n, rules, ["heuristic"] * game.n_players).columns
-    looked = game.play(9, 0, n, rules, ["lookahead:16"] * game.n_players)
-    again = game.play(9, 0, n, rules, ["lookahead:16"] * game.n_players).columns
-    c = looked.columns
-    assert np.array_equal(c["declarer"], heuristic["declarer"])
-    assert np.array_equal(c["bid"], heuristic["bid"])
-    declared = (c["declarer"] >= 0) & (c["ramsch"] == 0)
-    if "give_up" in c:
-        declared &= (c["give_up"] == 0) & (heuristic["give_up"] == 0)
-    assert np.any(c["game"][declared] != heuristic["game"][declared])
-    for key in c:
-        assert np.array_equal(c[key], again[key]), key
-    assert not c["replay_error"].any()
-    out = tmp_path / "look.jsonl"
-    assert write_trace(game, 9, 0, 12, {}, ["lookahead:16"] * game.n_players, out) == 12
-    assert replay_file(out) == []

@@ -738,34 +738,35 @@ def test_lookahead_experiments_do_not_depend_on_shards_or_workers(name: str,
 
 
 SEARCHED = (A.DECLARE, *cp.CARD_PLAY_ROWS)
-"""The recorded actions the lookahead player decides by search: the declaration and the
-card play's (cards; Skat-en-deux's offers, answers, Contra, Re). Everything before them
-(bidding, pickup or hand, the discard, giving up) is the heuristic's."""
+"""The recorded actions from the declaration on: the declaration and the card play's
+(cards; Skat-en-deux's offers, answers, Contra, Re). Before them: bidding, pickup or hand,
+the discard, giving up."""
 
 
 def searched_from(rows: np.ndarray) -> int:
-    """The first searched row of a deal's actions (their number if none)."""
+    """The first row of a deal's actions from the declaration on (their number if none)."""
     at = np.flatnonzero(np.isin(rows[:, 0], SEARCHED))
     return int(at[0]) if len(at) else len(rows)
 
 
 @pytest.mark.parametrize("name, rules", POLICY_RUNS)
-def test_the_lookahead_plays_the_cards_and_the_heuristic_the_rest(name: str, rules: dict) -> None:
-    """Up to the declaration (bidding, the skat, the discard, giving up) a lookahead seat
-    decides as the heuristic; from there on its choices are not all the heuristic's."""
+def test_the_lookahead_decides_before_and_in_the_card_play(name: str, rules: dict) -> None:
+    """A lookahead seat decides by its own search before the declaration (bidding, the
+    skat, the discard, giving up) and from it on: over 30 deals its choices are not all the
+    heuristic's, in either part."""
     game = GAMES[name]
     resolved = game.rules(rules)
     n = game.n_players
     look = game.play(19, 0, 30, resolved, ["lookahead:8"] * n, record=True).actions
     heur = game.play(19, 0, 30, resolved, ["heuristic"] * n, record=True).actions
     assert look is not None and heur is not None
-    changed = 0
+    before = after = 0
     for a, b in zip(look, heur):
         start = searched_from(a)
-        assert searched_from(b) == start
-        assert np.array_equal(a[:start], b[:start])
-        changed += not np.array_equal(a[start:], b[start:])
-    assert changed >= 5
+        same_start = searched_from(b) == start and np.array_equal(a[:start], b[:start])
+        before += not same_start
+        after += same_start and not np.array_equal(a[start:], b[start:])
+    assert before >= 3 and after >= 3
 
 
 def test_the_lookahead_searches_offers_answers_contra_and_re() -> None:

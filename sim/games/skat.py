@@ -518,6 +518,8 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, s
     nlog[0] = 0
     dealer, skat = _deal(seed, deal, states, perm, hands, preset, obs, row)
     row[C_RULE_RAMSCH_SKAT] = params[P_RAMSCH_SKAT]
+    obs[O.ALL_PASS_RAMSCH] = 1 if params[P_ALL_PASS] == RAMSCH_ON else 0
+    obs[O.SKAT_TO_LOSER] = 1 if params[P_RAMSCH_SKAT] == SKAT_TO_LOSER else 0
     fh = (dealer + 1) % 3
     declarer, bid = _bidding(hands, dealer, obs, pols, states, values, script, cur, err, log, nlog)
     if err[0]:

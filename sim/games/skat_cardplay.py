@@ -19,7 +19,8 @@ everything the rest of a deal's card play depends on, by table place:
 
 A null game ends at the declarer's first trick. ``observe`` fills the card-play part of a
 seat's observation (``sim.games.skat_obs``: every field but the bidding's ``NEXT_BID``,
-``PASSED`` and ``SEAT_BID``), exactly as the kernels show it.
+``PASSED`` and ``SEAT_BID`` and the rule ``ALL_PASS_RAMSCH``), exactly as the kernels show
+it.
 
 >>> from sim.cards import SKAT_DECK
 >>> from sim.games.skat_values import GRAND
@@ -437,7 +438,7 @@ def observe(state, seat, obs):
     cards (and the other ones he plays, ``KNOWN``), the contract, the cards played, the trick,
     the tricks taken, the declarer's open hand, the blind once the opening lead is out, the
     offers, the rules the card play follows; the discard for the declarer. The bidding's
-    fields are left as they are.
+    fields and ``ALL_PASS_RAMSCH`` are left as they are.
 
     Between tricks (an offer, its answer, Contra, Re) the trick shown is the one just
     played, its cards gathered."""

@@ -91,6 +91,7 @@ from sim.games.skat_obs import FIELDS as O
 from sim.games.skat_values import (
     BASE,
     GAME_NAMES,
+    GIVE_UP_SCORE,
     JIT,
     JIT_NRT,
     NULL,
@@ -160,10 +161,6 @@ OFFERS_ON = OPTIONS.code("offers", True)
 CONTRA_RE_ON = OPTIONS.code("contra_re", True)
 LOST_FACTORS = np.array(OPTIONS.by_name["lost_factor"].allowed, np.int64)
 """``lost_factor`` by its code."""
-
-GIVE_UP_SCORE = 60
-"""What giving up at 18 costs the declarer."""
-
 
 def kernel_params(rules: dict) -> np.ndarray:
     """The rules as the kernel's parameter array: each option's code (``OptionTable.codes``)."""
@@ -380,6 +377,18 @@ def _deal(seed, deal, states, perm, hands, preset, obs, row):
 
 
 @numba.njit(**JIT)
+def _show_rules(obs, params):
+    """What both know from the rules before the bidding: the offers and Contra/Re the game
+    allows (``OFFERS_LEFT``, ``CONTRA_RE``) and whether passing leads to a ramsch, for the
+    declarer to weigh when he bids, picks up, gives up and declares."""
+    contra_re = params[P_CONTRA_RE] == CONTRA_RE_ON
+    offers = params[P_OFFERS] == OFFERS_ON or contra_re
+    obs[O.OFFERS_LEFT] = BOTH_OFFERS if offers else 0
+    obs[O.CONTRA_RE] = 1 if contra_re else 0
+    obs[O.ALL_PASS_RAMSCH] = 1 if params[P_ALL_PASS] == RAMSCH_ON else 0
+
+
+@numba.njit(**JIT)
 def _bidding(hands, dealer, fhp, obs, pols, states, values, script, cur, err, log, nlog):
     """The bidding: the dealer bids to forehand until one passes; forehand may take 18 when
     the dealer passes at once. Returns ``(declarer place, bid)``, place -1 when both passed."""
@@ -518,14 +527,10 @@ def _max_open(pickup, params):
 def _declaration(place, declarer, pickup, hands, seen, obs, pols, states, params, choices,
                  script, cur, err, log, nlog):
     """The declarer names his game: a suit or grand at an open level (closed, einmal or
-    zweimal offen), null or null ouvert. He sees the rules' offers and Contra/Re (what the
-    game he names would allow). Returns the declaration code."""
+    zweimal offen), null or null ouvert (the rules' offers and Contra/Re shown since the
+    deal: ``_show_rules``). Returns the declaration code."""
     obs[O.HAND_GAME] = 0 if pickup else 1
     obs[O.MAX_OPEN] = _max_open(pickup, params)
-    contra_re = params[P_CONTRA_RE] == CONTRA_RE_ON
-    offers = params[P_OFFERS] == OFFERS_ON or contra_re
-    obs[O.OFFERS_LEFT] = BOTH_OFFERS if offers else 0
-    obs[O.CONTRA_RE] = 1 if contra_re else 0
     return ask_declaration(place, declarer, place, hands[place], seen, obs, pols[declarer],
                            states[STREAM_SEAT0 + declarer], declaration_flags(obs, params), False,
                            choices, script, cur, err, log, nlog)
@@ -657,6 +662,7 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, s
     cur[0] = 0
     nlog[0] = 0
     dealer, skat = _deal(seed, deal, states, perm, hands, preset, obs, row)
+    _show_rules(obs, params)
     fhp = 1 - dealer
     place, bid = _bidding(hands, dealer, fhp, obs, pols, states, values, script, cur, err, log,
                           nlog)

@@ -108,12 +108,16 @@ class Fields(NamedTuple):
     give up (a mask over game codes; 0: a give-up at 18, which names none)."""
     SKAT_TO_LOSER: int = 1
     """``skat``'s ramsch: 1 when the skat's points go to the loser (``ramsch_skat`` ``loser``),
-    0 when they go to the taker of the last trick."""
+    0 when they go to the taker of the last trick (shown from the deal on, and in a ramsch's
+    card play)."""
     CONTRA_RE: int = 1
     """``skat_en_deux``: 1 when a rejected first offer raises the value and Contra and Re
     follow (``contra_re``)."""
     NEXT_LEADER: int = 1
     """The place that leads the next trick (between tricks, the last trick's taker)."""
+    ALL_PASS_RAMSCH: int = 1
+    """1 when the rules play a ramsch after every seat passed (``all_pass`` ``ramsch``),
+    shown from the deal on with ``SKAT_TO_LOSER``: what passing risks."""
     LENGTH: int = 0
     """Where the observation ends: its length."""
 

@@ -94,6 +94,10 @@ def game_value_levels(game, mat, extra_levels):
     return BASE[game] * (abs(mat) + 1 + extra_levels)
 
 
+GIVE_UP_SCORE = 60
+"""What giving up at 18 costs the declarer of Skat-en-deux."""
+
+
 @numba.njit(**JIT)
 def overbid_value(game, bid):
     """The smallest multiple of the game's base value that is at least ``bid``."""

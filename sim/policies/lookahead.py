@@ -80,12 +80,27 @@ def lookahead(obs, rng, rollouts, prefer, length, players, world, legal, step, p
 @numba.njit(**INLINE_NRT)
 def best_action(obs, rng, rollouts, prefer, actions, base, player, players, world, step,
                 playout, value):
-    """The action among ``actions`` with the best mean outcome for ``player``'s side over
+    """The action among ``actions`` with the best mean outcome for ``player``'s side
+    (``action_values``); ties go to ``prefer``, the heuristic's own choice."""
+    means = action_values(obs, rng, rollouts, actions, base, player, players, world, step,
+                          playout, value)
+    best = -1
+    for k in range(actions.shape[0]):
+        if best < 0 or means[k] > means[best] or (means[k] == means[best]
+                                                  and actions[k] == prefer):
+            best = k
+    return actions[best]
+
+
+@numba.njit(**INLINE_NRT)
+def action_values(obs, rng, rollouts, actions, base, player, players, world, step, playout,
+                  value):
+    """The mean outcome for ``player``'s side of each of ``actions`` over
     ``max(1, rollouts // len(actions))`` worlds, each played once per action with the same
     streams (``base`` holds the first world; ``world`` deals the others). ``step(state,
     action)`` applies an action, ``playout`` plays the state out with the heuristic,
-    ``value(state, player)`` scores it; ties go to ``prefer``. A decision before the card
-    play (a declaration) uses it with its own world and step."""
+    ``value(state, player)`` scores it. A decision before the card play (a bid, the skat, a
+    declaration) uses it with its own world and step."""
     n = actions.shape[0]
     worlds = max(1, rollouts // n)
     totals = np.zeros(n)
@@ -103,9 +118,4 @@ def best_action(obs, rng, rollouts, prefer, actions, base, player, players, worl
                 rngs[p, 0] = mix64(key + np.uint64(p + 1) * np.uint64(0x9E3779B97F4A7C15))
             playout(state, pols, rngs)
             totals[k] += value(state, player)
-    best = -1
-    for k in range(n):
-        if best < 0 or totals[k] > totals[best] or (totals[k] == totals[best]
-                                                      and actions[k] == prefer):
-            best = k
-    return actions[best]
+    return totals / worlds

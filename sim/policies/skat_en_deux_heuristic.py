@@ -14,11 +14,9 @@ import numpy as np
 from sim.cards import popcount
 from sim.games.skat_obs import FIELDS as O
 from sim.games.skat_obs import OFFER_NONE, OFFER_RAUS, OFFER_STICH, PH_ACCEPT, PH_CONTRA, PH_GIVE_UP
-from sim.games.skat_values import NULL, overbid_value
-from sim.policies.skat_heuristic import _best_hand_game, _choose_game, expected_score, margin_of, win_chance
+from sim.games.skat_values import GIVE_UP_SCORE, NULL, overbid_value
+from sim.policies.skat_heuristic import best_hand_game, choose_game, expected_score, margin_of, win_chance
 
-GIVE_UP_SCORE = -60.0
-"""What giving up costs; the declarer gives up when he expects worse from playing."""
 CONTRA_LEAD = 10
 """Card points the defence wants ahead of the declarer before it says Contra to a
 rejected offer (and that the declarer wants ahead before he answers with Re)."""
@@ -31,16 +29,16 @@ def give_up(obs):
     forehand = obs[O.POSITION] == 0
     bid = obs[O.BID]
     if popcount(hand) == 12:  # the declarer holds the skat too
-        game, put, level = _choose_game(hand, bid, forehand, obs[O.MAX_OPEN])
+        game, put, level = choose_game(hand, bid, forehand, obs[O.MAX_OPEN])
         cards = hand & ~put
     else:
-        game, level, _ = _best_hand_game(hand, bid, forehand, 0)
+        game, level, _ = best_hand_game(hand, bid, forehand, 0)
         cards = hand
         if game < 0:
             return True
     chance = win_chance(margin_of(cards, game, forehand))
     # a game worth at least the bid, won or lost at that value
-    return expected_score(float(bid), chance) < GIVE_UP_SCORE
+    return expected_score(float(bid), chance) < -GIVE_UP_SCORE
 
 
 @numba.njit(cache=True)
@@ -53,7 +51,7 @@ def give_up_game(obs):
     forehand = obs[O.POSITION] == 0
     bid = obs[O.BID]
     games = obs[O.GIVE_UP_GAMES]
-    game, put, _ = _choose_game(hand, bid, forehand, obs[O.MAX_OPEN])
+    game, put, _ = choose_game(hand, bid, forehand, obs[O.MAX_OPEN])
     if 0 <= game < 5 and (games >> game) & 1:
         return game + 1
     cheapest = -1

@@ -264,7 +264,7 @@ def _bid_limit(obs):
     for game in range(6):
         if game == NULL:
             # the skat and the discard can take away the two most dangerous cards
-            m = margin_of(hand & ~_discard_for(hand, NULL), NULL, forehand)
+            m = margin_of(hand & ~discard_for(hand, NULL), NULL, forehand)
         else:
             m = margin_of(hand, game, forehand) + SKAT_HOPE
         chance = win_chance(m)
@@ -292,7 +292,7 @@ def bid(obs, values):
 
 
 @numba.njit(cache=True)
-def _best_hand_game(hand, bid, forehand, max_open):
+def best_hand_game(hand, bid, forehand, max_open):
     """The hand game (no skat) with the best expected score reaching ``bid``:
     ``(game, open level, score)``, game -1 if none reaches it."""
     best = -1
@@ -317,7 +317,7 @@ def yes(obs):
     if phase == PH_PICKUP:
         hand = np.uint64(obs[O.HAND])
         forehand = obs[O.POSITION] == 0
-        game, _, _ = _best_hand_game(hand, obs[O.BID], forehand, 0)
+        game, _, _ = best_hand_game(hand, obs[O.BID], forehand, 0)
         return game < 0 or margin_of(hand, game, forehand) < HAND_MARGIN
     limit = _bid_limit(obs)
     if phase == PH_FH18:
@@ -328,7 +328,7 @@ def yes(obs):
 # --- skat: discard and declaration ------------------------------------------------------------
 
 @numba.njit(cache=True)
-def _keep_value(hand, card, game):
+def keep_value(hand, card, game):
     """How much the declarer wants to keep ``card`` in ``game`` (lowest goes to the skat)."""
     if game == NULL:
         return -_null_danger(hand, card)
@@ -366,27 +366,32 @@ def _null_danger(hand, card):
 
 
 @numba.njit(cache=True)
-def _discard_for(hand, game):
+def discard_for(hand, game):
     """The two cards worth least to keep in ``game``."""
-    first = -1
-    second = -1
-    v1 = 1e9
-    v2 = 1e9
-    m = np.uint64(hand)
-    while m:
-        c = lsb(m)
-        m &= m - ONE
-        v = _keep_value(hand, c, game)
-        if v < v1:
-            second, v2 = first, v1
-            first, v1 = c, v
-        elif v < v2:
-            second, v2 = c, v
-    return bit(first) | bit(second)
+    return least_kept(hand, game, 2)
 
 
 @numba.njit(cache=True)
-def _choose_game(hand12, bid, forehand, max_open):
+def least_kept(hand, game, k):
+    """The ``k`` cards of ``hand`` worth least to keep in ``game`` (a mask; equal worth: the
+    lower card first)."""
+    chosen = ZERO
+    for _ in range(k):
+        best = -1
+        v_best = 1e9
+        m = np.uint64(hand) & ~chosen
+        while m:
+            c = lsb(m)
+            m &= m - ONE
+            v = keep_value(hand, c, game)
+            if v < v_best:
+                best, v_best = c, v
+        chosen |= bit(best)
+    return chosen
+
+
+@numba.njit(cache=True)
+def choose_game(hand12, bid, forehand, max_open):
     """Game, discard and open level for a 12-card hand: the best expected score among
     games reaching ``bid``.
 
@@ -400,7 +405,7 @@ def _choose_game(hand12, bid, forehand, max_open):
     fallback = GRAND
     fallback_value = -1
     for game in range(6):
-        put = _discard_for(hand12, game)
+        put = discard_for(hand12, game)
         chance = win_chance(margin_of(hand12 & ~put, game, forehand))
         if game == NULL:
             value = _value(hand12, game, 0, 0)
@@ -417,14 +422,14 @@ def _choose_game(hand12, bid, forehand, max_open):
         if ev > best_ev:
             best, best_put, best_level, best_ev = game, put, level, ev
     if best < 0:
-        return fallback, _discard_for(hand12, fallback), 0 if fallback == NULL else max_open
+        return fallback, discard_for(hand12, fallback), 0 if fallback == NULL else max_open
     return best, best_put, best_level
 
 
 @numba.njit(cache=True)
 def discard(obs):
     """Put away the two cards of the game about to be declared."""
-    game, put, level = _choose_game(np.uint64(obs[O.HAND]), obs[O.BID], obs[O.POSITION] == 0,
+    game, put, level = choose_game(np.uint64(obs[O.HAND]), obs[O.BID], obs[O.POSITION] == 0,
                                     obs[O.MAX_OPEN])
     return np.int64(put)
 
@@ -436,7 +441,7 @@ def declare(obs, announce):
     bid = obs[O.BID]
     forehand = obs[O.POSITION] == 0
     if obs[O.HAND_GAME]:
-        game, level, ev = _best_hand_game(hand, bid, forehand, obs[O.MAX_OPEN])
+        game, level, ev = best_hand_game(hand, bid, forehand, obs[O.MAX_OPEN])
         if game < 0:
             return GRAND | (obs[O.MAX_OPEN] << DECL_OPEN_SHIFT)
         if game == NULL:
@@ -447,7 +452,7 @@ def declare(obs, announce):
             return game | DECL_SCHNEIDER
         return game | (level << DECL_OPEN_SHIFT)
     # after pickup the discard was chosen for the same game; recover it from the hand
-    game, _, level = _choose_game(hand | np.uint64(obs[O.SKAT]), bid, forehand, obs[O.MAX_OPEN])
+    game, _, level = choose_game(hand | np.uint64(obs[O.SKAT]), bid, forehand, obs[O.MAX_OPEN])
     if game == NULL:
         if _null_ouvert_safe(hand) and null_value(0, 1) >= bid:
             return NULL | DECL_OUVERT

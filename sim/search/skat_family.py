@@ -18,7 +18,10 @@ gives the observation back.
 
 ``declaration_world`` deals the declarer's world at his declaration the same way (the cards
 he has not seen spread uniformly over the other places and, in a hand game, the skat), for
-the lookahead player to play each game he could declare out.
+the lookahead player to play each game he could declare out; ``pregame_world`` deals the
+world of a decision before the game is named (a bid, the pickup, the discard, a give-up),
+where a plan (``plan``: hand or pickup, the discard, the game) is played out
+(``plan_step``).
 
 ``value`` scores a finished state for a player's side as the default scoring does
 (``lost_factor`` 2, the seed's scoring, no Jungfrau: the scoring-only options do not change
@@ -39,6 +42,7 @@ from sim.games.skat_cardplay import (
     S,
     begin,
     contract,
+    declare,
     declarer_cards,
     declarer_points,
     laid_down,
@@ -48,8 +52,17 @@ from sim.games.skat_cardplay import (
     ramsch_points,
     sit,
 )
+from sim.games.skat_obs import (
+    DECL_OPEN_SHIFT,
+    OFFER_NONE,
+    OFFER_RAUS,
+    OFFER_STICH,
+    PH_ACCEPT,
+    PH_BID,
+    PH_FH18,
+    PH_PLAY,
+)
 from sim.games.skat_obs import FIELDS as O
-from sim.games.skat_obs import OFFER_NONE, OFFER_RAUS, OFFER_STICH, PH_ACCEPT, PH_PLAY
 from sim.games.skat_values import (
     CLUBS,
     EFF,
@@ -63,6 +76,7 @@ from sim.games.skat_values import (
     matadors,
 )
 from sim.policies.random import random_cards
+from sim.policies.skat_heuristic import choose_game, discard_for
 from sim.search.worlds import deal_world
 
 DECK = np.uint64((1 << 32) - 1)
@@ -72,7 +86,8 @@ HAND_SIZE = 10
 DEFAULT_LOST_FACTOR = 2
 """``lost_factor``'s default (scoring only): a lost game costs twice its value."""
 
-__all__ = ["LENGTH", "declaration_world", "value", "world"]
+__all__ = ["LENGTH", "declaration_world", "plan", "plan_step", "pregame_bid", "pregame_world", "value",
+           "world"]
 
 
 @numba.njit(**JIT_NRT)
@@ -154,19 +169,51 @@ def world(obs, rng, state):
 def declaration_world(obs, rng, state):
     """Fill ``state`` with one world of the declarer's declaration (``PH_DECLARE``, his
     observation ``obs``): the cards he cannot see (the other hands, Skat-en-deux's blind, the
-    skat of a hand game) dealt uniformly among the places, the hands seated as the kernel
-    seats them, and the contract of a suit game with the bid, the skat and the rules'
-    offers; ``declare`` then names the game."""
+    skat of a hand game) dealt uniformly among the places, and the contract of a suit game
+    with the bid, the skat and the rules' offers; ``declare`` then names the game."""
+    hand_game = obs[O.HAND_GAME]
+    skat = np.uint64(obs[O.SKAT]) if hand_game == 0 else np.uint64(0)
+    _opening(obs, rng, state, np.uint64(obs[O.HAND]), skat, obs[O.BID], hand_game)
+
+
+@numba.njit(**JIT_NRT)
+def pregame_world(obs, rng, state):
+    """Fill ``state`` with one world of a decision before the game is named (his observation
+    ``obs``): a bid or hold (at the bid it asks about), the pickup, the discard, a give-up.
+    The cards he has not seen are dealt uniformly among the other places and, before the
+    pickup, the skat; the contract is a hand game at that bid, for ``plan_step`` to pick up or
+    not, put away and declare. After the pickup his twelve cards are his hand and the skat
+    (which two is the skat does not matter: a plan picks it up)."""
+    bid = pregame_bid(obs)
+    hand = np.uint64(obs[O.HAND])
+    skat = np.uint64(0)
+    if popcount(hand) == HAND_SIZE + 2:
+        skat = np.uint64(obs[O.SKAT]) if obs[O.SKAT] else random_cards(hand, 2, rng)
+    _opening(obs, rng, state, hand & ~skat, skat, bid, 1)
+    state[S.SKAT_TO_LOSER] = obs[O.SKAT_TO_LOSER]  # a ramsch plan's rule
+
+
+@numba.njit(inline="always", **JIT)
+def pregame_bid(obs):
+    """The bid a decision before the game asks about: the next value at a bid or at
+    forehand's 18, else the bid reached."""
+    phase = obs[O.PHASE]
+    return obs[O.NEXT_BID] if phase == PH_BID or phase == PH_FH18 else obs[O.BID]
+
+
+@numba.njit(inline="always", **JIT_NRT)
+def _opening(obs, rng, state, hand, skat, bid, hand_game):
+    """The declarer's world before the opening lead: his ``hand``, the cards he has not seen
+    dealt uniformly over the other places and, when ``skat`` is 0, the skat; the hands seated
+    as the kernel seats them; a suit game's contract at ``bid`` with the rules' offers (the
+    skat seen when it is no ``hand_game``)."""
     place = obs[O.SEAT]
     blind = obs[O.BLIND_SEAT]
-    hand_game = obs[O.HAND_GAME]
-    hand = np.uint64(obs[O.HAND])
-    seen = np.uint64(obs[O.SKAT]) if hand_game == 0 else np.uint64(0)
     counts = np.array([HAND_SIZE, HAND_SIZE, 2], np.int64)
     allowed = np.full(3, DECK, np.uint64)
     dealt = np.zeros(3, np.uint64)
-    places = 3 if hand_game else 2
-    deal_world(DECK & ~hand & ~seen, counts[:places], allowed[:places], rng, dealt[:places])
+    places = 2 if skat else 3
+    deal_world(DECK & ~hand & ~skat, counts[:places], allowed[:places], rng, dealt[:places])
     begin(state, 3, obs[O.FOREHAND], blind, obs[O.MAX_OPEN] if blind >= 0 else 0)
     k = 0
     for p in range(3):
@@ -176,9 +223,84 @@ def declaration_world(obs, rng, state):
         else:
             sit(state, p, dealt[k], player)
             k += 1
-    skat = dealt[2] if hand_game else seen
-    contract(state, CLUBS, place, 2 - place if blind >= 0 else -1, obs[O.BID], hand_game, 0, 0, 0,
-             0, skat, seen, obs[O.OFFERS_LEFT] != 0, obs[O.CONTRA_RE] != 0)
+    if not skat:
+        skat = dealt[2]
+    contract(state, CLUBS, place, 2 - place if blind >= 0 else -1, bid, hand_game, 0, 0, 0, 0,
+             skat, skat if hand_game == 0 else np.uint64(0), obs[O.OFFERS_LEFT] != 0,
+             obs[O.CONTRA_RE] != 0)
+
+
+PICKUP = 1 << 8
+"""A plan's flag: pick the skat up (else play hand)."""
+CHOOSE = 1 << 9
+"""A plan's flag: after the pickup the heuristic chooses the game and the discard
+(``choose_game``) on the cards it finds."""
+RAMSCH_PLAN = 1 << 10
+"""A plan's flag: nobody declares, the ramsch is played (what passing last leads to when the
+rules say ``all_pass`` ``ramsch``)."""
+PUT_SHIFT = 16
+"""A plan's discard (a mask of two cards) sits from this bit on; 0: the heuristic's discard
+for the plan's game (``discard_for``)."""
+DECL_MASK = (1 << 8) - 1
+"""A plan's declaration code (``skat_obs``: game, ouvert, announcements, open level)."""
+
+
+@numba.njit(inline="always", **JIT)
+def plan(decl, pickup, put):
+    """A plan of the declarer's before the game: declare ``decl`` hand, or after the
+    pickup (``pickup``) with the discard ``put`` (0: the heuristic's for the game)."""
+    return np.int64(decl) | (PICKUP if pickup else 0) | (np.int64(put) << PUT_SHIFT)
+
+
+@numba.njit(**JIT)
+def plan_step(state, code):
+    """Carry out plan ``code`` in a ``pregame_world``: pick the skat up and put two cards
+    away, or play hand; then declare (``declare``). Or turn the world into the ramsch."""
+    declarer = state[S.DECLARER]
+    if code & RAMSCH_PLAN:
+        _to_ramsch(state, declarer)
+        return
+    decl = code & DECL_MASK
+    if code & PICKUP:
+        cards = np.uint64(state[S.HANDS + declarer] | state[S.SKAT])
+        put = np.uint64(code >> PUT_SHIFT)
+        if code & CHOOSE:
+            game, put, level = choose_game(cards, state[S.BID], state[S.FOREHAND] == declarer,
+                                           state[S.MAX_OPEN])
+            decl = game | (level << DECL_OPEN_SHIFT)
+        elif put == 0:
+            put = discard_for(cards, decl & 7)
+        state[S.HANDS + declarer] = np.int64(cards & ~put)
+        state[S.SKAT] = np.int64(put)
+        state[S.SKAT_SEEN] = np.int64(put)
+        state[S.HAND_GAME] = 0
+    else:
+        state[S.HAND_GAME] = 1
+    declare(state, decl)
+
+
+@numba.njit(**JIT)
+def _to_ramsch(state, seat):
+    """Set a ``pregame_world`` of ``seat`` (its place) up as the deal's ramsch, as the kernels
+    seat it: Skat's three players with the skat aside (its rule as the world holds it);
+    Skat-en-deux's forehand and rearhand in two-card tricks, the blind out, ``seat``'s player
+    0 as in the world."""
+    h0 = np.uint64(state[S.HANDS])
+    h1 = np.uint64(state[S.HANDS + 1])
+    h2 = np.uint64(state[S.HANDS + 2])
+    skat = np.uint64(state[S.SKAT])
+    to_loser = state[S.SKAT_TO_LOSER] != 0
+    if state[S.BLIND_AT] >= 0:
+        begin(state, 2, 0, -1, 2)
+        sit(state, 0, h0, 0 if seat == 0 else 1)
+        sit(state, 1, h2, 0 if seat != 0 else 1)
+        ramsch(state, skat)
+    else:
+        begin(state, 3, state[S.FOREHAND], -1, 0)
+        sit(state, 0, h0, 0)
+        sit(state, 1, h1, 1)
+        sit(state, 2, h2, 2)
+        ramsch(state, skat, to_loser)
 
 
 @numba.njit(inline="always", **JIT)
