@@ -559,8 +559,8 @@ def test_lookahead_deals_play_out_and_reproduce(rules: dict) -> None:
 
 
 def test_the_lookahead_decides_cards_of_both_rounds() -> None:
-    """Its cards are not all the heuristic's, in the first round as in the main game; its
-    declarations and discards are the heuristic's wherever the cards before them were."""
+    """Its cards are not all the heuristic's, in the first round as in the main game (its
+    declarations and discards: ``test_search_doko_skat_pregame``)."""
     look = GAME.play(17, 0, 30, GAME.rules(), ["lookahead:16", "heuristic", "heuristic"],
                      record=True).actions
     heur = GAME.play(17, 0, 30, GAME.rules(), ["heuristic"] * 3, record=True).actions
@@ -570,9 +570,6 @@ def test_the_lookahead_decides_cards_of_both_rounds() -> None:
         plays_a, plays_b = a[a[:, 0] == A.PLAY], b[b[:, 0] == A.PLAY]
         first += not np.array_equal(plays_a[:9], plays_b[:9])
         if np.array_equal(plays_a[:9], plays_b[:9]):
-            # the same first round: the same declaration and discards
-            rest_a, rest_b = a[a[:, 0] != A.PLAY], b[b[:, 0] != A.PLAY]
-            assert np.array_equal(rest_a, rest_b)
             main += not np.array_equal(plays_a, plays_b)
     assert first >= 2 and main >= 5
 

@@ -324,14 +324,19 @@ def hand_margin(cards, keep, t, out):
 
 
 @numba.njit(cache=True)
+def game_margin(obs, game):
+    """How far the seat's hand (its best twelve) is above a fair share in ``game``."""
+    out = obs[O.FR_PLAYED] | obs[O.FR_PLAYED + 1] | obs[O.FR_PLAYED + 2]
+    return hand_margin(np.uint64(obs[O.HAND]), 12, table_of(game, obs[O.BRIDGE_SKAT]), out)
+
+
+@numba.njit(cache=True)
 def declare(obs):
     """A game code to name, or -1 to pass."""
-    cards = np.uint64(obs[O.HAND])
-    out = obs[O.FR_PLAYED] | obs[O.FR_PLAYED + 1] | obs[O.FR_PLAYED + 2]
     best = -1
     best_margin = -1e9
     for g in range(N_GAMES):
-        margin = hand_margin(cards, 12, table_of(g, obs[O.BRIDGE_SKAT]), out)
+        margin = game_margin(obs, g)
         if margin > best_margin:
             best, best_margin = g, margin
     nxt = obs[O.NEXT_SPEAKER]

@@ -94,9 +94,17 @@ LONE_DISCARDS, REDEAL_DISCARDS = 3, 4
 STOCKS = CP.LENGTH
 """Behind the card-play state: the three stocks a first-round world dealt..."""
 SKAT_DEALT = CP.LENGTH + 3
-"""... and its skat (both 0 in a main-game world: the card-play state holds them)."""
-LENGTH = CP.LENGTH + 4
+"""... and its skat (both 0 in a main-game world: the card-play state holds them)..."""
+STAGE = CP.LENGTH + 4
+"""... where a world between the rounds stands (``IN_PLAY``: in a round of tricks)..."""
+NEXT = CP.LENGTH + 5
+"""... and who decides next there: the index in the declaration order, or the discarding
+seat of a redeal counted from forehand."""
+LENGTH = CP.LENGTH + 6
 """The search state's length."""
+IN_PLAY, DECLARING, LONE_DISCARD, REDEAL_DISCARD, READY = range(5)
+"""``STAGE``: in a round; the declaration; the lone player's discard; the redeal's discards;
+the main game about to start."""
 
 DEFAULT_BOTH_COPIES = 0
 """``both_copies``'s default, ``team_cards`` (its code; scoring only)."""
@@ -110,7 +118,7 @@ TRIES = 1 << 16
 """Worlds drawn before ``world`` gives up looking for one its checks accept and keeps the
 last (a real observation is accepted within a few tries; see the module text)."""
 
-__all__ = ["LENGTH", "playout", "value", "world"]
+__all__ = ["LENGTH", "playout", "pregame_step", "pregame_world", "value", "world"]
 
 
 @numba.njit(inline="always", **JIT)
@@ -130,6 +138,20 @@ def world(obs, rng, state):
     shows its seat: the cards it cannot see dealt uniformly among the deals consistent with
     it (module text)."""
     seat = obs[O.SEAT]
+    _shown(obs, state, seat)
+    state[S.ROUND] = obs[O.PHASE]
+    if obs[O.PHASE] == PH_FIRST_ROUND:
+        state[S.N_TRICKS] = FIRST_ROUND_TRICKS
+        _first_round_world(obs, rng, state, seat)
+    else:
+        state[S.N_TRICKS] = TRICKS
+        _main_world(obs, rng, state, seat)
+
+
+@numba.njit(inline="always", **JIT)
+def _shown(obs, state, seat):
+    """Set ``state`` to what the observation shows of the position: the rounds, teams,
+    games and redeal, the seat's cards and whose decision it is (nothing else yet)."""
     state[:] = 0
     for k in range(O.DECLARER + 1 - O.FOREHAND):
         state[S.FOREHAND + k] = obs[O.FOREHAND + k]
@@ -141,14 +163,91 @@ def world(obs, rng, state):
     state[S.PLAYER] = seat
     state[S.PHASE] = PLAY
     state[S.DONE] = 0
-    state[S.ROUND] = obs[O.PHASE]
     state[S.HANDS + seat] = obs[O.HAND]
-    if obs[O.PHASE] == PH_FIRST_ROUND:
-        state[S.N_TRICKS] = FIRST_ROUND_TRICKS
-        _first_round_world(obs, rng, state, seat)
+
+
+@numba.njit(**JIT_NRT)
+def pregame_world(obs, rng, state):
+    """Fill ``state`` (``LENGTH`` long) with one world of a decision between the rounds
+    (``PH_DECLARE``, ``PH_DISCARD``: the seat's observation ``obs``), uniformly among the
+    deals consistent with it: the other two seats' cards (their stocks, the lone player's
+    with the skat; after a redeal their sixteen, of which each pair member holds four of the
+    nine first-round cards and the lone player one), none of the nine before a redeal, the
+    teams as shown; the skat, for a seat that is not the lone player, three of the lone
+    player's cards outside the nine; a seat that put its cards away before this one, four
+    of its sixteen at random. ``STAGE`` and ``NEXT`` say where the decision stands, for
+    ``pregame_step`` and ``playout`` to go on from."""
+    seat = obs[O.SEAT]
+    _shown(obs, state, seat)
+    state[S.ROUND] = PH_FIRST_ROUND
+    state[S.N_TRICKS] = FIRST_ROUND_TRICKS
+    state[S.DONE] = 1
+    lone = obs[O.LONE]
+    redealt = obs[O.REDEAL] != 0
+    forehand = obs[O.FOREHAND]
+    first_round = np.zeros(3, np.uint64)
+    nine = np.uint64(0)
+    for s in range(3):
+        first_round[s] = np.uint64(obs[O.FR_PLAYED + s])
+        nine |= first_round[s]
+    cards = np.zeros(3, np.uint64)
+    cards[seat] = np.uint64(obs[O.HAND]) | np.uint64(obs[O.DISCARDED])
+    unknown = DECK & ~cards[seat] & ~(np.uint64(0) if redealt else nine)
+    counts = np.zeros(2, np.int64)
+    allowed = np.full(2, DECK, np.uint64)
+    dealt = np.zeros(2, np.uint64)
+    for k in range(2):
+        o = (seat + 1 + k) % 3
+        counts[k] = STOCK + PAIR_EXTRA if redealt else STOCK + (SKAT_CARDS if o == lone else 0)
+    stocks = np.zeros(3, np.uint64)
+    skat = np.uint64(obs[O.SKAT])
+    for _ in range(TRIES):
+        deal_world(unknown, counts, allowed, rng, dealt)
+        for k in range(2):
+            cards[(seat + 1 + k) % 3] = dealt[k]
+        if seat != lone:
+            skat = random_cards(cards[lone] & ~nine, SKAT_CARDS, rng)
+        if _consistent(obs, cards, nine, skat, first_round, stocks, seat, lone, redealt):
+            break
+    discarding = (seat - forehand) % 3
+    for k in range(2):
+        o = (seat + 1 + k) % 3
+        state[S.HANDS + o] = np.int64(cards[o])
+        if redealt and (o - forehand) % 3 < discarding:
+            put_away(state, o, random_cards(cards[o], REDEAL_DISCARDS, rng))
+    state[S.DISCARDS + seat] = obs[O.DISCARDED]
+    state[S.SKAT] = np.int64(skat)
+    state[S.BOTH_AT] = both_copies_at(first_round[lone], stocks[lone], skat, obs[O.TURNED_UP])
+    if obs[O.PHASE] == PH_DECLARE:
+        order = np.zeros(3, np.int64)
+        declaration_order(state[S.FR_TRICKS:S.FR_TRICKS + 3], lone, forehand, order)
+        state[STAGE] = DECLARING
+        state[NEXT] = np.argmax(order == seat)
+    elif redealt:
+        state[STAGE] = REDEAL_DISCARD
+        state[NEXT] = discarding
     else:
-        state[S.N_TRICKS] = TRICKS
-        _main_world(obs, rng, state, seat)
+        state[STAGE] = LONE_DISCARD
+
+
+@numba.njit(**JIT)
+def pregame_step(state, action):
+    """The seat to move decides in a ``pregame_world``: at the declaration a game code or -1
+    to pass, at a discard the cards it puts away."""
+    seat = state[S.TO_MOVE]
+    stage = state[STAGE]
+    if stage == DECLARING:
+        if action >= 0:
+            name_game(state, seat, action)
+            state[STAGE] = LONE_DISCARD
+        else:
+            state[NEXT] += 1
+        return
+    put_away(state, seat, np.uint64(action))
+    if stage == REDEAL_DISCARD:
+        state[NEXT] += 1
+    else:
+        state[STAGE] = READY
 
 
 @numba.njit(**JIT_NRT)
@@ -275,19 +374,21 @@ def _consistent(obs, cards, nine, skat, first_round, stocks, seat, lone, redealt
 @numba.njit(**JIT_NRT)
 def playout(state, pols, rngs):
     """Play a search state to the end of the deal with the policies (kernel ids, one per
-    seat; each seat draws from ``rngs[seat]``): from the first round on through the teams,
-    the declaration, the discards or the redeal and the main game, as the kernel does."""
+    seat; each seat draws from ``rngs[seat]``): from the first round on, or from a decision
+    between the rounds (``STAGE``), through the teams, the declaration, the discards or the
+    redeal and the main game, as the kernel does."""
     if state[S.ROUND] == PH_FIRST_ROUND:
-        CP.playout(state, pols, rngs)
+        if state[STAGE] == IN_PLAY:
+            CP.playout(state, pols, rngs)
+            _teams(state)
         _between_rounds(state, pols, rngs)
     CP.playout(state, pols, rngs)
 
 
 @numba.njit(**JIT_NRT)
-def _between_rounds(state, pols, rngs):
+def _teams(state):
     """After the first round: the teams, everyone takes up his stock (the lone player the
-    skat); the declaration; the lone player's discards, or the redeal and everyone's; the
-    main game's first lead."""
+    skat); the declaration is next."""
     first_round = np.zeros(3, np.uint64)
     stocks = np.zeros(3, np.uint64)
     for s in range(3):
@@ -295,29 +396,43 @@ def _between_rounds(state, pols, rngs):
         stocks[s] = np.uint64(state[STOCKS + s])
     lone = teams(first_round, stocks, state[S.TURNED_UP], state[S.TEAM_ALL])
     take_up(state, stocks, np.uint64(state[SKAT_DEALT]), lone)
+    state[STAGE] = DECLARING
+    state[NEXT] = 0
+
+
+@numba.njit(**JIT_NRT)
+def _between_rounds(state, pols, rngs):
+    """From where ``STAGE`` and ``NEXT`` stand: the declaration's speakers left; the lone
+    player's discards, or the redeal and the discards left; the main game's first lead."""
+    lone = state[S.LONE]
     forehand = state[S.FOREHAND]
-    order = np.zeros(3, np.int64)
-    declaration_order(state[S.FR_TRICKS:S.FR_TRICKS + 3], lone, forehand, order)
     obs = np.zeros(O.LENGTH, np.int64)
-    declarer = -1
-    game = -1
-    for i in range(3):
-        s = order[i]
-        observe(state, s, obs)
-        obs[O.PHASE] = PH_DECLARE
-        obs[O.NEXT_SPEAKER] = order[i + 1] if i < 2 else -1
-        code = decide_declaration(pols[s], obs, rngs[s])
-        if code >= 0:
-            declarer = s
-            game = code
-            break
-    if declarer >= 0:
-        name_game(state, declarer, game)
+    if state[STAGE] == DECLARING:
+        order = np.zeros(3, np.int64)
+        declaration_order(state[S.FR_TRICKS:S.FR_TRICKS + 3], lone, forehand, order)
+        for i in range(state[NEXT], 3):
+            s = order[i]
+            observe(state, s, obs)
+            obs[O.PHASE] = PH_DECLARE
+            obs[O.NEXT_SPEAKER] = order[i + 1] if i < 2 else -1
+            code = decide_declaration(pols[s], obs, rngs[s])
+            if code >= 0:
+                name_game(state, s, code)
+                state[STAGE] = LONE_DISCARD
+                break
+        if state[STAGE] == DECLARING:
+            first_round = np.zeros(3, np.uint64)
+            for s in range(3):
+                first_round[s] = np.uint64(state[S.FR_PLAYED + s])
+            _redeal(state, first_round, lone, rngs[lone])
+            state[STAGE] = REDEAL_DISCARD
+            state[NEXT] = 0
+    if state[STAGE] == LONE_DISCARD:
         _discard(state, obs, lone, LONE_DISCARDS, pols, rngs)
-    else:
-        _redeal(state, first_round, lone, rngs[lone])
-        for r in range(3):
+    elif state[STAGE] == REDEAL_DISCARD:
+        for r in range(state[NEXT], 3):
             _discard(state, obs, (forehand + r) % 3, REDEAL_DISCARDS, pols, rngs)
+    state[STAGE] = IN_PLAY
     start_main_game(state)
 
 
