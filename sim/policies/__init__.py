@@ -3,9 +3,9 @@
 Policies are named in experiments and on the command line; kernels receive
 their integer ids. ``random`` picks uniformly among the choices offered at each
 decision; ``heuristic`` plays like a club player (one module per game); ``lookahead``
-decides every card-play decision (and the Skat family's declaration) by sampling the
-worlds its seat cannot tell apart and playing each choice out with the heuristic
-(``sim.policies.lookahead``).
+decides every decision with a choice (cards, bids, the skat, discards, declarations,
+give-ups, offers) by sampling the worlds its seat cannot tell apart and playing each choice
+out with the heuristic (``sim.policies.lookahead``).
 
 A policy may take a whole-number option after a colon: ``lookahead:64`` is the lookahead
 player with 64 rollouts per decision. The kernel id holds the policy in its low

@@ -14,8 +14,12 @@ A decision's rollouts (the policy's option, ``lookahead:N``) are spread over its
 ``max(1, N // actions)`` worlds, each played once per action. Ties go to the heuristic's own
 choice, so where the rollouts cannot tell the actions apart it plays as the heuristic.
 
-Each game's dispatch (``sim.policies.<game>_lookahead``) calls this with its functions. It
-is inlined into the caller: a compiled function that receives compiled functions as
+A decision before the card play (a bid, the skat, a discard, a declaration, a give-up) goes
+through ``best_action`` (or ``action_values``, for the means themselves) with a world and a
+step of its own, the game's ``pregame_world`` or ``declaration_world``.
+
+Each game's dispatch (``sim.policies.<game>_lookahead``) calls these with its functions. They
+are inlined into the caller: a compiled function that receives compiled functions as
 arguments could not be cached with its caller, and the kernel's shard loop must be.
 """
 
@@ -49,8 +53,8 @@ def rollouts_of(pol):
 
 @numba.njit(cache=True, inline="always")
 def simple(pol):
-    """The policy that answers a decision the lookahead player leaves to the heuristic: the
-    heuristic for a lookahead id, else the id itself."""
+    """The policy that answers where the lookahead player has nothing to weigh (a single
+    legal card): the heuristic for a lookahead id, else the id itself."""
     return HEURISTIC if is_lookahead(pol) else pol
 
 
