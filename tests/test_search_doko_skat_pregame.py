@@ -233,3 +233,34 @@ def test_the_lookahead_declares_and_discards_by_search() -> None:
         if np.array_equal(plays_a[:9], plays_b[:9]):
             differ += not np.array_equal(a[a[:, 0] != A.PLAY], b[b[:, 0] != A.PLAY])
     assert differ >= 3
+
+
+def test_true_states_differing_in_unseen_cards_give_the_same_worlds_and_decisions() -> None:
+    """Information: at a declaration or discard, a second true state that differs from the
+    first only in cards the seat cannot see (one of its own pregame worlds) shows the same
+    observation, and from the same stream gives the same worlds (nothing of the buffer's
+    true state leaks into them) and the same declaration or discard."""
+    pol = policy_id("lookahead:8")
+    rng = np.array([6], np.uint64)
+    compared = 0
+    for j, (true, obs, _) in enumerate(pregame_decisions({"team_cards": "all"},
+                                                         ["heuristic"] * 3, 4, range(10))):
+        other = np.zeros(sd.LENGTH, np.int64)
+        sd.pregame_world(obs, rng, other)
+        if np.array_equal(other[S.HANDS:S.HANDS + 3], true[S.HANDS:S.HANDS + 3]):
+            continue
+        seat, phase = int(obs[O.SEAT]), int(obs[O.PHASE])
+        seen = asked(other, seat, phase, int(obs[O.NEXT_SPEAKER]), int(obs[O.N_DISCARD]))
+        assert seen.tolist() == obs.tolist()
+        worlds = []
+        for start, shown in ((true, obs), (other, seen)):
+            buffer = start.copy()
+            stream = np.array([300 + j], np.uint64)
+            sd.pregame_world(shown, stream, buffer)
+            worlds.append((buffer.tolist(), int(stream[0])))
+        assert worlds[0] == worlds[1]
+        decide = L.decide_declaration if phase == PH_DECLARE else L.decide_discard
+        picks = {int(decide(pol, shown.copy(), np.array([j], np.uint64))) for shown in (obs, seen)}
+        assert len(picks) == 1
+        compared += 1
+    assert compared > 15

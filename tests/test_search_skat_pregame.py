@@ -258,3 +258,21 @@ def test_forehand_weighs_the_ramsch_when_passing_leads_to_it(hand: str) -> None:
     means = look._plan_values(POL, obs.copy(), np.array([8], np.uint64), plans)
     assert decide(look.decide_yes, obs, 8) == (means[:-1].max() > means[-1])
     assert -121 <= means[-1] <= 120
+
+
+@pytest.mark.parametrize("phase", [PH_BID, PH_PICKUP, PH_DISCARD, PH_GIVE_UP])
+def test_a_pregame_world_depends_on_the_observation_alone(phase: int) -> None:
+    """Information: from the same observation and stream, buffers that start as two
+    different true deals give the same world (nothing of the buffer leaks into it): the
+    world is a function of the observation (the policies take nothing else)."""
+    en_deux = phase == PH_GIVE_UP
+    skat = "C7 H7" if phase in (PH_DISCARD, PH_GIVE_UP) else ""
+    obs = pregame_obs(RUBBISH, phase, seat=0 if en_deux else 1, bid=18, skat=skat,
+                      en_deux=en_deux)
+    worlds = []
+    for fill in (-5, 123456):
+        buffer = np.full(LENGTH, fill, np.int64)
+        stream = np.array([44], np.uint64)
+        pregame_world(obs, stream, buffer)
+        worlds.append((buffer.tolist(), int(stream[0])))
+    assert worlds[0] == worlds[1]

@@ -11,7 +11,7 @@ Seats are places at the table: in ``skat`` the three players; in ``skat_en_deux`
 forehand 0, the blind 1 and rearhand 2 (in its ramsch, forehand 0 and rearhand 1).
 
 >>> FIELDS.SEAT, FIELDS.PLAYED + 2, FIELDS.LENGTH
-(0, 17, 52)
+(0, 17, 53)
 """
 
 from __future__ import annotations
