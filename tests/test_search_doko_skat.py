@@ -83,6 +83,21 @@ def redeals(rules: dict, wanted: int) -> list[int]:
     return found
 
 
+def first_round_state(col: dict, resolved: dict) -> np.ndarray:
+    """The true search state before the first round of a recorded deal (its result columns
+    ``col`` under rules ``resolved``): the first-round hands, with the true stocks and skat
+    behind the card-play state."""
+    state = np.zeros(sd.LENGTH, np.int64)
+    bridge_skat, team_all, counts = G.rule_flags(resolved)
+    cp.start_first_round(state, (col["dealer"] + 1) % 3, col["turned_up"],
+                         np.array([col[f"first_round_{s}"] for s in range(3)], np.uint64),
+                         team_all, counts, bridge_skat)
+    for s in range(3):
+        state[sd.STOCKS + s] = col[f"stock_{s}"]
+    state[sd.SKAT_DEALT] = col["skat"]
+    return state
+
+
 def decisions(rules: dict, policies: list[str], seed: int, deals: list[int]
               ) -> Iterator[np.ndarray]:
     """The true search state at every card decision of recorded deals, both rounds: the
@@ -94,14 +109,7 @@ def decisions(rules: dict, policies: list[str], seed: int, deals: list[int]
         assert batch.actions is not None and batch.columns["replay_error"][0] == 0
         col = {k: v[0].item() for k, v in batch.columns.items()}
         plays = [int(r[2]) for r in batch.actions[0] if r[0] == A.PLAY]
-        state = np.zeros(sd.LENGTH, np.int64)
-        bridge_skat, team_all, counts = G.rule_flags(resolved)
-        cp.start_first_round(state, (col["dealer"] + 1) % 3, col["turned_up"],
-                             np.array([col[f"first_round_{s}"] for s in range(3)], np.uint64),
-                             team_all, counts, bridge_skat)
-        for s in range(3):
-            state[sd.STOCKS + s] = col[f"stock_{s}"]
-        state[sd.SKAT_DEALT] = col["skat"]
+        state = first_round_state(col, resolved)
         for card in plays[:9]:
             yield state.copy()
             cp.step(state, card)

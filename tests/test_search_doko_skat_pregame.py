@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 import numpy as np
 import pytest
 from scipy.stats import chisquare
-from test_search_doko_skat import redeals
+from test_search_doko_skat import first_round_state, redeals
 
 from sim import actions as A
 from sim.games import doko_skat as G
@@ -56,14 +56,7 @@ def pregame_decisions(rules: dict, policies: list[str], seed: int, deals: Iterab
         assert batch.actions is not None
         col = {k: v[0].item() for k, v in batch.columns.items()}
         rows = batch.actions[0]
-        state = np.zeros(sd.LENGTH, np.int64)
-        bridge_skat, team_all, counts = G.rule_flags(resolved)
-        cp.start_first_round(state, (col["dealer"] + 1) % 3, col["turned_up"],
-                             np.array([col[f"first_round_{s}"] for s in range(3)], np.uint64),
-                             team_all, counts, bridge_skat)
-        for s in range(3):
-            state[sd.STOCKS + s] = col[f"stock_{s}"]
-        state[sd.SKAT_DEALT] = col["skat"]
+        state = first_round_state(col, resolved)
         for card in [int(r[2]) for r in rows if r[0] == A.PLAY][:9]:
             cp.step(state, card)
         sd._teams(state)

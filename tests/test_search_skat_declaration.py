@@ -6,6 +6,8 @@ uniformly, from his observation alone (the lookahead's deals play, reproduce and
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -159,27 +161,32 @@ def test_a_declaration_world_is_the_true_state_but_for_the_unseen_cards(name: st
         assert world[S.PLAYER] == players[world[S.TO_MOVE]]
 
 
-def test_declaration_worlds_are_uniform() -> None:
-    """A hand game: each card the declarer has not seen lies in either other hand with
-    probability 10/22 and in the skat with 2/22 (chi-square over 4,000 worlds)."""
-    state, obs, _ = next((s, o, c) for s, o, c in _recorded("skat", {}) if s[S.HAND_GAME])
-    place = int(obs[O.SEAT])
-    others = [p for p in range(3) if p != place]
+def unseen_cards_are_uniform(obs: np.ndarray, deal: Callable[[np.ndarray, np.ndarray], None],
+                             others: list[int], key: int, n: int) -> float:
+    """The chi-square p-value of where each card the seat has not seen lies in ``n`` worlds
+    ``deal(obs, rng, world)`` makes: either of the ``others``' hands with probability 10/22,
+    the skat with 2/22."""
     unseen = [c for c in range(32) if not (int(obs[O.HAND]) >> c) & 1]
     assert len(unseen) == 22
     counts = np.zeros((22, 3))
-    rng = np.array([1100], np.uint64)
+    rng = np.array([key], np.uint64)
     world = np.zeros(LENGTH, np.int64)
-    n = 4000
     for _ in range(n):
-        declaration_world(obs, rng, world)
+        deal(obs, rng, world)
         places = [int(world[S.HANDS + others[0]]), int(world[S.HANDS + others[1]]),
                   int(world[S.SKAT])]
         for k, c in enumerate(unseen):
             counts[k, [j for j in range(3) if (places[j] >> c) & 1][0]] += 1
     expected = n * np.array([10, 10, 2]) / 22
-    chi2 = ((counts - expected) ** 2 / expected).sum()
-    assert stats.chi2.sf(chi2, 22 * 2) > 1e-3
+    return float(stats.chi2.sf(((counts - expected) ** 2 / expected).sum(), 22 * 2))
+
+
+def test_declaration_worlds_are_uniform() -> None:
+    """A hand game: each card the declarer has not seen lies in either other hand with
+    probability 10/22 and in the skat with 2/22 (chi-square over 4,000 worlds)."""
+    state, obs, _ = next((s, o, c) for s, o, c in _recorded("skat", {}) if s[S.HAND_GAME])
+    others = [p for p in range(3) if p != int(obs[O.SEAT])]
+    assert unseen_cards_are_uniform(obs, declaration_world, others, 1100, 4000) > 1e-3
 
 
 def test_the_declaration_is_a_function_of_the_observation() -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from scipy import stats
+from test_search_skat_declaration import unseen_cards_are_uniform
 
 from sim.cards import SKAT_DECK
 from sim.games.skat_cardplay import LENGTH, S
@@ -101,18 +101,7 @@ def test_pregame_worlds_are_uniform() -> None:
     """Each card the seat has not seen lies in either other hand with probability 10/22 and
     in the skat with 2/22 (chi-square over 3,000 worlds)."""
     obs = pregame_obs(MONSTER, PH_BID)
-    unseen = [c for c in range(32) if not (cards(MONSTER) >> c) & 1]
-    counts = np.zeros((22, 3))
-    rng = np.array([31], np.uint64)
-    w = np.zeros(LENGTH, np.int64)
-    n = 3000
-    for _ in range(n):
-        pregame_world(obs, rng, w)
-        places = [int(w[S.HANDS]), int(w[S.HANDS + 2]), int(w[S.SKAT])]
-        for k, c in enumerate(unseen):
-            counts[k, [j for j in range(3) if (places[j] >> c) & 1][0]] += 1
-    expected = n * np.array([10, 10, 2]) / 22
-    assert stats.chi2.sf(((counts - expected) ** 2 / expected).sum(), 22 * 2) > 1e-3
+    assert unseen_cards_are_uniform(obs, pregame_world, [0, 2], 31, 3000) > 1e-3
 
 
 def test_after_the_pickup_the_skat_found_is_in_the_world() -> None:
