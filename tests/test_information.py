@@ -325,6 +325,19 @@ def test_skat_en_deux_policies_see_only_what_their_player_may_know() -> None:
     assert checked > 3000
 
 
+def test_skat_en_deux_give_up_shows_the_skat_found() -> None:
+    """A give-up at 18 after the pickup shows the declarer the skat he found among his twelve
+    cards (``SKAT``); before the pickup it shows none."""
+    asked = {True: 0, False: 0}
+    for deal in sed_spied():
+        skat = mask_cards(deal["columns"]["skat"])
+        for d in sed_walk(deal):
+            if d["name"] == "decide_yes" and d["obs"][O.PHASE] == PH_GIVE_UP:
+                assert mask_cards(d["obs"][O.SKAT]) == (skat if d["picked"] else set())
+                asked[d["picked"]] += 1
+    assert asked[True] > 0 and asked[False] > 0
+
+
 def test_skat_en_deux_hidden_cards_stay_hidden() -> None:
     counts = dict.fromkeys(("blind_before_lead", "defender_opening_lead", "discard", "hand_skat",
                             "closed_declarer", "einmal_first_trick", "ramsch"), 0)

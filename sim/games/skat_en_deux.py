@@ -422,11 +422,15 @@ def _bidding(hands, dealer, fhp, obs, pols, states, values, script, cur, err, lo
 
 
 @numba.njit(**JIT)
-def _ask_give_up(declarer_place, declarer, obs, hand, pols, states, script, cur, err, log, nlog):
-    """The declarer may give the game up at 18 now (no row when he does not)."""
-    return ask_yes(declarer_place, declarer, declarer_place, PH_GIVE_UP, A.GIVE_UP, -1, obs,
-                   hand, pols[declarer], states[STREAM_SEAT0 + declarer], script, cur, err, log,
-                   nlog, 0)
+def _ask_give_up(declarer_place, declarer, obs, hand, skat, pols, states, script, cur, err, log,
+                 nlog):
+    """The declarer may give the game up at 18 now (no row when he does not); after the
+    pickup he holds ``hand`` with the ``skat`` he found (0 before it), which he sees."""
+    private(obs, declarer_place, declarer_place, hand)
+    obs[O.PHASE] = PH_GIVE_UP
+    obs[O.SKAT] = np.int64(skat)
+    return answer_yes(pols[declarer], declarer, A.GIVE_UP, -1, obs, states[STREAM_SEAT0 + declarer],
+                      script, cur, err, log, nlog, 0)
 
 
 @numba.njit(inline="always", **JIT)
@@ -457,12 +461,14 @@ def _give_up_value(games, kind, a, b):
 
 
 @numba.njit(**JIT)
-def _ask_give_up_game(place, declarer, obs, full, games, pols, states, script, cur, err, log,
-                      nlog):
-    """After the pickup the declarer may give up naming one of ``games`` (``give_up_games``);
-    returns the game named, -1 when he plays on (no row) or after an error."""
+def _ask_give_up_game(place, declarer, obs, full, skat, games, pols, states, script, cur, err,
+                      log, nlog):
+    """After the pickup (his cards ``full``, the ``skat`` he found among them) the declarer
+    may give up naming one of ``games`` (``give_up_games``); returns the game named, -1 when
+    he plays on (no row) or after an error."""
     private(obs, place, place, full)
     obs[O.PHASE] = PH_GIVE_UP
+    obs[O.SKAT] = np.int64(skat)
     obs[O.GIVE_UP_GAMES] = games
     answer = ask(pols[declarer], declarer, obs, states[STREAM_SEAT0 + declarer], _decide_give_up,
                  _check_give_up, _give_up_row, _give_up_value, games, script, cur, err, log,
@@ -486,7 +492,7 @@ def _skat(place, declarer, bid, hands, skat, obs, pols, states, params, script, 
     seen = np.uint64(0)
     may_give_up = params[P_CONTRA_RE] != CONTRA_RE_ON
     at_18 = may_give_up and params[P_GIVE_UP_18] == GIVE_UP_18_ON and bid == 18
-    if at_18 and _ask_give_up(place, declarer, obs, hands[place], pols, states, script, cur,
+    if at_18 and _ask_give_up(place, declarer, obs, hands[place], 0, pols, states, script, cur,
                               err, log, nlog):
         return GIVEN_UP_AT_18, -1, 0, skat, seen
     if err[0]:
@@ -498,14 +504,14 @@ def _skat(place, declarer, bid, hands, skat, obs, pols, states, params, script, 
         return 0, -1, 0, skat, seen
     full = hands[place] | skat
     hands[place] = full
-    obs[O.SKAT] = np.int64(skat)
     if at_18:
-        if _ask_give_up(place, declarer, obs, full, pols, states, script, cur, err, log, nlog):
+        if _ask_give_up(place, declarer, obs, full, skat, pols, states, script, cur, err, log,
+                        nlog):
             return GIVEN_UP_AT_18, -1, 1, skat, seen
     elif may_give_up and params[P_GIVE_UP_PICKUP] == GIVE_UP_PICKUP_ON:
         games = give_up_games(full, bid)
-        named = _ask_give_up_game(place, declarer, obs, full, games, pols, states, script, cur,
-                                  err, log, nlog) if games else -1
+        named = _ask_give_up_game(place, declarer, obs, full, skat, games, pols, states, script,
+                                  cur, err, log, nlog) if games else -1
         if named >= 0:
             return GIVEN_UP_AFTER_PICKUP, named, 1, skat, seen
     if err[0]:
