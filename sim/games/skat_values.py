@@ -105,6 +105,20 @@ def overbid_value(game, bid):
     return ((bid + b - 1) // b) * b
 
 
+@numba.njit(**JIT)
+def cheapest_give_up(games, bid):
+    """Of the suit games and grand in ``games`` (a mask over game codes), the one a give-up
+    after the pickup costs least to name (lost as overbid: the smallest ``overbid_value``;
+    the lower code on a tie) and that value: ``(game, value)``, game -1 for no game."""
+    cheapest = -1
+    cost = 0
+    for game in range(5):
+        if (games >> game) & 1 and (cheapest < 0 or overbid_value(game, bid) < cost):
+            cheapest = game
+            cost = overbid_value(game, bid)
+    return cheapest, cost
+
+
 TERMS = ("base", "matadors", "game", "hand", "stich", "schneider", "schneider_announced",
          "schwarz", "schwarz_announced", "ouvert", "open", "levels", "level_value", "overbid",
          "overbid_value", "rejected", "rejected_value", "contra", "contra_value", "re", "re_value",

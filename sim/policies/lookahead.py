@@ -88,12 +88,18 @@ def best_action(obs, rng, rollouts, prefer, actions, base, player, players, worl
     (``action_values``); ties go to ``prefer``, the heuristic's own choice."""
     means = action_values(obs, rng, rollouts, actions, base, player, players, world, step,
                           playout, value)
+    return actions[best_of(means, actions == prefer)]
+
+
+@numba.njit(cache=True, inline="always")
+def best_of(means, preferred):
+    """The index of the best of ``means``; among equal bests the first ``preferred`` one
+    (the heuristic's choice), else the first."""
     best = -1
-    for k in range(actions.shape[0]):
-        if best < 0 or means[k] > means[best] or (means[k] == means[best]
-                                                  and actions[k] == prefer):
+    for k in range(means.shape[0]):
+        if best < 0 or means[k] > means[best] or (means[k] == means[best] and preferred[k]):
             best = k
-    return actions[best]
+    return best
 
 
 @numba.njit(**INLINE_NRT)

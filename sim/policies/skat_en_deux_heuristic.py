@@ -14,7 +14,7 @@ import numpy as np
 from sim.cards import popcount
 from sim.games.skat_obs import FIELDS as O
 from sim.games.skat_obs import OFFER_NONE, OFFER_RAUS, OFFER_STICH, PH_ACCEPT, PH_CONTRA, PH_GIVE_UP
-from sim.games.skat_values import GIVE_UP_SCORE, NULL, overbid_value
+from sim.games.skat_values import GIVE_UP_SCORE, NULL, cheapest_give_up
 from sim.policies.skat_heuristic import best_hand_game, choose_game, expected_score, margin_of, win_chance
 
 CONTRA_LEAD = 10
@@ -54,12 +54,7 @@ def give_up_game(obs):
     game, put, _ = choose_game(hand, bid, forehand, obs[O.MAX_OPEN])
     if 0 <= game < 5 and (games >> game) & 1:
         return game + 1
-    cheapest = -1
-    cost = 0
-    for g in range(5):
-        if (games >> g) & 1 and (cheapest < 0 or overbid_value(g, bid) < cost):
-            cheapest = g
-            cost = overbid_value(g, bid)
+    cheapest, cost = cheapest_give_up(games, bid)
     chance = win_chance(margin_of(hand & ~put, game, forehand))
     if expected_score(float(bid), chance) < expected_score(float(cost), 0.0):
         return cheapest + 1

@@ -29,12 +29,13 @@ from sim.cards import bit, lsb, popcount
 from sim.games.skat_cardplay import LENGTH, S, declare, legal, playout, step
 from sim.games.skat_obs import FIELDS as O
 from sim.games.skat_obs import PH_ACCEPT, PH_CONTRA, PH_FH18, PH_GIVE_UP, PH_PICKUP, PH_RE
-from sim.games.skat_values import GIVE_UP_SCORE, JIT, JIT_NRT, declaration_choices, overbid_value
+from sim.games.skat_values import GIVE_UP_SCORE, JIT, JIT_NRT, cheapest_give_up, declaration_choices
 from sim.policies import HEURISTIC
 from sim.policies import skat_family as base
 from sim.policies.lookahead import (
     action_values,
     best_action,
+    best_of,
     is_lookahead,
     lookahead,
     rollouts_of,
@@ -168,14 +169,7 @@ def decide_discard(pol, obs, rng):
     prefer = np.int64(base.decide_discard(HEURISTIC if is_lookahead(pol) else pol, obs, rng))
     if not is_lookahead(pol):
         return prefer
-    plans = _discard_plans(obs)
-    means = _plan_values(pol, obs, rng, plans)
-    best = -1
-    for k in range(plans.shape[0]):
-        put = plans[k] >> PUT_SHIFT
-        if best < 0 or means[k] > means[best] or (means[k] == means[best] and put == prefer):
-            best = k
-    return plans[best] >> PUT_SHIFT
+    return _discard(pol, obs, rng, prefer)
 
 
 @numba.njit(**JIT)
@@ -186,13 +180,7 @@ def decide_give_up(pol, obs, rng):
     discard plan expects."""
     if not is_lookahead(pol):
         return base.decide_give_up(pol, obs, rng)
-    games = obs[O.GIVE_UP_GAMES]
-    cheapest = -1
-    cost = 0
-    for game in range(GAMES - 1):
-        if (games >> game) & 1 and (cheapest < 0 or overbid_value(game, obs[O.BID]) < cost):
-            cheapest = game
-            cost = overbid_value(game, obs[O.BID])
+    cheapest, cost = cheapest_give_up(obs[O.GIVE_UP_GAMES], obs[O.BID])
     if cheapest < 0:
         return 0
     return cheapest + 1 if -DEFAULT_LOST_FACTOR * cost > _best_plan_mean(pol, obs, rng) else 0
@@ -267,6 +255,14 @@ def _discard_plans(obs):
                 plans[n] = plan(game, True, a | b)
                 n += 1
     return plans[:n]
+
+
+@numba.njit(**JIT_NRT)
+def _discard(pol, obs, rng, prefer):
+    """The discard of the best discard plan (``prefer``, the heuristic's, breaks a tie)."""
+    plans = _discard_plans(obs)
+    puts = plans >> PUT_SHIFT
+    return puts[best_of(_plan_values(pol, obs, rng, plans), puts == prefer)]
 
 
 @numba.njit(**JIT_NRT)

@@ -328,7 +328,7 @@ def yes(obs):
 # --- skat: discard and declaration ------------------------------------------------------------
 
 @numba.njit(cache=True)
-def keep_value(hand, card, game):
+def _keep_value(hand, card, game):
     """How much the declarer wants to keep ``card`` in ``game`` (lowest goes to the skat)."""
     if game == NULL:
         return -_null_danger(hand, card)
@@ -383,7 +383,7 @@ def least_kept(hand, game, k):
         while m:
             c = lsb(m)
             m &= m - ONE
-            v = keep_value(hand, c, game)
+            v = _keep_value(hand, c, game)
             if v < v_best:
                 best, v_best = c, v
         chosen |= bit(best)
@@ -430,7 +430,7 @@ def choose_game(hand12, bid, forehand, max_open):
 def discard(obs):
     """Put away the two cards of the game about to be declared."""
     game, put, level = choose_game(np.uint64(obs[O.HAND]), obs[O.BID], obs[O.POSITION] == 0,
-                                    obs[O.MAX_OPEN])
+                                   obs[O.MAX_OPEN])
     return np.int64(put)
 
 
