@@ -27,12 +27,14 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Iterator
+from functools import partial
 from math import comb
 from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy.stats import chisquare
+from search_helpers import observed, sampled, scoring_only_runs
 
 from sim import actions as A
 from sim.games import doko_skat as G
@@ -123,16 +125,10 @@ def decisions(rules: dict, policies: list[str], seed: int, deals: list[int]
             cp.step(state, card)
 
 
-def observe(state: np.ndarray, seat: int) -> np.ndarray:
-    obs = np.full(O.LENGTH, -7, np.int64)
-    cp.observe(state, seat, obs)
-    return obs
-
-
-def sample(obs: np.ndarray, rng: np.ndarray, fill: int = -99) -> np.ndarray:
-    world = np.full(sd.LENGTH, fill, np.int64)
-    sd.world(obs, rng, world)
-    return world
+observe = partial(observed, cp.observe, O.LENGTH)
+"""A seat's observation of a true state."""
+sample = partial(sampled, sd.world, sd.LENGTH)
+"""A world dealt from an observation."""
 
 
 def first_round(state: np.ndarray) -> bool:
@@ -595,14 +591,8 @@ def test_scoring_only_options_do_not_change_the_play() -> None:
     scoring = {"both_copies": "skat", "spitzen": "ranks", "tie_special_points": False,
                "zero_sum": True}
     policies = ["lookahead:8", "lookahead:16", "heuristic"]
-    default = GAME.play(23, 0, 8, GAME.rules(), policies, record=True)
-    other_rules = GAME.rules(scoring)
-    other = GAME.play(23, 0, 8, other_rules, policies, record=True)
-    assert default.actions is not None and other.actions is not None
+    default, other = scoring_only_runs(GAME, {}, scoring, policies, 8)
     assert all(np.array_equal(a, b) for a, b in zip(default.actions, other.actions))
-    rescored = GAME.rescore(default.columns, other_rules)
-    for key, column in other.columns.items():
-        assert np.array_equal(column, rescored[key]), key
 
 
 def test_lookahead_64_beats_the_heuristic() -> None:

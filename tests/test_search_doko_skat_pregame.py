@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator
 import numpy as np
 import pytest
 from scipy.stats import chisquare
+from search_helpers import observed
 from test_search_doko_skat import first_round_state, redeals
 
 from sim import actions as A
@@ -37,8 +38,7 @@ def asked(state: np.ndarray, seat: int, phase: int, speaker: int = -1, n: int = 
           ) -> np.ndarray:
     """The kernel's observation of ``seat`` at a declaration (the next ``speaker``) or a
     discard of ``n`` cards."""
-    obs = np.full(O.LENGTH, -7, np.int64)
-    cp.observe(state, seat, obs)
+    obs = observed(cp.observe, O.LENGTH, state, seat)
     obs[O.PHASE] = phase
     obs[O.NEXT_SPEAKER] = speaker
     obs[O.N_DISCARD] = n
@@ -112,11 +112,8 @@ def check_world(world: np.ndarray, true: np.ndarray, obs: np.ndarray, index: int
     stage = sd.DECLARING if obs[O.PHASE] == PH_DECLARE else (
         sd.REDEAL_DISCARD if redealt else sd.LONE_DISCARD)
     assert world[sd.STAGE] == stage and world[sd.NEXT] == (index if stage != sd.LONE_DISCARD else 0)
-    seen = np.full(O.LENGTH, -7, np.int64)
-    cp.observe(world, seat, seen)
-    want = np.full(O.LENGTH, -7, np.int64)
-    cp.observe(true, seat, want)
-    assert np.array_equal(seen, want)
+    assert np.array_equal(observed(cp.observe, O.LENGTH, world, seat),
+                          observed(cp.observe, O.LENGTH, true, seat))
 
 
 @pytest.mark.parametrize("rules, policies", [({}, ["heuristic"] * 3),

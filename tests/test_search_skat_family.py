@@ -32,6 +32,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -39,6 +40,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from scipy.stats import chisquare
+from search_helpers import observed, sampled, scoring_only_runs
 
 from sim import actions as A
 from sim.cards import SKAT_DECK
@@ -120,16 +122,10 @@ def decisions(name: str, rules: dict, policies: list[str], seed: int,
             cp.step(state, action)
 
 
-def observe(state: np.ndarray, seat: int) -> np.ndarray:
-    obs = np.full(O.LENGTH, -7, np.int64)
-    cp.observe(state, seat, obs)
-    return obs
-
-
-def sample(obs: np.ndarray, rng: np.ndarray, fill: int = -99) -> np.ndarray:
-    world = np.full(cp.LENGTH, fill, np.int64)
-    sf.world(obs, rng, world)
-    return world
+observe = partial(observed, cp.observe, O.LENGTH)
+"""A seat's observation of a true state."""
+sample = partial(sampled, sf.world, cp.LENGTH)
+"""A world dealt from an observation."""
 
 
 def field(state: np.ndarray, name: str) -> list[int]:
@@ -809,13 +805,7 @@ def test_scoring_only_options_do_not_change_the_play(name: str, base: dict,
     default's equals them."""
     game = GAMES[name]
     policies = ["lookahead:8", "lookahead:16", "heuristic"][:game.n_players]
-    default = game.play(23, 0, 10, game.rules(base), policies, record=True)
-    other_rules = game.rules({**base, **scoring})
-    other = game.play(23, 0, 10, other_rules, policies, record=True)
-    assert default.actions is not None and other.actions is not None
+    default, other = scoring_only_runs(game, base, scoring, policies, 10)
     assert all(np.array_equal(a, b) for a, b in zip(default.actions, other.actions))
-    rescored = game.rescore(default.columns, other_rules)
-    for key, column in other.columns.items():
-        assert np.array_equal(column, rescored[key]), key
     assert not np.array_equal(default.columns["score_0"], other.columns["score_0"]) or \
         not np.array_equal(default.columns["score_1"], other.columns["score_1"])
