@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import os
 import signal
 import sys
@@ -271,6 +272,27 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 1 if differ else 0
 
 
+def cmd_solve(args: argparse.Namespace) -> int:
+    """Solve each traced deal from the start of a trick with every card known."""
+    import json
+
+    from sim.solve import format_solution, solve_trace
+    from sim.trace import TraceError
+
+    path = Path(args.file)
+    try:
+        solved = solve_trace(path, args.trick)
+        first = next(solved, None)  # bad input stops before anything is printed
+    except TraceError as e:
+        raise CliError(f"{path}: {e}") from None
+    if first is None:
+        return 0
+    for game, solution in itertools.chain([first], solved):
+        print(json.dumps(solution, separators=(",", ":")) if args.json
+              else format_solution(game, solution))
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """Play one deal against the AIs in the terminal."""
     import secrets
@@ -438,6 +460,18 @@ def build_parser() -> argparse.ArgumentParser:
                                    "every deal whose recorded result differs (exit 1 if any).")
     p.add_argument("file", metavar="FILE.jsonl", help="a trace file")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("solve", help="solve traced deals with every card known",
+                       description="For each deal of a trace, the position at the start of a "
+                                   "trick (Doko-Skat: of the main game) solved double dummy: "
+                                   "each side's final card points under best play by both, and "
+                                   "after each card the player to move may play (null: whether "
+                                   "the declarer can be forced to take a trick).")
+    p.add_argument("file", metavar="TRACE.jsonl", help="a trace file")
+    p.add_argument("--trick", type=_positive, default=1, metavar="K",
+                   help="solve from the start of trick K (default: 1)")
+    p.add_argument("--json", action="store_true", help="one JSON object a deal")
+    p.set_defaults(func=cmd_solve)
 
     p = sub.add_parser("play", help="play a deal against the AIs in the terminal",
                        description="Sit at one seat of a deal and play it against the "

@@ -281,28 +281,14 @@ def replay_file(path: Path, chunk: int = CHUNK) -> list[str]:
 
 def _replay(lines: list[_Line], chunk: int) -> list[tuple[int, str]]:
     """Replay parsed lines, batching deals of the same game, rules and seed."""
-    groups: dict[tuple[Any, ...], list[_Line]] = {}
-    for line in lines:
-        # a deal given by hand is replayed alone, with its own cards
-        key = (line.game.name, tuple(line.rules.items()), line.seed,
-               None if line.preset is None else line.number)
-        groups.setdefault(key, []).append(line)
-    out = []
-    for group in groups.values():
-        group.sort(key=lambda ln: (ln.deal, ln.number))
-        run: list[_Line] = []
-        for line in group:
-            if run and (line.deal != run[-1].deal + 1 or len(run) >= chunk):
-                out += _replay_run(run)
-                run = []
-            run.append(line)
-        if run:
-            out += _replay_run(run)
-    return out
+    return [m for run in runs(lines, chunk) for m in _replay_run(run)]
 
 
-def _replay_run(run: list[_Line]) -> list[tuple[int, str]]:
-    """Replay lines holding consecutive deals of one game, rules and seed in one call."""
+def replayed_deals(run: list[_Line]) -> tuple[list[np.ndarray], list[tuple[Any, int, np.ndarray]]]:
+    """Play lines holding consecutive deals of one game, rules and seed in one call, each
+    from its recorded actions: the scripts the kernel read, and for each line ``(columns, i,
+    log)``, its deal being ``i`` of the result ``columns``, with the actions the kernel
+    logged (``replay_error`` says whether they fit)."""
     game, rules, seed, first = run[0].game, run[0].rules, run[0].seed, run[0].deal
     preset = run[0].preset
     codec = trace_codec(game)
@@ -325,6 +311,36 @@ def _replay_run(run: list[_Line]) -> list[tuple[int, str]]:
             if not again.columns["replay_error"][0]:
                 assert again.actions is not None
                 played[i] = (again.columns, 0, again.actions[0])
+    return scripts, played
+
+
+def runs(lines: list[_Line], chunk: int = CHUNK) -> list[list[_Line]]:
+    """Lines grouped for replaying: consecutive deals of one game, rules and seed (a deal
+    given by hand alone), at most ``chunk`` a group."""
+    groups: dict[tuple[Any, ...], list[_Line]] = {}
+    for line in lines:
+        # a deal given by hand is replayed alone, with its own cards
+        key = (line.game.name, tuple(line.rules.items()), line.seed,
+               None if line.preset is None else line.number)
+        groups.setdefault(key, []).append(line)
+    out: list[list[_Line]] = []
+    for group in groups.values():
+        group.sort(key=lambda ln: (ln.deal, ln.number))
+        run: list[_Line] = []
+        for line in group:
+            if run and (line.deal != run[-1].deal + 1 or len(run) >= chunk):
+                out.append(run)
+                run = []
+            run.append(line)
+        if run:
+            out.append(run)
+    return out
+
+
+def _replay_run(run: list[_Line]) -> list[tuple[int, str]]:
+    """Replay lines holding consecutive deals of one game, rules and seed in one call."""
+    codec = trace_codec(run[0].game)
+    scripts, played = replayed_deals(run)
     out = []
     for ln, rows, (cols, i, log) in zip(run, scripts, played):
         diffs = codec.cards_diff(ln.cards, cols, i)
@@ -353,5 +369,5 @@ def _replay_failure(line: _Line, log: np.ndarray, error: int) -> str:
 
 
 __all__ = ["CHUNK", "FIELDS", "TraceError", "dump_line", "parse_line", "read_lines",
-           "replay_file", "trace_codec", "trace_lines", "trace_object", "traced_games",
-           "write_trace"]
+           "replay_file", "replayed_deals", "runs", "trace_codec", "trace_lines",
+           "trace_object", "traced_games", "write_trace"]

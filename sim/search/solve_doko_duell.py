@@ -1,0 +1,181 @@
+"""The Doppelkopf duel's double-dummy solver: the hooks the one search
+(``sim.search.solver``) needs over the duel's card-play state, and its compiled entry points.
+
+Every card is known, the face-down pyramid cards included. The question is player 0's card
+points (player 1 takes the rest of the 240): the card points decide the winner and the band
+(the scoring sees the bands' thresholds). Markers are no part of the count: a ``pimc`` or
+``dd`` player scores each count with the markers as they stand at its decision.
+
+A hand card and a card of the mover's pyramid are never taken as equivalent (playing the
+pyramid card may free the cards it covered); two hand cards are, as in every game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba
+import numpy as np
+
+from sim.cards import bit, lsb
+from sim.games.cardplay import HEADER
+from sim.games.doko_duell_cardplay import (
+    EFF,
+    LENGTH,
+    N_CARDS,
+    POINTS,
+    PYRAMID,
+    STRENGTH,
+    TRICKS,
+    S,
+    legal,
+    step,
+)
+from sim.search import solver
+from sim.search.doko_duell import value, world
+from sim.search.solver import Q_COUNTED, Q_KIND, Q_MAXIMIZERS, Q_SUM
+
+ORDER = solver.card_order(EFF, STRENGTH)[0]
+ALL_POINTS = 240
+ALL_CARDS = np.uint64((1 << N_CARDS) - 1)
+TT_BITS = 18
+PIMC_TT_BITS = 16
+JIT: Any = {"cache": True, "_nrt": False}
+JIT_NRT: Any = {"cache": True, "_nrt": True}
+
+
+@numba.njit(**JIT)
+def prepare(state):
+    """Nothing to change: the duel's card play asks nothing but cards."""
+
+
+@numba.njit(**JIT)
+def question(state, q):
+    """Player 0's card points, player 0 maximizing."""
+    q[:] = 0
+    q[Q_COUNTED] = q[Q_MAXIMIZERS] = 1
+    q[Q_KIND] = solver.POINTS
+    q[Q_SUM] = ALL_POINTS
+
+
+@numba.njit(inline="always", **JIT)
+def tally(state, q):
+    """``(count, open)``: the counted player's card points, and the points still out."""
+    taken = state[S.POINTS] + state[S.POINTS + 1]
+    count = state[S.POINTS] if q[Q_COUNTED] & 1 else state[S.POINTS + 1]
+    if state[S.DONE]:
+        return count, 0
+    return count, ALL_POINTS - taken
+
+
+@numba.njit(inline="always", **JIT)
+def _live(state):
+    """The cards not played yet, and the card lying in the trick."""
+    live = ALL_CARDS & ~np.uint64(state[S.PLAYED] | state[S.PLAYED + 1])
+    if state[S.TRICK_N]:
+        live |= bit(state[S.TRICK])
+    return live
+
+
+@numba.njit(inline="always", **JIT)
+def key(state):
+    """At a trick's start, the cards left and the leader; else 0."""
+    if state[S.TRICK_N] or state[S.DONE]:
+        return np.uint64(0)
+    return _live(state) | (np.uint64(state[S.LEADER] + 1) << np.uint64(58))
+
+
+@numba.njit(inline="always", **JIT)
+def _cards_of(state, seat):
+    """The cards ``seat`` still holds: his hand and the cards at his pyramid's positions
+    still present (face up or not)."""
+    cards = np.uint64(state[S.HANDS + seat])
+    present = state[S.PRESENT + seat]
+    base = S.PYRAMIDS + PYRAMID * seat
+    while present:
+        cards |= bit(state[base + lsb(present)])
+        present &= present - 1
+    return cards
+
+
+@numba.njit(inline="always", **JIT)
+def moves(state, q, out, rep, scores):
+    """The cards to search for the player to move, likely best first."""
+    seat = state[HEADER.TO_MOVE]
+    mask = np.uint64(legal(state))
+    live = _live(state)
+    hand = np.uint64(state[S.HANDS + seat])
+    reps = solver.equivalent(mask, mask & hand, _cards_of(state, seat), live, ORDER, EFF,
+                             STRENGTH, POINTS, True, rep)
+    if state[S.TRICK_N] == 0:
+        return solver.ordered(reps, -1, -1, False, solver.tops(live, ORDER, EFF), EFF, STRENGTH,
+                              POINTS, out, scores)
+    led = state[S.TRICK]
+    return solver.ordered(reps, led, led, False, np.uint64(0), EFF, STRENGTH, POINTS, out, scores)
+
+
+@numba.njit(inline="always", **JIT)
+def score_of(state, q, count):
+    """What the player to move scores should player 0's points end at ``count``: the
+    default settlement (``doko_duell.value``) with the tricks and markers as they stand."""
+    p0, p1, done = state[S.POINTS], state[S.POINTS + 1], state[S.DONE]
+    state[S.POINTS] = count
+    state[S.POINTS + 1] = ALL_POINTS - count
+    state[S.DONE] = 1
+    got = value(state, state[HEADER.PLAYER])
+    state[S.POINTS] = p0
+    state[S.POINTS + 1] = p1
+    state[S.DONE] = done
+    return got
+
+
+# --- entry points (the searches allocate nothing: no reference counting) --------------------
+
+@numba.njit(**JIT_NRT)
+def new_workspace(tt_bits=TT_BITS):
+    """A solver's workspace for the duel's states."""
+    return solver.workspace(LENGTH, tt_bits)
+
+
+@numba.njit(**JIT)
+def reaches(state, q, target, ws):
+    """Whether the maximizer can make the count at least ``target``."""
+    return solver.reach(state, target, q, ws, step, tally, key, moves)
+
+
+@numba.njit(**JIT)
+def count(state, q, ws):
+    """The count under best play."""
+    return solver.exact(state, q, ws, step, tally, key, moves)
+
+
+@numba.njit(**JIT)
+def band(state, thresholds, q, ws):
+    """How many of the ascending ``thresholds`` the maximizer can reach."""
+    return solver.band(state, thresholds, q, ws, step, tally, key, moves)
+
+
+@numba.njit(**JIT_NRT)
+def counts_after(state, q, ws, out):
+    """The count under best play after each legal card (``out[card]``); the legal cards."""
+    return solver.root_counts(state, q, ws, out, legal, step, moves, count)
+
+
+@numba.njit(**JIT_NRT)
+def pimc_card(obs, rng, worlds, prefer):
+    """The ``pimc`` player's card: ``worlds`` worlds of the seat's observation, each solved."""
+    ws = solver.workspace(LENGTH, PIMC_TT_BITS)
+    return solver.pimc(obs, rng, worlds, prefer, ws, world, prepare, question, legal, step,
+                       tally, moves, score_of, band)
+
+
+@numba.njit(**JIT_NRT)
+def dd_card(truth, prefer):
+    """The ``dd`` player's card: it sees every card (``truth``, the card-play state)."""
+    ws = solver.workspace(LENGTH, PIMC_TT_BITS)
+    return solver.perfect(truth, prefer, ws, prepare, question, legal, step, tally, moves,
+                          score_of, band)
+
+
+__all__ = ["TRICKS", "count", "counts_after", "dd_card", "new_workspace", "pimc_card",
+           "question", "reaches"]

@@ -1,0 +1,179 @@
+"""Doko-Skat's double-dummy solver: the hooks the one search (``sim.search.solver``) needs
+over the main game's card-play state, and its compiled entry points.
+
+The question is the lone player's card points as the settlement counts them: his
+main-game tricks, his discards and, where ``first_round_points`` counts them (someone
+declared), his first-round tricks; the pair takes the rest. The first round (three tricks in
+the turned-up card's game) decides the teams and the special points rather than card
+points: a ``pimc`` or ``dd`` player plays it as the lookahead player does.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from sim.cards import bit, mask_points
+from sim.games.cardplay import HEADER
+from sim.games.doko_skat_cardplay import LENGTH, S, legal, step
+from sim.games.doko_skat_values import EFF, JIT, JIT_NRT, POINTS, STRENGTH
+from sim.search import solver
+from sim.search.doko_skat import value, world
+from sim.search.solver import Q_COUNTED, Q_GAME, Q_KIND, Q_MAXIMIZERS, Q_SUM
+from sim.tricks import trick_winner
+
+ORDER = solver.card_order(EFF, STRENGTH)
+Q_CONSTANT, Q_TOTAL = Q_GAME, Q_GAME + 1
+"""The question's own constants: the lone player's points outside the main game's tricks,
+and the main game's card points (taken and still out)."""
+TT_BITS = 18
+PIMC_TT_BITS = 16
+
+
+@numba.njit(**JIT)
+def prepare(state):
+    """Nothing to change: the main game asks nothing but cards."""
+
+
+@numba.njit(inline="always", **JIT)
+def _live(state):
+    """The cards in the hands and those lying in the trick."""
+    live = np.uint64(state[S.HANDS] | state[S.HANDS + 1] | state[S.HANDS + 2])
+    for k in range(state[S.TRICK_N]):
+        live |= bit(state[S.TRICK_CARD + k])
+    return live
+
+
+@numba.njit(**JIT)
+def question(state, q):
+    """The lone player's card points, the lone player maximizing."""
+    q[:] = 0
+    lone = state[S.LONE]
+    q[Q_COUNTED] = q[Q_MAXIMIZERS] = 1 << lone
+    q[Q_KIND] = solver.POINTS
+    fr = state[S.DECLARER] >= 0 and state[S.COUNT_FIRST_ROUND] != 0
+    taken = 0
+    outside = 0
+    for s in range(3):
+        taken += state[S.POINTS + s]
+        extra = mask_points(np.uint64(state[S.DISCARDS + s]), POINTS)
+        if fr:
+            extra += state[S.FR_POINTS + s]
+        outside += extra
+        if s == lone:
+            q[Q_CONSTANT] = extra
+    q[Q_TOTAL] = taken + mask_points(_live(state), POINTS)
+    q[Q_SUM] = q[Q_TOTAL] + outside
+
+
+@numba.njit(inline="always", **JIT)
+def tally(state, q):
+    """``(count, open)``: the lone player's points so far, and the points still out."""
+    count = q[Q_CONSTANT]
+    taken = 0
+    for s in range(3):
+        taken += state[S.POINTS + s]
+        if (q[Q_COUNTED] >> s) & 1:
+            count += state[S.POINTS + s]
+    if state[S.DONE]:
+        return count, 0
+    return count, q[Q_TOTAL] - taken
+
+
+@numba.njit(inline="always", **JIT)
+def key(state):
+    """At a trick's start, the cards left and the leader; else 0."""
+    if state[S.TRICK_N] or state[S.DONE]:
+        return np.uint64(0)
+    return _live(state) | (np.uint64(state[S.TRICK_LEADER] + 1) << np.uint64(58))
+
+
+@numba.njit(inline="always", **JIT)
+def moves(state, q, out, rep, scores):
+    """The cards to search for the seat to move, likely best first."""
+    seat = state[HEADER.TO_MOVE]
+    table = state[S.TABLE]
+    eff = EFF[table]
+    strength = STRENGTH[table]
+    order = ORDER[table]
+    mask = np.uint64(legal(state))
+    live = _live(state)
+    reps = solver.equivalent(mask, mask, np.uint64(state[S.HANDS + seat]), live, order, eff,
+                             strength, POINTS, True, rep)
+    n = state[S.TRICK_N]
+    if n == 0:
+        return solver.ordered(reps, -1, -1, False, solver.tops(live, order, eff), eff, strength,
+                              POINTS, out, scores)
+    pos = trick_winner(state[S.TRICK_CARD:S.TRICK_CARD + n], n, eff, strength)
+    winner = (state[S.TRICK_LEADER] + pos) % 3
+    side = q[Q_MAXIMIZERS]
+    partner = ((side >> winner) & 1) == ((side >> seat) & 1)
+    return solver.ordered(reps, state[S.TRICK_CARD], state[S.TRICK_CARD + pos], partner,
+                          np.uint64(0), eff, strength, POINTS, out, scores)
+
+
+@numba.njit(inline="always", **JIT)
+def score_of(state, q, count):
+    """What the seat to move scores should the lone player's points end at ``count``: the
+    default settlement (``doko_skat.value``) with the main-game points so split (the pair's
+    on one of its seats)."""
+    lone = state[S.LONE]
+    pair = (lone + 1) % 3
+    other = (lone + 2) % 3
+    kept = (state[S.POINTS + lone], state[S.POINTS + pair], state[S.POINTS + other], state[S.DONE])
+    main = count - q[Q_CONSTANT]
+    state[S.POINTS + lone] = main
+    state[S.POINTS + pair] = q[Q_TOTAL] - main
+    state[S.POINTS + other] = 0
+    state[S.DONE] = 1
+    got = value(state, state[HEADER.PLAYER])
+    state[S.POINTS + lone], state[S.POINTS + pair], state[S.POINTS + other], state[S.DONE] = kept
+    return got
+
+
+# --- entry points (the searches allocate nothing: no reference counting) --------------------
+
+@numba.njit(**JIT_NRT)
+def new_workspace(tt_bits=TT_BITS):
+    """A solver's workspace for Doko-Skat's states."""
+    return solver.workspace(LENGTH, tt_bits)
+
+
+@numba.njit(**JIT)
+def reaches(state, q, target, ws):
+    """Whether the lone player can make his count at least ``target``."""
+    return solver.reach(state, target, q, ws, step, tally, key, moves)
+
+
+@numba.njit(**JIT)
+def count(state, q, ws):
+    """The lone player's count under best play."""
+    return solver.exact(state, q, ws, step, tally, key, moves)
+
+
+@numba.njit(**JIT)
+def band(state, thresholds, q, ws):
+    """How many of the ascending ``thresholds`` the lone player can reach."""
+    return solver.band(state, thresholds, q, ws, step, tally, key, moves)
+
+
+@numba.njit(**JIT_NRT)
+def counts_after(state, q, ws, out):
+    """The count under best play after each legal card (``out[card]``); the legal cards."""
+    return solver.root_counts(state, q, ws, out, legal, step, moves, count)
+
+
+@numba.njit(**JIT_NRT)
+def pimc_card(obs, rng, worlds, prefer):
+    """The ``pimc`` player's card: ``worlds`` worlds of the seat's observation, each solved."""
+    ws = solver.workspace(LENGTH, PIMC_TT_BITS)
+    return solver.pimc(obs, rng, worlds, prefer, ws, world, prepare, question, legal, step,
+                       tally, moves, score_of, band)
+
+
+@numba.njit(**JIT_NRT)
+def dd_card(truth, prefer):
+    """The ``dd`` player's card: it sees every card (``truth``, the card-play state)."""
+    ws = solver.workspace(LENGTH, PIMC_TT_BITS)
+    return solver.perfect(truth, prefer, ws, prepare, question, legal, step, tally, moves,
+                          score_of, band)

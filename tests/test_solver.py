@@ -1,0 +1,277 @@
+"""The double-dummy solver (``sim.search.solver`` and each game's hooks), ``stichsim solve``
+and the players built on it (``pimc``, ``dd``).
+
+* against a plain minimax that visits every line of play: every position of the last four
+  tricks of recorded deals, and the count after each legal card at the last three;
+* against a plain alpha-beta on the last six tricks (the duel: eight) of a few hundred deals
+  (whole deals take the plain search minutes each);
+* hand-worked positions: a null game the declarer cannot keep trickless, a grand ending;
+* ``stichsim solve``: the JSON per deal, the best card's value is the position's, bad input;
+* the ``pimc`` card sees its seat's observation only (two true states that look the same
+  to it give the same card); the ``dd`` card sees every card.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import solver_reference as ref
+
+from sim.cards import SKAT_DECK
+from sim.cli import main
+from sim.games.cardplay import HEADER
+from sim.games.skat_cardplay import LENGTH, S, begin, contract, sit
+from sim.games.skat_values import GRAND, NULL
+from sim.registry import find_game
+from sim.search import solve_doko_skat, solve_skat_family, solver
+from sim.solve import SOLVERS
+from sim.trace import write_trace
+
+GAMES = ("skat", "skat_en_deux", "doko_duell", "doko_skat")
+MINIMAX = {"skat": ref.minimax_skat_family, "skat_en_deux": ref.minimax_skat_family,
+           "doko_duell": ref.minimax_doko_duell, "doko_skat": ref.minimax_doko_skat}
+ALPHABETA = {"skat": ref.alphabeta_skat_family, "skat_en_deux": ref.alphabeta_skat_family,
+             "doko_duell": ref.alphabeta_doko_duell, "doko_skat": ref.alphabeta_doko_skat}
+RULES = {"skat": {"all_pass": "ramsch"}, "skat_en_deux": {"offers": True},
+         "doko_duell": {"equal_cards": "second_wins"}, "doko_skat": {}}
+"""Rules that bring the rarer cases in: Skat's ramsch, Skat-en-deux's offers (a solved
+card play has none), the duel's second copy winning."""
+
+
+def recorded(game_name: str, deals: int, seed: int = 3):
+    """Each recorded heuristic deal's card-play start state and its recorded actions."""
+    game = find_game(game_name)
+    rules = game.rules(RULES[game_name])
+    batch = game.play(seed, 0, deals, rules, ["heuristic"] * game.n_players, record=True)
+    for i in range(deals):
+        started = game.card_play.start(batch.columns, i, batch.actions[i], rules)
+        if started is not None:
+            yield started
+
+
+def walk(game_name: str, state: np.ndarray, actions, from_trick: int):
+    """The positions of a recorded card play from trick ``from_trick`` (0-based) on: every
+    card-play decision (the solved state has no offers)."""
+    game = find_game(game_name)
+    cp = game.card_play
+    module = SOLVERS[game_name]
+    for action in actions:
+        if cp.finished(state):
+            return
+        if state[HEADER.PHASE] == 0 and state[cp.fields.TRICK_NO] >= from_trick:
+            solved = state.copy()
+            module.prepare(solved)
+            yield solved
+        cp.step(state, action)
+
+
+def question(game_name: str, state: np.ndarray) -> np.ndarray:
+    q = np.zeros(solver.Q_LENGTH, np.int64)
+    SOLVERS[game_name].question(state, q)
+    return q
+
+
+@pytest.mark.parametrize("game_name,deals", [("skat", 150), ("skat_en_deux", 150),
+                                             ("doko_duell", 300), ("doko_skat", 300)])
+def test_the_solver_matches_plain_minimax_over_the_last_four_tricks(game_name, deals) -> None:
+    module = SOLVERS[game_name]
+    tricks = find_game(game_name).tricks
+    ws = module.new_workspace(16)
+    checked = 0
+    kinds = set()
+    for state, actions in recorded(game_name, deals):
+        for position in walk(game_name, state, actions, tricks - 4):
+            q = question(game_name, position)
+            solver.clear(ws)
+            assert module.count(position, q, ws) == MINIMAX[game_name](position, q)
+            kinds.add(int(q[solver.Q_KIND]))
+            checked += 1
+    assert checked > 5 * deals
+    if game_name == "skat":
+        assert kinds == {solver.POINTS, solver.TRICKS}  # null games are in
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_each_card_is_worth_what_minimax_says_after_it(game_name) -> None:
+    module = SOLVERS[game_name]
+    tricks = find_game(game_name).tricks
+    ws = module.new_workspace(16)
+    out = np.zeros(64, np.int64)
+    checked = 0
+    for state, actions in recorded(game_name, 60, seed=4):
+        for position in walk(game_name, state, actions, tricks - 3):
+            q = question(game_name, position)
+            solver.clear(ws)
+            legal = int(module.counts_after(position, q, ws, out))
+            for card in range(64):
+                if legal >> card & 1:
+                    child = position.copy()
+                    module.step(child, card)
+                    assert out[card] == MINIMAX[game_name](child, q), (card, position.tolist())
+                    checked += 1
+    assert checked > 300
+
+
+@pytest.mark.parametrize("game_name,tricks_left,deals", [("skat", 6, 100), ("skat_en_deux", 6, 100),
+                                                        ("doko_duell", 8, 100), ("doko_skat", 6, 100)])
+def test_the_solver_matches_plain_alphabeta(game_name, tricks_left, deals) -> None:
+    module = SOLVERS[game_name]
+    cp = find_game(game_name).card_play
+    start = find_game(game_name).tricks - tricks_left
+    ws = module.new_workspace(18)
+    checked = 0
+    for state, actions in recorded(game_name, deals, seed=5):
+        for position in walk(game_name, state, actions, start):
+            if position[cp.fields.TRICK_N]:
+                continue
+            q = question(game_name, position)
+            solver.clear(ws)
+            assert module.count(position, q, ws) == ALPHABETA[game_name](position, q)
+            checked += 1
+            break
+    assert checked > deals // 2
+
+
+def _skat_position(game: int, hands: tuple[str, str, str], declarer: int, skat: str) -> np.ndarray:
+    """The last tricks of a deal whose eight tricks played went to middlehand."""
+    state = np.zeros(LENGTH, np.int64)
+    begin(state, 3, 0, -1, 0)
+    held = SKAT_DECK.parse(" ".join(hands)) | SKAT_DECK.parse(skat)
+    state[S.POINTS + 1] = 120 - int(sum(SKAT_DECK.points[c] for c in range(32) if held >> c & 1))
+    state[S.TRICKS + 1] = state[S.TRICK_NO] = 10 - len(hands[0].split())
+    for place, cards in enumerate(hands):
+        sit(state, place, np.uint64(SKAT_DECK.parse(cards)), place)
+    contract(state, game, declarer, -1, 23, 0, 0, 0, 0, 0, np.uint64(SKAT_DECK.parse(skat)),
+             np.uint64(SKAT_DECK.parse(skat)), 0, 0)
+    return state
+
+
+def test_hand_worked_positions() -> None:
+    ws = solve_skat_family.new_workspace(12)
+    # Null, declarer forehand with C7 C9; middlehand C8 HA, rearhand CT H7. Whichever club
+    # he leads, rearhand's CT takes it; rearhand's H7 then goes to middlehand's HA while he
+    # throws his last club: no trick for him.
+    state = _skat_position(NULL, ("C7 C9", "C8 HA", "CT H7"), 0, "S7 S8")
+    q = question("skat", state)
+    assert solve_skat_family.count(state, q, ws) == 0
+    # With C9 CT against C8 (middlehand) and C7 (rearhand) every club he leads wins: caught.
+    state = _skat_position(NULL, ("C9 CT", "C8 HA", "C7 H7"), 0, "S7 S8")
+    solver.clear(ws)
+    assert solve_skat_family.count(state, question("skat", state), ws) == 1
+    # Grand, two tricks: forehand (declarer) CJ SA; middlehand ST S7; rearhand HA S8; the
+    # skat DA DT (21 points). Nobody else holds a jack or can keep his spades: whatever the
+    # order, every card falls to him: 21 + 2 + 11 + 10 + 11 = 55, after either card.
+    state = _skat_position(GRAND, ("CJ SA", "ST S7", "HA S8"), 0, "DA DT")
+    solver.clear(ws)
+    q = question("skat", state)
+    assert solve_skat_family.count(state, q, ws) == 55
+    out = np.zeros(64, np.int64)
+    solver.clear(ws)
+    solve_skat_family.counts_after(state, q, ws, out)
+    assert out[SKAT_DECK.index("CJ")] == out[SKAT_DECK.index("SA")] == 55
+
+
+# --- stichsim solve ----------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def traces(tmp_path_factory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("solve")
+    out = {}
+    for name in GAMES:
+        game = find_game(name)
+        path = folder / f"{name}.jsonl"
+        write_trace(game, 9, 0, 6, None, ["heuristic"] * game.n_players, path)
+        out[name] = path
+    return out
+
+
+@pytest.mark.parametrize("game_name,trick", [("skat", 1), ("skat_en_deux", 3), ("doko_duell", 15),
+                                             ("doko_skat", 6)])
+def test_solve_writes_each_deal_solved(game_name, trick, traces, capsys) -> None:
+    assert main(["solve", str(traces[game_name]), "--trick", str(trick), "--json"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [d["deal"] for d in lines] == list(range(6))
+    game = find_game(game_name)
+    solved = [d for d in lines if d.get("solved", True)]
+    assert solved
+    for d in solved:
+        assert d["trick"] == trick and set(d) >= {"to_move", "sides", "moves"}
+        assert sorted(sum(d["sides"], [])) == list(range(game.n_players))
+        names = set(game.deck.names)
+        assert d["moves"] and set(d["moves"]) <= names
+        if "declarer_takes_trick" in d:
+            continue
+        side = 0 if d["to_move"] in d["sides"][0] else 1
+        mine = [v[side] for v in d["moves"].values()]
+        # his best card is the position's value (fewest points in a ramsch)
+        assert d["points"] in d["moves"].values()
+        assert d["points"][side] in (max(mine), min(mine))
+        assert all(sum(v) == sum(d["points"]) for v in d["moves"].values())
+    assert main(["solve", str(traces[game_name]), "--trick", str(trick)]) == 0
+    assert f"deal 0, trick {trick}" in capsys.readouterr().out
+
+
+def test_solve_rejects_bad_input(traces, tmp_path, capsys) -> None:
+    assert main(["solve", str(traces["skat"]), "--trick", "11"]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and out.err.count("\n") == 1 and "tricks 1 to 10" in out.err
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{not json\n")
+    assert main(["solve", str(bad)]) == 2
+    assert main(["solve", str(tmp_path / "missing.jsonl")]) == 2
+
+
+# --- the players -------------------------------------------------------------------------------
+
+def test_pimc_sees_only_its_observation_and_dd_sees_everything() -> None:
+    """Two true Skat states that look the same to the seat to move (the defenders' cards
+    swapped between them) give ``pimc`` the same card from the same stream; ``dd`` plays
+    from the true state, and the best card can differ."""
+    from sim.games.skat_cardplay import observe
+    from sim.games.skat_obs import FIELDS as O
+
+    compared = differ = 0
+    for state, actions in recorded("skat", 60, seed=8):
+        for position in walk("skat", state, actions, 6):
+            mover = int(position[S.TO_MOVE])
+            if position[S.TRICK_N] or position[S.GAME] >= NULL:
+                continue
+            others = [p for p in range(3) if p != mover]
+            other = position.copy()  # swap one card of each other hand: unseen to the mover
+            a, b = (int(position[S.HANDS + p]) for p in others)
+            if not a or not b:
+                continue
+            ca, cb = a & -a, b & -b
+            other[S.HANDS + others[0]] = a ^ ca | cb
+            other[S.HANDS + others[1]] = b ^ cb | ca
+            obs = [np.zeros(O.LENGTH, np.int64) for _ in range(2)]
+            observe(position, mover, obs[0])
+            observe(other, mover, obs[1])
+            if obs[0].tolist() != obs[1].tolist():
+                continue
+            legal = int(obs[0][O.LEGAL])
+            if legal.bit_count() < 2:
+                continue
+            picks = [solve_skat_family.pimc_card(o, np.array([77], np.uint64), 4, -1) for o in obs]
+            assert picks[0] == picks[1] and legal >> picks[0] & 1
+            dd = [solve_skat_family.dd_card(s, -1) for s in (position, other)]
+            differ += dd[0] != dd[1]
+            compared += 1
+            break
+    assert compared > 20
+    assert differ > 0  # the cheat's card depends on what it should not see
+
+
+def test_both_sides_share_the_deck_points() -> None:
+    """The duel's sides share its 240 points; Doko-Skat's lone player and pair share the
+    240 less the first-round tricks' points where those do not count."""
+    state, _ = next(iter(recorded("doko_duell", 1)))
+    assert question("doko_duell", state)[solver.Q_SUM] == 240
+    for state, _ in recorded("doko_skat", 20):
+        q = question("doko_skat", state)
+        fr = sum(int(state[solve_doko_skat.S.FR_POINTS + s]) for s in range(3))
+        counted = state[solve_doko_skat.S.DECLARER] >= 0 and state[solve_doko_skat.S.COUNT_FIRST_ROUND]
+        assert q[solver.Q_SUM] == (240 if counted else 240 - fr)
