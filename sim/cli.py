@@ -367,6 +367,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     games = list(args.games) if args.games else list(GAMES)
     for name in games:
         find_game(name)
+    if args.solver:
+        if args.policies is not None or args.memory:
+            raise CliError("bench: --solver times the solver alone; it takes no --policies or --memory")
+        from sim.bench_solver import run_solver_bench
+
+        return run_solver_bench(games, args.deals, args.json)
     jobs = args.jobs or _default_jobs()
     if args.memory:
         if args.policies is not None:
@@ -542,6 +548,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--memory", type=_positive, nargs="+", metavar="DEALS",
                    help="instead: run heuristic experiments of these sizes (e.g. 1000000 10000000) "
                         "and report the peak memory of all processes for each")
+    p.add_argument("--solver", action="store_true",
+                   help="instead: time the double-dummy solver on one core (positions at trick 1 "
+                        "of recorded heuristic deals; --deals: how many)")
     p.set_defaults(func=cmd_bench)
     return parser
 

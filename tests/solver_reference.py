@@ -118,10 +118,5 @@ def alphabeta_skat_family(root, q):
 
 
 @numba.njit(cache=True)
-def alphabeta_doko_duell(root, q):
-    return _alphabeta(root, q, solve_doko_duell.legal, solve_doko_duell.step, solve_doko_duell.tally)
-
-
-@numba.njit(cache=True)
 def alphabeta_doko_skat(root, q):
     return _alphabeta(root, q, solve_doko_skat.legal, solve_doko_skat.step, solve_doko_skat.tally)

@@ -3,8 +3,7 @@
 
 Every card is known, the face-down pyramid cards included. The question is player 0's card
 points (player 1 takes the rest of the 240): the card points decide the winner and the band
-(the scoring sees the bands' thresholds). Markers are no part of the count: a ``pimc`` or
-``dd`` player scores each count with the markers as they stand at its decision.
+(the scoring sees the bands' thresholds). Markers are no part of the count.
 
 A hand card and a card of the mover's pyramid are never taken as equivalent (playing the
 pyramid card may free the cards it covered); two hand cards are, as in every game.
@@ -32,14 +31,12 @@ from sim.games.doko_duell_cardplay import (
     step,
 )
 from sim.search import solver
-from sim.search.doko_duell import value, world
 from sim.search.solver import Q_COUNTED, Q_KIND, Q_MAXIMIZERS, Q_SUM
 
 ORDER = solver.card_order(EFF, STRENGTH)[0]
 ALL_POINTS = 240
 ALL_CARDS = np.uint64((1 << N_CARDS) - 1)
 TT_BITS = 18
-PIMC_TT_BITS = 16
 JIT: Any = {"cache": True, "_nrt": False}
 JIT_NRT: Any = {"cache": True, "_nrt": True}
 
@@ -114,20 +111,6 @@ def moves(state, q, out, rep, scores):
     return solver.ordered(reps, led, led, False, np.uint64(0), EFF, STRENGTH, POINTS, out, scores)
 
 
-@numba.njit(inline="always", **JIT)
-def score_of(state, q, count):
-    """What the player to move scores should player 0's points end at ``count``: the
-    default settlement (``doko_duell.value``) with the tricks and markers as they stand."""
-    p0, p1, done = state[S.POINTS], state[S.POINTS + 1], state[S.DONE]
-    state[S.POINTS] = count
-    state[S.POINTS + 1] = ALL_POINTS - count
-    state[S.DONE] = 1
-    got = value(state, state[HEADER.PLAYER])
-    state[S.POINTS] = p0
-    state[S.POINTS + 1] = p1
-    state[S.DONE] = done
-    return got
-
 
 # --- entry points (the searches allocate nothing: no reference counting) --------------------
 
@@ -149,11 +132,6 @@ def count(state, q, ws):
     return solver.exact(state, q, ws, step, tally, key, moves)
 
 
-@numba.njit(**JIT)
-def band(state, thresholds, q, ws):
-    """How many of the ascending ``thresholds`` the maximizer can reach."""
-    return solver.band(state, thresholds, q, ws, step, tally, key, moves)
-
 
 @numba.njit(**JIT_NRT)
 def counts_after(state, q, ws, out):
@@ -161,21 +139,6 @@ def counts_after(state, q, ws, out):
     return solver.root_counts(state, q, ws, out, legal, step, moves, count)
 
 
-@numba.njit(**JIT_NRT)
-def pimc_card(obs, rng, worlds, prefer):
-    """The ``pimc`` player's card: ``worlds`` worlds of the seat's observation, each solved."""
-    ws = solver.workspace(LENGTH, PIMC_TT_BITS)
-    return solver.pimc(obs, rng, worlds, prefer, ws, world, prepare, question, legal, step,
-                       tally, moves, score_of, band)
 
 
-@numba.njit(**JIT_NRT)
-def dd_card(truth, prefer):
-    """The ``dd`` player's card: it sees every card (``truth``, the card-play state)."""
-    ws = solver.workspace(LENGTH, PIMC_TT_BITS)
-    return solver.perfect(truth, prefer, ws, prepare, question, legal, step, tally, moves,
-                          score_of, band)
-
-
-__all__ = ["TRICKS", "count", "counts_after", "dd_card", "new_workspace", "pimc_card",
-           "question", "reaches"]
+__all__ = ["TRICKS", "count", "counts_after", "new_workspace", "question", "reaches"]

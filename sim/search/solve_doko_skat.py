@@ -5,7 +5,7 @@ The question is the lone player's card points as the settlement counts them: his
 main-game tricks, his discards and, where ``first_round_points`` counts them (someone
 declared), his first-round tricks; the pair takes the rest. The first round (three tricks in
 the turned-up card's game) decides the teams and the special points rather than card
-points: a ``pimc`` or ``dd`` player plays it as the lookahead player does.
+points: it is not solved.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from sim.games.cardplay import HEADER
 from sim.games.doko_skat_cardplay import LENGTH, S, legal, step
 from sim.games.doko_skat_values import EFF, JIT, JIT_NRT, POINTS, STRENGTH
 from sim.search import solver
-from sim.search.doko_skat import value, world
 from sim.search.solver import Q_COUNTED, Q_GAME, Q_KIND, Q_MAXIMIZERS, Q_SUM
 from sim.tricks import trick_winner
 
@@ -27,7 +26,6 @@ Q_CONSTANT, Q_TOTAL = Q_GAME, Q_GAME + 1
 """The question's own constants: the lone player's points outside the main game's tricks,
 and the main game's card points (taken and still out)."""
 TT_BITS = 18
-PIMC_TT_BITS = 16
 
 
 @numba.njit(**JIT)
@@ -112,24 +110,6 @@ def moves(state, q, out, rep, scores):
                           np.uint64(0), eff, strength, POINTS, out, scores)
 
 
-@numba.njit(inline="always", **JIT)
-def score_of(state, q, count):
-    """What the seat to move scores should the lone player's points end at ``count``: the
-    default settlement (``doko_skat.value``) with the main-game points so split (the pair's
-    on one of its seats)."""
-    lone = state[S.LONE]
-    pair = (lone + 1) % 3
-    other = (lone + 2) % 3
-    kept = (state[S.POINTS + lone], state[S.POINTS + pair], state[S.POINTS + other], state[S.DONE])
-    main = count - q[Q_CONSTANT]
-    state[S.POINTS + lone] = main
-    state[S.POINTS + pair] = q[Q_TOTAL] - main
-    state[S.POINTS + other] = 0
-    state[S.DONE] = 1
-    got = value(state, state[HEADER.PLAYER])
-    state[S.POINTS + lone], state[S.POINTS + pair], state[S.POINTS + other], state[S.DONE] = kept
-    return got
-
 
 # --- entry points (the searches allocate nothing: no reference counting) --------------------
 
@@ -151,29 +131,9 @@ def count(state, q, ws):
     return solver.exact(state, q, ws, step, tally, key, moves)
 
 
-@numba.njit(**JIT)
-def band(state, thresholds, q, ws):
-    """How many of the ascending ``thresholds`` the lone player can reach."""
-    return solver.band(state, thresholds, q, ws, step, tally, key, moves)
-
 
 @numba.njit(**JIT_NRT)
 def counts_after(state, q, ws, out):
     """The count under best play after each legal card (``out[card]``); the legal cards."""
     return solver.root_counts(state, q, ws, out, legal, step, moves, count)
 
-
-@numba.njit(**JIT_NRT)
-def pimc_card(obs, rng, worlds, prefer):
-    """The ``pimc`` player's card: ``worlds`` worlds of the seat's observation, each solved."""
-    ws = solver.workspace(LENGTH, PIMC_TT_BITS)
-    return solver.pimc(obs, rng, worlds, prefer, ws, world, prepare, question, legal, step,
-                       tally, moves, score_of, band)
-
-
-@numba.njit(**JIT_NRT)
-def dd_card(truth, prefer):
-    """The ``dd`` player's card: it sees every card (``truth``, the card-play state)."""
-    ws = solver.workspace(LENGTH, PIMC_TT_BITS)
-    return solver.perfect(truth, prefer, ws, prepare, question, legal, step, tally, moves,
-                          score_of, band)

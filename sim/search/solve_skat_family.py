@@ -1,12 +1,11 @@
 """The Skat family's double-dummy solver (``skat``, ``skat_en_deux``): the hooks the one
 search (``sim.search.solver``) needs over the card-play state, and the compiled entry points
-the solve command, the ``pimc`` and ``dd`` players and the tests call.
+the solve command, the solver bench and the tests call.
 
 The question a state asks (``question``):
 
 * a suit game or grand: the declarer's card points, the two cards that count for him
-  included (31, 61, 90 and 120 are the thresholds the scoring sees; Schwarz is taken as
-  all 120 points when a player scores a band);
+  included (31, 61 and 90 are the thresholds the scoring sees);
 * a null game: whether the declarer can be forced to take a trick (his tricks, 0 or 1,
   with the defenders maximizing);
 * a ramsch: the card points of the place to move, with the others taking them as one side
@@ -29,7 +28,6 @@ from sim.games.cardplay import HEADER, PLAY
 from sim.games.skat_cardplay import LENGTH, TRICKS, S, legal, step
 from sim.games.skat_values import EFF, JIT, JIT_NRT, NULL, POINTS, RAMSCH, STRENGTH, card_points
 from sim.search import solver
-from sim.search.skat_family import value, world
 from sim.search.solver import Q_COUNTED, Q_GAME, Q_KIND, Q_MAXIMIZERS, Q_SUM
 from sim.tricks import trick_winner
 
@@ -40,8 +38,7 @@ Q_CONSTANT, Q_TOTAL, Q_LAST_TRICK = Q_GAME, Q_GAME + 1, Q_GAME + 2
 """The question's own constants: points counted from the start (the declarer's skat),
 points in play from the start, points the taker of the last trick adds (Skat's ramsch)."""
 TT_BITS = 18
-PIMC_TT_BITS = 16
-"""Transposition-table slots (as bits) of a whole solve and of a ``pimc`` decision."""
+"""Transposition-table slots (as bits) of a solve."""
 
 
 @numba.njit(**JIT)
@@ -145,30 +142,6 @@ def moves(state, q, out, rep, scores):
                           strength, POINTS, out, scores)
 
 
-@numba.njit(inline="always", **JIT)
-def score_of(state, q, count):
-    """What the player to move at ``state`` scores should the question's count end at
-    ``count``: the default scoring (``skat_family.value``) of the state finished so (the
-    declarer's points or tricks set; all 120 points read as Schwarz), in a ramsch minus his
-    points."""
-    player = state[HEADER.PLAYER]
-    game = state[S.GAME]
-    if game == RAMSCH:
-        return -np.float64(count)
-    declarer = state[S.DECLARER]
-    points, tricks, done = state[S.POINTS + declarer], state[S.TRICKS + declarer], state[S.DONE]
-    if game == NULL:
-        state[S.TRICKS + declarer] = count
-    else:
-        state[S.POINTS + declarer] = count - q[Q_CONSTANT]
-        state[S.TRICKS + declarer] = TRICKS if count >= ALL_POINTS else (0 if count == q[Q_CONSTANT] else 1)
-    state[S.DONE] = 1
-    got = value(state, player)
-    state[S.POINTS + declarer] = points
-    state[S.TRICKS + declarer] = tricks
-    state[S.DONE] = done
-    return got
-
 
 # --- entry points ---------------------------------------------------------------------------
 
@@ -193,29 +166,9 @@ def count(state, q, ws):
     return solver.exact(state, q, ws, step, tally, key, moves)
 
 
-@numba.njit(**JIT)
-def band(state, thresholds, q, ws):
-    """How many of the ascending ``thresholds`` the question's maximizers can reach."""
-    return solver.band(state, thresholds, q, ws, step, tally, key, moves)
-
 
 @numba.njit(**JIT_NRT)
 def counts_after(state, q, ws, out):
     """The count under best play after each legal card (``out[card]``); the legal cards."""
     return solver.root_counts(state, q, ws, out, legal, step, moves, count)
 
-
-@numba.njit(**JIT_NRT)
-def pimc_card(obs, rng, worlds, prefer):
-    """The ``pimc`` player's card: ``worlds`` worlds of the seat's observation, each solved."""
-    ws = solver.workspace(LENGTH, PIMC_TT_BITS)
-    return solver.pimc(obs, rng, worlds, prefer, ws, world, prepare, question, legal, step,
-                       tally, moves, score_of, band)
-
-
-@numba.njit(**JIT_NRT)
-def dd_card(truth, prefer):
-    """The ``dd`` player's card: it sees every card (``truth``, the card-play state)."""
-    ws = solver.workspace(LENGTH, PIMC_TT_BITS)
-    return solver.perfect(truth, prefer, ws, prepare, question, legal, step, tally, moves,
-                          score_of, band)

@@ -16,9 +16,8 @@ as the count reaches the target or cannot any more (the quick bounds); positions
 trick's start are kept in a transposition table keyed by the cards left and the leader,
 with the bounds on what the remaining tricks add that every search so far proved; the
 moves come from the game, cards equivalent among the remaining ones searched once and the
-likely best first. ``exact`` finds the count under best play by bisection over targets,
-``band`` the highest of a list of thresholds reached (the scoring's: 31, 61, 90 in Skat);
-they share the table, so later searches are cheap. The search is iterative (a stack of
+likely best first. ``exact`` finds the count under best play by bisection over targets;
+its searches share the table, so the later ones are cheap. The search is iterative (a stack of
 states, one a ply), so that it can be inlined into each game's compiled entry points
 (``sim.search.solve_*``) with the game's functions:
 
@@ -216,19 +215,6 @@ def exact(root, q, ws, step, tally, key, moves):
     return lo
 
 
-@numba.njit(**JIT_INLINE)
-def band(root, thresholds, q, ws, step, tally, key, moves):
-    """How many of the ascending ``thresholds`` the maximizers can reach from ``root``."""
-    lo = 0
-    hi = thresholds.shape[0]
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if reach(root, thresholds[mid - 1], q, ws, step, tally, key, moves):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
 
 # --- the moves a game searches -------------------------------------------------------------
 
@@ -333,95 +319,8 @@ def tops(live, order, eff):
     return got
 
 
-__all__ = ["POINTS", "TRICKS", "TRUMP", "band", "card_order", "clear", "equivalent", "exact",
+__all__ = ["POINTS", "TRICKS", "TRUMP", "card_order", "clear", "equivalent", "exact",
            "ordered", "reach", "tops", "workspace"]
-
-
-# --- players: the best card by its solved score ---------------------------------------------
-
-@numba.njit(**JIT_INLINE)
-def card_scores(root, q, ws, totals, legal, step, tally, moves, score_of, band_of):
-    """Add to ``totals[card]`` what each legal card of the player to move scores for him
-    (``score_of(root, q, count)``: his score should the count end at ``count``) under best
-    play from ``root``; returns the legal cards. The scoring's thresholds are found from
-    ``score_of`` (the counts where the score changes), so each card needs only the band of
-    its count (``band_of(state, thresholds, q, ws)``, the game's compiled ``band``)."""
-    count, open_ = tally(root, q)
-    thresholds = np.empty(open_ + 1, np.int64)
-    n_thresholds = 0
-    last = score_of(root, q, count)
-    for t in range(count + 1, count + open_ + 1):
-        score = score_of(root, q, t)
-        if score != last:
-            thresholds[n_thresholds] = t
-            n_thresholds += 1
-            last = score
-    rep = np.full(64, -1, np.int64)
-    out = np.empty(MAX_MOVES, np.int64)
-    n = moves(root, q, out, rep, np.empty(MAX_MOVES, np.int64))
-    child = np.empty_like(root)
-    scores = np.zeros(64)
-    for k in range(n):
-        card = out[k]
-        child[:] = root
-        step(child, card)
-        b = band_of(child, thresholds[:n_thresholds], q, ws)
-        scores[card] = score_of(root, q, thresholds[b - 1] if b else count)
-    mask = np.uint64(legal(root))
-    m = mask
-    while m:
-        card = lsb(m)
-        m &= m - np.uint64(1)
-        totals[card] += scores[rep[card]]
-    return mask
-
-
-@numba.njit(**JIT_INLINE)
-def best_card(totals, mask, prefer):
-    """The card of ``mask`` with the highest total; ties to ``prefer`` (the heuristic's
-    card), else the lowest card."""
-    best = -1
-    m = np.uint64(mask)
-    while m:
-        card = lsb(m)
-        m &= m - np.uint64(1)
-        if best < 0 or totals[card] > totals[best] or (totals[card] == totals[best] and card == prefer):
-            best = card
-    return best
-
-
-@numba.njit(**JIT_INLINE)
-def pimc(obs, rng, worlds, prefer, ws, world, prepare, question, legal, step, tally, moves,
-         score_of, band_of):
-    """Perfect-information Monte Carlo: ``worlds`` worlds dealt from the seat's observation
-    (``world``), each solved for every legal card (``card_scores``); the card with the best
-    mean score, ties to ``prefer``."""
-    length = ws[W_STATES].shape[1]
-    state = np.empty(length, np.int64)
-    q = np.zeros(Q_LENGTH, np.int64)
-    totals = np.zeros(64)
-    mask = np.uint64(0)
-    for _ in range(worlds):
-        world(obs, rng, state)
-        prepare(state)
-        question(state, q)
-        clear(ws)
-        mask = card_scores(state, q, ws, totals, legal, step, tally, moves, score_of, band_of)
-    return best_card(totals, mask, prefer)
-
-
-@numba.njit(**JIT_INLINE)
-def perfect(truth, prefer, ws, prepare, question, legal, step, tally, moves, score_of, band_of):
-    """The card a player who sees every card (``truth``, the card-play state itself) plays:
-    the best score under best play, ties to ``prefer``."""
-    state = truth.copy()
-    prepare(state)
-    q = np.zeros(Q_LENGTH, np.int64)
-    question(state, q)
-    clear(ws)
-    totals = np.zeros(64)
-    mask = card_scores(state, q, ws, totals, legal, step, tally, moves, score_of, band_of)
-    return best_card(totals, mask, prefer)
 
 
 @numba.njit(**JIT_INLINE)
