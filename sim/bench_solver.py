@@ -30,6 +30,8 @@ def positions(name: str, count: int) -> list[np.ndarray]:
     from sim.solve import SOLVERS
 
     game = find_game(name)
+    card_play = game.card_play
+    assert card_play is not None
     rules = game.rules()
     found: list[np.ndarray] = []
     first = 0
@@ -38,7 +40,7 @@ def positions(name: str, count: int) -> list[np.ndarray]:
                           record=True)
         assert batch.actions is not None
         for i in range(len(batch)):
-            started = game.card_play.start(batch.columns, i, batch.actions[i], rules)
+            started = card_play.start(batch.columns, i, batch.actions[i], rules)
             if started is not None and len(found) < count:
                 state = started[0]
                 SOLVERS[name].prepare(state)
