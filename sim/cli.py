@@ -287,9 +287,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
         raise CliError(f"{path}: {e}") from None
     if first is None:
         return 0
-    for game, solution in itertools.chain([first], solved):
+    for solution in itertools.chain([first], solved):
         print(json.dumps(solution, separators=(",", ":")) if args.json
-              else format_solution(game, solution))
+              else format_solution(solution))
     return 0
 
 

@@ -7,7 +7,7 @@ under best play by both (the points taken before trick ``K`` included, the skat 
 counted as the rules count them), and the same after each card the player to move may play.
 A null game says instead whether the declarer can be forced to take a trick.
 
->>> sides_of(np.array([0, 1, 1, 0, 0, 2, 1], np.int64), 0b010, [0, 1, 2])
+>>> sides_of(0b010, [0, 1, 2])
 [[1], [0, 2]]
 """
 
@@ -98,7 +98,7 @@ def _position(line: Any, columns: Any, i: int, log: np.ndarray, trick: int) -> P
     return Position(game, line.deal, trick, state, _players(game, state))
 
 
-def sides_of(state: np.ndarray, counted: int, seats: list[int]) -> list[list[int]]:
+def sides_of(counted: int, seats: list[int]) -> list[list[int]]:
     """The players of the counted places and of the others, each once, in order."""
     first = sorted({seats[p] for p in range(len(seats)) if (counted >> p) & 1 and seats[p] >= 0})
     rest = sorted({s for s in seats if s >= 0} - set(first))
@@ -125,7 +125,7 @@ def solve_position(position: Position, ws: tuple[np.ndarray, ...]) -> dict[str, 
     legal = int(module.counts_after(state, q, ws, after))
     mover = int(state[HEADER.TO_MOVE])
     out["to_move"] = position.seats[mover]
-    out["sides"] = sides_of(state, int(q[Q_COUNTED]), position.seats)
+    out["sides"] = sides_of(int(q[Q_COUNTED]), position.seats)
     null = game.name in ("skat", "skat_en_deux") and int(state[solve_skat_family.S.GAME]) == NULL
     maximizes = (int(q[solver.Q_MAXIMIZERS]) >> mover) & 1  # else he wants the count low
 
@@ -151,7 +151,7 @@ def solve_position(position: Position, ws: tuple[np.ndarray, ...]) -> dict[str, 
     return out
 
 
-def format_solution(game_name: str, solved: dict[str, Any]) -> str:
+def format_solution(solved: dict[str, Any]) -> str:
     """A solved position as lines for people."""
     head = f"deal {solved['deal']}, trick {solved['trick']}"
     if not solved.get("solved", True):
@@ -173,12 +173,12 @@ def format_solution(game_name: str, solved: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def solve_trace(path: Path, trick: int) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every deal of the trace solved at trick ``trick``: ``(game, solution)``."""
+def solve_trace(path: Path, trick: int) -> Iterator[dict[str, Any]]:
+    """Every deal of the trace solved at trick ``trick``."""
     workspaces: dict[str, tuple[np.ndarray, ...]] = {}
     for position in positions(path, trick):
         name = position.game.name
         ws = workspaces.get(name)
         if ws is None:
             ws = workspaces[name] = SOLVERS[name].new_workspace(solver.TT_BITS)
-        yield name, solve_position(position, ws)
+        yield solve_position(position, ws)

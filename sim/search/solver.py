@@ -42,7 +42,7 @@ import numpy as np
 from sim.cards import lsb
 from sim.games.cardplay import HEADER
 from sim.rng import mix64
-from sim.tricks import TRUMP, beats
+from sim.tricks import beats
 
 POINTS, TRICKS = 0, 1
 """``Q_KIND``: what the question counts."""
@@ -319,7 +319,7 @@ def tops(live, order, eff):
     return got
 
 
-__all__ = ["POINTS", "TRICKS", "TRUMP", "card_order", "clear", "equivalent", "exact",
+__all__ = ["POINTS", "TRICKS", "card_order", "clear", "equivalent", "exact",
            "ordered", "reach", "tops", "workspace"]
 
 
