@@ -43,8 +43,8 @@ plays ``deals`` deals and gets the plain 95 % interval.
 backends: ``sim.cluster``) and put back in deal order before anything is computed, so the
 same seed and configuration give the same output whatever the jobs, backend or chunks.
 
-**Omniscient policies.** A policy whose base name is in ``OMNISCIENT`` sees every card (a
-future double-dummy player); the report names it (``omniscient``) and the text says its
+**Omniscient policies.** A policy whose base name is in ``OMNISCIENT`` sees every card (the
+double-dummy player ``dd``); the report names it (``omniscient``) and the text says its
 results are not those of a fair player.
 
 >>> roles(2)
@@ -82,11 +82,11 @@ CHUNK = 5_000
 SLOW_CHUNK = 25
 """Deals per task when a slow policy plays: the progress bar moves and the workers share
 the load."""
-SLOW = frozenset({"lookahead"})
-"""Base names of policies about a thousand times slower than the heuristic."""
-OMNISCIENT: frozenset[str] = frozenset()
-"""Base names of policies that see every card (none yet; a double-dummy ``dd`` would be
-one): their results are flagged in the report."""
+SLOW = frozenset({"lookahead", "pimc", "dd"})
+"""Base names of policies about a thousand times slower than the heuristic (or more)."""
+OMNISCIENT: frozenset[str] = frozenset({"dd"})
+"""Base names of policies that see every card (the double-dummy ``dd``): their results are
+flagged in the report."""
 LOOKS = 8
 """Looks of ``until_decided`` (before dropping those under ``MIN_LOOK`` deals)."""
 MIN_LOOK = 50

@@ -52,8 +52,8 @@ from sim.registry import find_game
 POLICIES = ("random", "heuristic")
 """Policies timed by default."""
 DEFAULT_DEALS = 2_000_000
-SLOW = frozenset({"lookahead"})
-"""Base names of policies about a thousand times slower than the heuristic."""
+SLOW = frozenset({"lookahead", "pimc", "dd"})
+"""Base names of policies about a thousand times slower than the heuristic (or more)."""
 SLOW_DEALS = 200
 """Deals a slow policy plays when ``--deals`` is not given."""
 SLOW_WARM_DEALS = 4
@@ -106,16 +106,19 @@ def is_slow(policy: str) -> bool:
 
 
 def rollouts_of(policy: str) -> int:
-    """The rollouts per decision of a lookahead policy name (``lookahead:N``: N)."""
+    """The rollouts per decision of a lookahead policy name (``lookahead:N``: N), the worlds
+    of a pimc one (``pimc:N``: N); ``dd`` solves one, the deal itself."""
     from sim.policies import option_of, policy_id
 
-    return option_of(policy_id(policy))
+    return option_of(policy_id(policy)) or 1
 
 
-def count_decisions(game: Any, batch: Any, rules: dict[str, Any], rollouts: int) -> tuple[int, int]:
+def count_decisions(game: Any, batch: Any, rules: dict[str, Any], rollouts: int,
+                    spread: bool = True) -> tuple[int, int]:
     """The card-play decisions with more than one legal action in a recorded ``batch``, and
     the rollouts a lookahead player of ``rollouts`` per decision spends on them
-    (``max(1, rollouts // actions) * actions`` each), replayed through ``game.card_play``."""
+    (``max(1, rollouts // actions) * actions`` each; without ``spread``, the worlds a
+    solving player solves: ``rollouts`` each), replayed through ``game.card_play``."""
     cp = game.card_play
     if cp is None or batch.actions is None:
         return 0, 0
@@ -129,7 +132,7 @@ def count_decisions(game: Any, batch: Any, rules: dict[str, Any], rollouts: int)
             n = int(np.uint64(cp.legal(state))).bit_count()
             if n > 1:
                 decisions += 1
-                spent += max(1, rollouts // n) * n
+                spent += max(1, rollouts // n) * n if spread else rollouts
             cp.step(state, action)
     return decisions, spent
 
@@ -149,7 +152,9 @@ def _play(args: tuple[str, str, int, int]) -> tuple[int, int, float, int, int]:
     table = shard_table(game, batch.columns, {})
     assert table.num_rows == count
     rss = _rss_mib()  # with this shard's columns and table still held
-    decisions, rollouts = count_decisions(game, batch, rules, rollouts_of(policy)) if slow else (0, 0)
+    spread = policy.partition(":")[0] == "lookahead"
+    decisions, rollouts = (count_decisions(game, batch, rules, rollouts_of(policy), spread)
+                           if slow else (0, 0))
     return os.getpid(), count, rss, decisions, rollouts
 
 

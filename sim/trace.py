@@ -37,7 +37,7 @@ from sim import actions as A
 from sim.deals import DealError, trace_order
 from sim.games.base import Game
 from sim.options import RuleError
-from sim.policies import SEATED, PolicyError, policy_ids
+from sim.policies import SEATED, PolicyError, label, policy_ids
 from sim.registry import GAMES, GameError, find_game
 from sim.trace_codec import Codec, TraceError, short
 
@@ -97,7 +97,8 @@ def trace_object(game: Game, rules: dict[str, Any], policies: Sequence[str], see
                  given: bool = False) -> dict[str, Any]:
     """The trace object of deal ``i`` of ``columns`` played under ``rules`` with the action
     ``rows`` its kernel recorded; ``given``: the cards were given by hand (``stichsim play
-    --deal``), so a replay deals them from the ``cards`` block (field ``given_deal``)."""
+    --deal``), so a replay deals them from the ``cards`` block (field ``given_deal``). The
+    seats of a player that sees every card (``dd``) are listed (``sees_every_card``)."""
     codec = trace_codec(game)
     obj = {
         "game": game.name,
@@ -112,6 +113,9 @@ def trace_object(game: Game, rules: dict[str, Any], policies: Sequence[str], see
     }
     if given:
         obj["given_deal"] = True
+    omniscient = [s for s, name in enumerate(policies) if label(name) != name]
+    if omniscient:  # a dd seat: its play is no fair player's
+        obj["sees_every_card"] = omniscient
     return obj
 
 

@@ -1,5 +1,5 @@
-"""The double-dummy solver (``sim.search.solver`` and each game's hooks), ``stichsim solve``
-and the players built on it (``pimc``, ``dd``).
+"""The double-dummy solver (``sim.search.solver`` and each game's hooks) and ``stichsim solve``
+(the players built on it: ``test_solving_players``).
 
 * against a plain minimax that visits every line of play: every position of the last four
   tricks of recorded deals, and the count after each legal card at the last three;

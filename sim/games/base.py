@@ -18,9 +18,9 @@ from sim import actions as A
 from sim.cards import Deck
 from sim.deals import Layout
 from sim.games.cardplay import CardPlay
-from sim.games.kernel import E_ASK, SHUFFLED, KernelTag, play_shard
+from sim.games.kernel import E_ASK, E_SOLVE, SHUFFLED, KernelTag, play_shard
 from sim.options import OptionTable
-from sim.policies import PERSON, SCRIPTED, SEATED, policy_ids
+from sim.policies import PERSON, SCRIPTED, SEATED, is_solving, policy_ids
 
 _SCRATCH = threading.local()
 """Each thread's reusable result buffers, by game (threads must not share one: a threaded
@@ -44,11 +44,14 @@ class Batch:
     """Deals played by one call: result columns, and the recorded actions if asked for.
 
     ``views``: for a deal that stopped for a person's decision (``replay_error`` is
-    ``E_ASK``), the observation of his seat then; ``None`` for the others."""
+    ``E_ASK``) or a solving player's card (``E_SOLVE``), the observation of his seat then;
+    ``None`` for the others. ``states``: for a solving player's stop, the card-play state
+    (``sim.policies.solving`` alone reads it: a ``dd`` player's whole deal)."""
 
     columns: dict[str, np.ndarray]
     actions: list[np.ndarray] | None = None
     views: list[np.ndarray | None] | None = None
+    states: list[np.ndarray | None] | None = None
 
     def __len__(self) -> int:
         return len(self.columns["deal"])
@@ -151,13 +154,25 @@ class Game:
         or, where seats are named ``person``, for those only (the others play their
         policies), and a deal stops at a person's decision its script lacks
         (``Batch.views``). ``preset`` deals every deal from that order of the cards
-        instead of shuffling (a deal given by hand).
+        instead of shuffling (a deal given by hand). Solving players (``pimc``, ``dd``)
+        choose their cards outside the kernel (``sim.policies.solving``).
         """
         pols = np.array(policy_ids(policies, self.n_players, self.name, SEATED), np.int64)
         if script is None and PERSON in pols:
             raise ValueError("a person's seat needs a script (his decisions so far)")
         if script is not None and PERSON not in pols:
             pols[:] = SCRIPTED
+        elif any(is_solving(int(p)) for p in pols):
+            from sim.policies.solving import play_solving  # the solvers compile only when used
+            return play_solving(self, seed, first, count, rules, pols, record, script, preset)
+        return self.run_kernel(seed, first, count, rules, pols, record, script, preset)
+
+    def run_kernel(self, seed: int, first: int, count: int, rules: dict[str, Any],
+                   pols: np.ndarray, record: bool = False,
+                   script: list[np.ndarray] | None = None,
+                   preset: np.ndarray | None = None) -> Batch:
+        """``play`` with the seats' kernel ids (``sim.policies``; ``SOLVING``, ``PERSON`` and
+        ``SCRIPTED`` included): one call of the game's compiled kernel."""
         params = self.kernel_params(rules)
         values = self.bid_values(rules)
         res = _scratch(self.name, count, len(self.columns))
@@ -182,6 +197,12 @@ class Game:
             return Batch(columns)
         actions = [logs[i, :nlogs[i]].copy() for i in range(count)]
         size = self.observation.LENGTH
-        views = [logs[i, nlogs[i]:].ravel()[:size].copy() if columns["replay_error"][i] == E_ASK
+        errors = columns["replay_error"]
+        views = [logs[i, nlogs[i]:].ravel()[:size].copy() if errors[i] in (E_ASK, E_SOLVE)
                  else None for i in range(count)]
-        return Batch(columns, actions, views)
+        states = None
+        if self.card_play is not None and (errors == E_SOLVE).any():
+            length = self.card_play.length
+            states = [logs[i, nlogs[i]:].ravel()[size:size + length].copy()
+                      if errors[i] == E_SOLVE else None for i in range(count)]
+        return Batch(columns, actions, views, states)

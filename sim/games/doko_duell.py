@@ -100,9 +100,11 @@ from sim.games.doko_obs import FIELDS as O
 from sim.games.kernel import (
     KernelTag,
     ask,
+    card_policy,
     card_value,
     deal_scratch,
     implements,
+    leave_state,
     order_deck,
     record,
     skip_markers,
@@ -320,9 +322,10 @@ def tricks(state, pols, obs, streams, script, cur, err, log, nlog):
         pol = pols[seat]
         if pol < 0:
             skip_markers(script, cur)
-        card = ask(pol, seat, obs, streams[STREAM_SEAT0 + seat], _decide_card, allowed_card,
-                   card_row, card_value, state, script, cur, err, log, nlog)
+        card = ask(card_policy(pol, True), seat, obs, streams[STREAM_SEAT0 + seat], _decide_card,
+                   allowed_card, card_row, card_value, state, script, cur, err, log, nlog)
         if card < 0:
+            leave_state(pol, state, obs, err, log, nlog)
             return False
         step(state, card)
         record_markers(state, log, nlog)

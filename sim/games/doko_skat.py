@@ -62,7 +62,7 @@ from sim.games.doko_skat_cardplay import (
     take_up,
 )
 from sim.games.doko_skat_obs import FIELDS as O
-from sim.games.doko_skat_obs import PH_DECLARE, PH_DISCARD
+from sim.games.doko_skat_obs import PH_DECLARE, PH_DISCARD, PH_PLAY
 from sim.games.doko_skat_values import (
     BOTH_COPIES,
     BOTH_PLACES,
@@ -89,12 +89,14 @@ from sim.games.kernel import (
     KernelTag,
     answer_of,
     ask,
+    card_policy,
     card_row,
     card_value,
     deal_scratch,
     discard_row,
     discard_value,
     implements,
+    leave_state,
     order_deck,
 )
 from sim.games.kernel import play_deal as kernel_play_deal
@@ -325,8 +327,12 @@ def _tricks(state, obs, pols, rngs, script, cur, err, log, nlog):
     while not finished(state):
         player = state[S.PLAYER]
         observe(state, player, obs)
-        card = ask(pols[player], player, obs, rngs[STREAM_SEAT0 + player], _decide_card,
-                   card_allowed, card_row, card_value, state, script, cur, err, log, nlog)
+        # a solving player solves the main game; the first round, which decides the teams, is
+        # the heuristic's
+        card = ask(card_policy(pols[player], state[S.ROUND] == PH_PLAY), player, obs,
+                   rngs[STREAM_SEAT0 + player], _decide_card, card_allowed, card_row, card_value,
+                   state, script, cur, err, log, nlog)
+        leave_state(pols[player], state, obs, err, log, nlog)
         if card < 0:
             return False
         step(state, card)

@@ -15,6 +15,9 @@ asking its policy; a row that does not fit sets the deal's replay error.
 A person's seat (``PERSON``, ``stichsim play``) is a scripted seat whose script holds
 only his decisions so far: where it runs out, the deal stops (``person_waits``) with his
 observation left for the caller, who asks him and plays the deal again with one row more.
+A solving player's seat (``SOLVING``: ``pimc``, ``dd``) stops the same way at its cards
+(``card_policy``), with the card-play state left after the observation (``leave_state``) for
+``sim.policies.solving``; its other decisions are the heuristic's.
 """
 
 from __future__ import annotations
@@ -28,13 +31,14 @@ from numba.core import types
 from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
 
 from sim.actions import DISCARD, MARKER, PLAY, ROW
-from sim.policies import PERSON, SCRIPTED
+from sim.policies import HEURISTIC, PERSON, SCRIPTED, SOLVING
 from sim.rng import shuffle
 
-E_NONE, E_MISMATCH, E_ILLEGAL, E_ASK = 0, 1, 2, 3
+E_NONE, E_MISMATCH, E_ILLEGAL, E_ASK, E_SOLVE = 0, 1, 2, 3, 4
 """Replay errors: none; a recorded action of the wrong kind or seat (or left over);
 an action the rules do not allow there; no error but a stop: a person must decide
-(``person_waits``)."""
+(``person_waits``); no error but a stop: a solving player must choose a card
+(``leave_state``)."""
 
 
 @numba.njit(cache=True)
@@ -50,6 +54,29 @@ def person_waits(pol, script, cur, obs, err, log, nlog):
     for k in range(min(obs.shape[0], (log.shape[0] - n) * ROW)):
         log[n + k // ROW, k % ROW] = obs[k]
     return True
+
+
+@numba.njit(cache=True, inline="always")
+def card_policy(pol, solvable):
+    """Who is asked for a card: a solving player's seat stops like a person's where its
+    game can be solved (``solvable``), else the heuristic plays; any other seat its policy."""
+    if pol != SOLVING:
+        return pol
+    return PERSON if solvable else HEURISTIC
+
+
+@numba.njit(cache=True, inline="always")
+def leave_state(pol, state, obs, err, log, nlog):
+    """At a solving seat's stop for a card (``pol`` the seat's, ``err`` ``E_ASK``): the stop
+    is ``E_SOLVE``, with the card-play ``state`` in the log's free rows after the
+    observation ``obs``."""
+    if pol != SOLVING or err[0] != E_ASK:
+        return
+    err[0] = E_SOLVE
+    n = nlog[0]
+    at = obs.shape[0]
+    for k in range(min(state.shape[0], (log.shape[0] - n) * ROW - at)):
+        log[n + (at + k) // ROW, (at + k) % ROW] = state[k]
 
 
 SHUFFLED = np.zeros(0, np.int64)
@@ -145,8 +172,11 @@ def ask(pol, player, obs, rng, decide, check, row, value_of, ctx, script, cur, e
 
     A person's seat (``PERSON``) stops the deal here once his script is used up
     (``person_waits``: returns -1); a scripted seat takes its answer from the next recorded
-    row (``replayed``); any other seat asks its policy. The answer is recorded as
+    row (``replayed``); any other seat asks its policy, a solving player's seat the heuristic
+    (its cards are asked through ``card_policy``). The answer is recorded as
     ``row(ctx, value)`` and returned (-1 after an error)."""
+    if pol == SOLVING:
+        pol = HEURISTIC
     if pol < 0:
         if person_waits(pol, script, cur, obs, err, log, nlog):
             return -1

@@ -34,7 +34,17 @@ from sim.cards import SKAT_DECK
 from sim.deals import Group, Layout
 from sim.games.base import Game
 from sim.games.cardplay import CardPlay
-from sim.games.kernel import KernelTag, ask, card_row, card_value, deal_scratch, implements, record
+from sim.games.kernel import (
+    KernelTag,
+    ask,
+    card_policy,
+    card_row,
+    card_value,
+    deal_scratch,
+    implements,
+    leave_state,
+    record,
+)
 from sim.games.kernel import play_deal as kernel_play_deal
 from sim.games.skat_cardplay import (
     LENGTH,
@@ -399,9 +409,11 @@ def _tricks(state, obs, pols, states, script, cur, err, log, nlog):
     while not finished(state):
         seat = state[S.TO_MOVE]
         observe(state, seat, obs)
-        card = ask(pols[seat], seat, obs, states[STREAM_SEAT0 + seat], decide_play, card_allowed,
-                   card_row, card_value, state, script, cur, err, log, nlog)
+        card = ask(card_policy(pols[seat], True), seat, obs, states[STREAM_SEAT0 + seat],
+                   decide_play, card_allowed, card_row, card_value, state, script, cur, err, log,
+                   nlog)
         if card < 0:
+            leave_state(pols[seat], state, obs, err, log, nlog)
             return
         step(state, card)
 

@@ -36,7 +36,16 @@ from sim.cards import SKAT_DECK
 from sim.deals import Group, Layout
 from sim.games.base import Game
 from sim.games.cardplay import PLAY, CardPlay
-from sim.games.kernel import KernelTag, ask, card_value, deal_scratch, implements, record
+from sim.games.kernel import (
+    KernelTag,
+    ask,
+    card_policy,
+    card_value,
+    deal_scratch,
+    implements,
+    leave_state,
+    record,
+)
 from sim.games.kernel import play_deal as kernel_play_deal
 from sim.games.skat_cardplay import (
     ACCEPT,
@@ -543,7 +552,7 @@ def _declaration(place, declarer, pickup, hands, seen, obs, pols, states, params
 
 
 @numba.njit(inline="always", **JIT)
-def _card_row(state, card):
+def card_row(state, card):
     """A played card's row: ``b`` 1 from the blind, 0 from the player's own hand."""
     return A.PLAY, card, 1 if state[S.TO_MOVE] == state[S.BLIND_AT] else 0
 
@@ -586,8 +595,10 @@ def _decision(state, obs, pols, states, script, cur, err, log, nlog):
     pol = pols[player]
     rng = states[STREAM_SEAT0 + player]
     if phase == PLAY:
-        return ask(pol, player, obs, rng, decide_play, card_allowed, _card_row, card_value,
-                   state, script, cur, err, log, nlog)
+        card = ask(card_policy(pol, True), player, obs, rng, decide_play, card_allowed,
+                   card_row, card_value, state, script, cur, err, log, nlog)
+        leave_state(pol, state, obs, err, log, nlog)
+        return card
     if phase == OFFER:
         return ask(pol, player, obs, rng, _decide_offer, _check_offer, _offer_row, _offer_value,
                    state, script, cur, err, log, nlog)

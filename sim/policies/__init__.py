@@ -1,15 +1,19 @@
-"""Policies: who decides at each seat. A policy sees its seat's observation only.
+"""Policies: who decides at each seat. A policy sees its seat's observation only, except
+``dd``, which sees every card (a ceiling, not a player: ``label`` says so wherever it shows).
 
 Policies are named in experiments and on the command line; kernels receive
 their integer ids. ``random`` picks uniformly among the choices offered at each
 decision; ``heuristic`` plays like a club player (one module per game); ``lookahead``
 decides every decision with a choice (cards, bids, the skat, discards, declarations,
 give-ups, offers) by sampling the worlds its seat cannot tell apart and playing each choice
-out with the heuristic (``sim.policies.lookahead``).
+out with the heuristic (``sim.policies.lookahead``). ``pimc`` chooses its cards by perfect-
+information Monte Carlo: it samples worlds as the lookahead does and solves each with the
+double-dummy solver (``sim.policies.solving``); ``dd`` solves the deal itself. Both leave
+their decisions before the card play to the heuristic.
 
 A policy may take a whole-number option after a colon: ``lookahead:64`` is the lookahead
-player with 64 rollouts per decision. The kernel id holds the policy in its low
-``KIND_BITS`` bits and the option above them (``option_of``).
+player with 64 rollouts per decision, ``pimc:32`` the pimc player with 32 worlds. The kernel
+id holds the policy in its low ``KIND_BITS`` bits and the option above them (``option_of``).
 
 >>> policy_ids(["heuristic", "lookahead:32"], 2, "doko_duell") == [HEURISTIC, LOOKAHEAD | 32 << KIND_BITS]
 True
@@ -32,8 +36,17 @@ SCRIPTED = -1
 PERSON = -2
 """Internal: a person at the table (``stichsim play``): the seat plays the script's rows,
 and where they run out the deal stops and leaves the seat's observation to ask him."""
+SOLVING = -3
+"""Internal: a seat of a solving player (``pimc``, ``dd``) in the kernel. Its cards come from
+the script, and where it runs out the deal stops as for a person, leaving the seat's
+observation and the card-play state (``sim.policies.solving`` decides and plays the deal
+again); its other decisions are the heuristic's."""
+PIMC = 3
+DD = 4
+DEFAULT_WORLDS = 16
+"""Worlds per decision of plain ``pimc``."""
 
-POLICIES = {"random": RANDOM, "heuristic": HEURISTIC, "lookahead": LOOKAHEAD}
+POLICIES = {"random": RANDOM, "heuristic": HEURISTIC, "lookahead": LOOKAHEAD, "pimc": PIMC, "dd": DD}
 """Policy names a user can choose, with their kernel ids."""
 SEATED = {**POLICIES, "person": PERSON}
 """Names a deal's seat may carry in a trace: a policy, or ``person`` for a seat a person
@@ -44,7 +57,7 @@ class PolicyError(ValueError):
     """An unknown policy name or a wrong number of seats."""
 
 
-OPTIONS = {LOOKAHEAD: DEFAULT_ROLLOUTS}
+OPTIONS = {LOOKAHEAD: DEFAULT_ROLLOUTS, PIMC: DEFAULT_WORLDS}
 """The policies that take an option (``name:N``), with the option's default."""
 
 
@@ -58,16 +71,31 @@ def policy_id(name: str, known: dict[str, int] = POLICIES) -> int:
     base, colon, option = name.partition(":")
     if base not in known:
         raise PolicyError(f"unknown policy {name!r} (policies: {', '.join(POLICIES)}; "
-                          f"lookahead:N for N rollouts a decision)")
+                          f"lookahead:N for N rollouts a decision, pimc:N for N worlds)")
     kind = known[base]
     if not colon:
         return kind | OPTIONS.get(kind, 0) << KIND_BITS
     if kind not in OPTIONS:
         raise PolicyError(f"policy {base!r} takes no option, got {name!r}")
     if not option.isdigit() or not 0 < int(option) <= MAX_ROLLOUTS:
-        raise PolicyError(f"policy {name!r}: the rollouts per decision must be a whole number "
-                          f"from 1 to {MAX_ROLLOUTS}")
+        raise PolicyError(f"policy {name!r}: the rollouts or worlds per decision must be a whole "
+                          f"number from 1 to {MAX_ROLLOUTS}")
     return kind | int(option) << KIND_BITS
+
+
+def label(name: str) -> str:
+    """A policy's name as tables and reports show it: ``dd`` says that it sees every card.
+
+    >>> label("dd"), label("pimc:16")
+    ('dd (sees every card)', 'pimc:16')
+    """
+    return f"{name} (sees every card)" if name.partition(":")[0] == "dd" else name
+
+
+def is_solving(pol: int) -> bool:
+    """Whether kernel id ``pol`` is a solving player (``pimc``, ``dd``): played through
+    ``sim.policies.solving``."""
+    return pol >= 0 and (pol & KIND_MASK) in (PIMC, DD)
 
 
 def policy_ids(names: list[str], n_players: int, game: str,

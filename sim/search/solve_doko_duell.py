@@ -18,6 +18,7 @@ import numpy as np
 
 from sim.cards import bit, lsb
 from sim.games.cardplay import HEADER
+from sim.games.doko_duell import card_row
 from sim.games.doko_duell_cardplay import (
     EFF,
     LENGTH,
@@ -30,7 +31,8 @@ from sim.games.doko_duell_cardplay import (
     legal,
     step,
 )
-from sim.search import solver
+from sim.search import pimc, solver
+from sim.search.doko_duell import world
 from sim.search.solver import Q_COUNTED, Q_KIND, Q_MAXIMIZERS, Q_SUM
 
 ORDER = solver.card_order(EFF, STRENGTH)[0]
@@ -139,6 +141,32 @@ def counts_after(state, q, ws, out):
     return solver.root_counts(state, q, ws, out, legal, step, moves, count)
 
 
+# --- the solving players (``sim.search.pimc``) -------------------------------------------------
+
+VP_STEPS = (5, 2, 1, 1, 1, 1, 1, 1, 2, 5)
+"""What each of ``pimc.doko_bands``' thresholds adds to player 0's VP (RULES.md: the loser's
+10, 5, 3, 2 or 1 VP by his card points, 0 at the 120 : 120 draw, the winner's 1, 2, 3, 5 or
+10); the markers are no part of a solved count."""
 
 
-__all__ = ["TRICKS", "count", "counts_after", "new_workspace", "question", "reaches"]
+@numba.njit(inline="always", **JIT)
+def bands(state, q, thresholds, weights):
+    """The VP bands of player 0's card points (``VP_STEPS``)."""
+    return pimc.doko_bands(q, thresholds, weights, VP_STEPS)
+
+
+@numba.njit(**JIT_NRT)
+def pimc_card(obs, rng, worlds, prefer, ws):
+    """The ``pimc`` player's card from the seat's observation (``sim.search.pimc``)."""
+    return pimc.pimc(obs, rng, worlds, prefer, ws, LENGTH, world, prepare, question, bands,
+                     legal, step, moves, reaches)
+
+
+@numba.njit(**JIT_NRT)
+def dd_card(state, prefer, ws):
+    """The ``dd`` player's card: the deal itself solved (it sees every card)."""
+    return pimc.dd(state, prefer, ws, prepare, question, bands, legal, step, moves, reaches)
+
+
+__all__ = ["TRICKS", "card_row", "count", "counts_after", "dd_card", "new_workspace", "pimc_card",
+           "question", "reaches"]

@@ -17,7 +17,9 @@ from sim.cards import bit, mask_points
 from sim.games.cardplay import HEADER
 from sim.games.doko_skat_cardplay import LENGTH, S, legal, step
 from sim.games.doko_skat_values import EFF, JIT, JIT_NRT, POINTS, STRENGTH
-from sim.search import solver
+from sim.games.kernel import card_row
+from sim.search import pimc, solver
+from sim.search.doko_skat import world
 from sim.search.solver import Q_COUNTED, Q_GAME, Q_KIND, Q_MAXIMIZERS, Q_SUM
 from sim.tricks import trick_winner
 
@@ -137,3 +139,33 @@ def counts_after(state, q, ws, out):
     """The count under best play after each legal card (``out[card]``); the legal cards."""
     return solver.root_counts(state, q, ws, out, legal, step, moves, count)
 
+
+# --- the solving players (``sim.search.pimc``) -------------------------------------------------
+
+POINT_STEPS = (2, 2, 1, 1, 2, 2, 1, 1, 2, 2)
+"""What each of ``pimc.doko_bands``' thresholds adds to the lone player's score (RULES.md:
+2, 3, 4, 6 or 8 points a player for the winners by the losers' card points; at the tie the
+non-declaring side's 1 taken as even); Spitzen and special points are no part of a solved
+count."""
+
+
+@numba.njit(inline="always", **JIT)
+def bands(state, q, thresholds, weights):
+    """The score bands of the lone player's card points (``POINT_STEPS``)."""
+    return pimc.doko_bands(q, thresholds, weights, POINT_STEPS)
+
+
+@numba.njit(**JIT_NRT)
+def pimc_card(obs, rng, worlds, prefer, ws):
+    """The ``pimc`` player's card from the seat's observation (``sim.search.pimc``)."""
+    return pimc.pimc(obs, rng, worlds, prefer, ws, LENGTH, world, prepare, question, bands,
+                     legal, step, moves, reaches)
+
+
+@numba.njit(**JIT_NRT)
+def dd_card(state, prefer, ws):
+    """The ``dd`` player's card: the deal itself solved (it sees every card)."""
+    return pimc.dd(state, prefer, ws, prepare, question, bands, legal, step, moves, reaches)
+
+
+__all__ = ["card_row"]

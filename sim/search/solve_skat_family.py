@@ -26,8 +26,10 @@ import numpy as np
 from sim.cards import bit
 from sim.games.cardplay import HEADER, PLAY
 from sim.games.skat_cardplay import LENGTH, TRICKS, S, legal, step
+from sim.games.skat_en_deux import card_row
 from sim.games.skat_values import EFF, JIT, JIT_NRT, NULL, POINTS, RAMSCH, STRENGTH, card_points
-from sim.search import solver
+from sim.search import pimc, solver
+from sim.search.skat_family import world
 from sim.search.solver import Q_COUNTED, Q_GAME, Q_KIND, Q_MAXIMIZERS, Q_SUM
 from sim.tricks import trick_winner
 
@@ -172,3 +174,41 @@ def counts_after(state, q, ws, out):
     """The count under best play after each legal card (``out[card]``); the legal cards."""
     return solver.root_counts(state, q, ws, out, legal, step, moves, count)
 
+
+# --- the solving players (``sim.search.pimc``) -------------------------------------------------
+
+@numba.njit(inline="always", **JIT)
+def bands(state, q, thresholds, weights):
+    """Where the score changes with the count: a suit game's or grand's declarer points 31, 61,
+    90, 120 (out of Schneider, the win, Schneider, all the points: weights 2, 6, 1, 1, one
+    game level each, a lost game counting double); a null game's first declarer trick; in a
+    ramsch the mover's points 31, 41, 51, 61 (the more he takes, the likelier he loses)."""
+    game = state[S.GAME]
+    if game == NULL:
+        thresholds[0] = 1
+        weights[0] = 1
+        return 1, 0
+    if game == RAMSCH:
+        for k in range(4):
+            thresholds[k] = 31 + 10 * k
+            weights[k] = 1
+        return 4, 3
+    thresholds[0], thresholds[1], thresholds[2], thresholds[3] = 31, 61, 90, ALL_POINTS
+    weights[0], weights[1], weights[2], weights[3] = 2, 6, 1, 1
+    return 4, 1
+
+
+@numba.njit(**JIT_NRT)
+def pimc_card(obs, rng, worlds, prefer, ws):
+    """The ``pimc`` player's card from the seat's observation (``sim.search.pimc``)."""
+    return pimc.pimc(obs, rng, worlds, prefer, ws, LENGTH, world, prepare, question, bands,
+                     legal, step, moves, reaches)
+
+
+@numba.njit(**JIT_NRT)
+def dd_card(state, prefer, ws):
+    """The ``dd`` player's card: the deal itself solved (it sees every card)."""
+    return pimc.dd(state, prefer, ws, prepare, question, bands, legal, step, moves, reaches)
+
+
+__all__ = ["card_row"]

@@ -1,0 +1,189 @@
+"""The players built on the double-dummy solver (``pimc``, ``dd``) and the table that plays
+them between kernel calls (``sim.policies.solving``).
+
+* ``dd`` plays a card whose solved value under the game's scoring bands is the best of the
+  legal cards', checked against the solver's exact count after every legal card, at positions
+  of the last four tricks of recorded deals in every game;
+* ``pimc`` decides from the seat's observation alone: the card-play state it is given beside
+  it can be wiped without changing its card; the observation is the one the seat's kernel
+  shows it;
+* deals with solving players finish, replay from their recorded actions, and are the same
+  whatever the shard; a person's seat beside them plays its script; ``dd`` is named as the
+  player that sees every card in traces and the arena;
+* the policy names.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import sim.policies.solving as solving
+from sim.arena import format_report, run_arena
+from sim.games.cardplay import HEADER
+from sim.games.kernel import E_SOLVE
+from sim.policies import DD, KIND_BITS, PIMC, SOLVING, PolicyError, label, policy_id
+from sim.registry import find_game
+from sim.search import pimc, solver
+from sim.solve import SOLVERS
+from sim.trace import trace_lines
+
+SEED = 11
+
+
+def band_utility(module, state: np.ndarray, q: np.ndarray, count: int) -> int:
+    """The maximizers' utility of a final count under the game's bands, worked out here from
+    the bands' thresholds and weights without the search."""
+    thresholds = np.zeros(pimc.MAX_BANDS, np.int64)
+    weights = np.zeros(pimc.MAX_BANDS, np.int64)
+    n, _ = module.bands(state, q, thresholds, weights)
+    return int(sum(int(weights[k]) for k in range(n) if count >= thresholds[k]))
+
+
+def late_positions(game_name: str, deals: int, from_end: int = 4):
+    """Card-play positions (every card known) of the last ``from_end`` tricks of recorded
+    heuristic deals."""
+    game = find_game(game_name)
+    cp = game.card_play
+    rules = game.rules()
+    batch = game.play(SEED, 0, deals, rules, ["heuristic"] * game.n_players, record=True)
+    for i in range(deals):
+        started = cp.start(batch.columns, i, batch.actions[i], rules)
+        if started is None:
+            continue
+        state, actions = started
+        for action in actions:
+            if cp.finished(state):
+                break
+            if (state[HEADER.PHASE] == 0 and state[cp.fields.TRICK_NO] >= game.tricks - from_end
+                    and int(np.uint64(cp.legal(state))).bit_count() > 1):
+                yield state.copy()
+            cp.step(state, action)
+
+
+@pytest.mark.parametrize("game_name,deals", [("skat", 40), ("skat_en_deux", 40),
+                                             ("doko_duell", 20), ("doko_skat", 30)])
+def test_dd_plays_a_card_of_the_best_band(game_name: str, deals: int) -> None:
+    module = SOLVERS[game_name]
+    ws = module.new_workspace(16)
+    checked = 0
+    for state in late_positions(game_name, deals):
+        prefer = int(np.uint64(find_game(game_name).card_play.legal(state))).bit_length() - 1
+        card = int(module.dd_card(state.copy(), prefer, ws))
+        solved = state.copy()
+        module.prepare(solved)
+        q = np.zeros(solver.Q_LENGTH, np.int64)
+        module.question(solved, q)
+        out = np.zeros(64, np.int64)
+        solver.clear(ws)
+        legal = int(module.counts_after(solved, q, ws, out))
+        mover_maximizes = (q[solver.Q_MAXIMIZERS] >> solved[HEADER.TO_MOVE]) & 1
+        sign = 1 if mover_maximizes else -1
+        utility = {c: sign * band_utility(module, solved, q, int(out[c]))
+                   for c in range(64) if legal >> c & 1}
+        assert legal >> card & 1
+        assert utility[card] == max(utility.values()), (card, utility)
+        checked += 1
+    assert checked >= 20
+
+
+def stops(game_name: str, policies: list[str], deals: int):
+    """The first solving stop of each deal: the seat's view and the card-play state."""
+    game = find_game(game_name)
+    pols = np.array([SOLVING if p in ("pimc", "dd") else policy_id(p) for p in policies], np.int64)
+    batch = game.run_kernel(SEED, 0, deals, game.rules(), pols, True, [np.zeros((0, 4), np.int64)] * deals)
+    for i in range(deals):
+        if batch.columns["replay_error"][i] == E_SOLVE:
+            yield batch.views[i], batch.states[i]
+
+
+def test_pimc_decides_from_the_observation_alone() -> None:
+    game = find_game("skat")
+    cp = game.card_play
+    pol = policy_id("pimc:2")
+    seen = 0
+    for view, state in stops("skat", ["pimc", "heuristic", "heuristic"], 8):
+        player = int(state[HEADER.PLAYER])
+        shown = view.copy()
+        cp.observe(state, player, shown)
+        assert np.array_equal(shown, view)  # the card play's observation of the seat
+        solving._MEMO.clear()
+        card = solving.choose(game, pol, view, state, key=5)
+        solving._MEMO.clear()
+        blind = solving.choose(game, pol, view, np.zeros_like(state), key=5)
+        assert card == blind
+        assert int(view[game.observation.LEGAL]) >> card & 1
+        seen += 1
+    assert seen >= 5
+
+
+def test_dd_reads_the_deal() -> None:
+    """The same view with the hidden cards dealt otherwise can change dd's card (it sees
+    them); it is named as the cheat it is."""
+    game = find_game("skat")
+    pol = policy_id("dd")
+    differs = 0
+    for view, state in stops("skat", ["heuristic", "dd", "heuristic"], 40):
+        other = state.copy()
+        cp = game.card_play
+        seat = int(state[HEADER.TO_MOVE])
+        a, b = [(seat + k) % 3 for k in (1, 2)]
+        fields = cp.fields
+        other[fields.HANDS + a], other[fields.HANDS + b] = state[fields.HANDS + b], state[fields.HANDS + a]
+        solving._MEMO.clear()
+        if solving.choose(game, pol, view, state, 1) != solving.choose(game, pol, view, other, 1):
+            differs += 1
+    assert differs > 0
+    assert label("dd") == "dd (sees every card)"
+
+
+def test_deals_with_solving_players_replay_and_do_not_depend_on_the_shard() -> None:
+    game = find_game("skat")
+    rules = game.rules()
+    seats = ["pimc:2", "dd", "heuristic"]
+    whole = game.play(SEED, 0, 6, rules, seats, record=True)
+    part = game.play(SEED, 3, 3, rules, seats, record=True)
+    assert not whole.columns["replay_error"].any()
+    for name in whole.columns:
+        assert np.array_equal(whole.columns[name][3:], part.columns[name]), name
+    replayed = game.play(SEED, 0, 6, rules, ["random"] * 3, script=whole.actions)
+    for name in whole.columns:
+        assert np.array_equal(whole.columns[name], replayed.columns[name]), name
+    # the solving seats did decide: their play differs from the heuristic's in some deal
+    heuristic = game.play(SEED, 0, 6, rules, ["heuristic"] * 3, record=True)
+    assert any(not np.array_equal(a, b) for a, b in zip(whole.actions, heuristic.actions))
+
+
+def test_a_person_plays_his_script_beside_solving_players() -> None:
+    """A person who plays the heuristic's rows at seat 0 gets the heuristic's deal back."""
+    game = find_game("skat_en_deux")
+    rules = game.rules()
+    played = game.play(SEED, 0, 4, rules, ["heuristic", "dd"], record=True)
+    scripts = [rows[rows[:, 1] == 0] for rows in played.actions]
+    person = game.play(SEED, 0, 4, rules, ["person", "dd"], script=scripts)
+    for name in played.columns:
+        assert np.array_equal(played.columns[name], person.columns[name]), name
+
+
+def test_traces_and_the_arena_say_that_dd_sees_every_card() -> None:
+    lines = list(trace_lines(find_game("skat"), SEED, 0, 2, None, ["heuristic", "dd", "dd"]))
+    assert all(line["sees_every_card"] == [1, 2] for line in lines)
+    json.dumps(lines)
+    fair = list(trace_lines(find_game("skat"), SEED, 0, 1, None, ["heuristic"] * 3))
+    assert "sees_every_card" not in fair[0]
+    report = run_arena("skat", ["heuristic", "dd"], deals=4, jobs=1)
+    assert report["omniscient"] == ["dd"]
+    assert "dd sees every card" in format_report(report)
+
+
+def test_policy_names() -> None:
+    assert policy_id("pimc") == PIMC | 16 << KIND_BITS
+    assert policy_id("pimc:4") == PIMC | 4 << KIND_BITS
+    assert policy_id("dd") == DD
+    with pytest.raises(PolicyError):
+        policy_id("dd:3")
+    with pytest.raises(PolicyError):
+        policy_id("pimc:0")
+    assert label("pimc:8") == "pimc:8"
