@@ -20,17 +20,20 @@ QUESTIONS := start-player-skat start-player-skat-en-deux start-player-doko-duell
 	tie-doko-skat sweep-doko-duell scoring-skat
 
 run: $(STAMP)
+	$(BIN)/python -m sim.warm
 	@for q in $(QUESTIONS); do $(BIN)/stichsim report experiments/$$q.toml || exit 1; done
 	@echo "Reports (open index.html in a browser; summary.md beside it):"
 	@for q in $(QUESTIONS); do echo "  reports/$$q/index.html"; done
 
 # `make test`: the linter (ruff) and the type checker (mypy, over sim and analysis, set up in
-# pyproject.toml), the tests, the examples in the docstrings (doctests), then every notebook
+# pyproject.toml), every game compiled side by side (`sim.warm`: numba's cache, cold in a
+# fresh clone), the tests, the examples in the docstrings (doctests), then every notebook
 # on a quick look (3000 deals per variant), in a fresh folder removed afterwards (never over
 # results/ or reports/, never on old results). The first step that fails stops the rest.
 test: $(STAMP)
 	$(BIN)/ruff check sim analysis tests
 	$(BIN)/mypy
+	$(BIN)/python -m sim.warm --solvers
 	$(BIN)/python -m pytest
 	$(BIN)/python -m pytest --doctest-modules sim analysis
 	work=$$(mktemp -d) && trap 'rm -rf "$$work"' EXIT && \

@@ -187,3 +187,12 @@ def test_policy_names() -> None:
     with pytest.raises(PolicyError):
         policy_id("pimc:0")
     assert label("pimc:8") == "pimc:8"
+
+
+def test_warm_compiles_every_game() -> None:
+    from sim.registry import GAMES
+    from sim.warm import warm
+
+    done = warm(jobs=1)
+    assert sorted(name for name, _ in done) == sorted(GAMES)
+    assert all(seconds >= 0 for _, seconds in done)
