@@ -34,7 +34,7 @@ test: $(STAMP)
 	$(BIN)/ruff check sim analysis tests
 	$(BIN)/mypy
 	$(BIN)/python -m sim.warm --solvers
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 	$(BIN)/python -m pytest --doctest-modules sim analysis
 	work=$$(mktemp -d) && trap 'rm -rf "$$work"' EXIT && \
 	STICHSIM_NOTEBOOK_DEALS=3000 STICHSIM_NOTEBOOK_WORKDIR="$$work" \

@@ -1,5 +1,5 @@
-"""Compile every game's kernel (and, with ``--solvers``, its double-dummy solver and the
-players on it) before a run, one game a process on every core.
+"""Compile every game's kernel (and, with ``--solvers``, the double-dummy solvers and the
+players on them) before a run, one task a process on every core.
 
 numba compiles a game's kernel the first time a process plays the game and keeps it in its
 on-disk cache; in a fresh clone that costs minutes a game, paid one game after another by
@@ -11,68 +11,64 @@ loaded in seconds. Run as ``python -m sim.warm [--solvers]``.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import time
 
+import numba
 import numpy as np
 from joblib import Parallel, delayed
 
 from sim.registry import GAMES, find_game
 from sim.search.solver import Q_LENGTH
 
-COMPILE_ORDER = ("skat", "skat_en_deux", "doko_skat", "doko_duell")
-"""The games, the slowest to compile first, so that the cores finish together."""
+SLOWEST_FIRST = ("skat", "skat_en_deux", "doko_skat", "doko_duell")
+"""The games' kernels, the slowest to compile first, so that the cores finish together."""
+SOLVERS = {"sim.search.solve_skat_family": "skat", "sim.search.solve_doko_skat": "doko_skat",
+           "sim.search.solve_doko_duell": "doko_duell"}
+"""Each solver module, with a game whose card-play state it solves."""
 
 
-def warm_game(name: str, solvers: bool) -> tuple[str, float]:
-    """Compile (or load) one game's kernel, and with ``solvers`` its solver entry points and
-    the solving players' (a deal with ``dd`` and ``pimc:1`` seats); the seconds it took."""
+def warm_kernel(name: str) -> tuple[str, float]:
+    """Compile (or load) one game's kernel: play a deal. The seconds it took."""
     start = time.perf_counter()
     game = find_game(name)
-    rules = game.rules()
-    heuristic = ["heuristic"] * game.n_players
-    game.play(1, 0, 1, rules, heuristic)
-    if solvers:
-        _warm_solver(name)
+    game.play(1, 0, 1, game.rules(), ["heuristic"] * game.n_players)
     return name, time.perf_counter() - start
 
 
-def _warm_solver(name: str) -> None:
-    """Compile one game's solver entry points on a position two tricks before the end of a
-    heuristic deal, and its solving players on a deal with ``dd`` and ``pimc:1`` seats."""
-    from sim.policies.solving import hooks
-
-    game = find_game(name)
-    rules = game.rules()
-    cp = game.card_play
-    assert cp is not None
-    module = hooks(game)
-    deal = 0
-    while True:  # the first deal with a card play (not passed out, not given up)
-        played = game.play(1, deal, 1, rules, ["heuristic"] * game.n_players, record=True)
-        assert played.actions is not None
-        started = cp.start(played.columns, 0, played.actions[0], rules)
-        if started is not None:
-            break
-        deal += 1
-    state, actions = started
-    for action in actions[:len(actions) - 2 * game.n_players]:
-        cp.step(state, action)
-    module.prepare(state)
-    q = np.zeros(Q_LENGTH, np.int64)
-    module.question(state, q)
+def warm_solver(module_name: str) -> tuple[str, float]:
+    """Compile (or load) a solver module's entry points, the solving players' included, for
+    the argument types every caller passes (without running them: that needs the kernel)."""
+    start = time.perf_counter()
+    module = importlib.import_module(module_name)
+    game = find_game(SOLVERS[module_name])
+    assert game.card_play is not None
     ws = module.new_workspace(10)
-    module.count(state, q, ws)
-    module.counts_after(state, q, ws, np.zeros(64, np.int64))
-    game.play(1, deal, 1, rules, ["dd"] + ["pimc:1"] * (game.n_players - 1))
+    typeof = numba.typeof
+    state = typeof(np.zeros(game.card_play.length, np.int64))
+    q = typeof(np.zeros(Q_LENGTH, np.int64))
+    obs = typeof(np.zeros(game.observation.LENGTH, np.int64))
+    rng = typeof(np.zeros(1, np.uint64))
+    workspace = typeof(ws)
+    i64 = numba.int64
+    module.reaches.compile((state, q, i64, workspace))
+    module.count.compile((state, q, workspace))
+    module.counts_after.compile((state, q, workspace, typeof(np.zeros(64, np.int64))))
+    module.pimc_card.compile((obs, rng, i64, i64, workspace))
+    module.dd_card.compile((state, i64, workspace))
+    return module_name.rsplit(".", 1)[1], time.perf_counter() - start
 
 
 def warm(solvers: bool = False, jobs: int | None = None) -> list[tuple[str, float]]:
-    """Compile every game (``warm_game``), as many at once as there are cores."""
-    names = [n for n in COMPILE_ORDER if n in GAMES] + [n for n in GAMES if n not in COMPILE_ORDER]
-    jobs = jobs or min(len(names), os.cpu_count() or 1)
-    done: list[tuple[str, float]] = Parallel(n_jobs=jobs)(delayed(warm_game)(n, solvers)
-                                                          for n in names)
+    """Compile every game's kernel (``warm_kernel``) and with ``solvers`` every solver
+    module (``warm_solver``), as many at once as there are cores."""
+    names = [n for n in SLOWEST_FIRST if n in GAMES] + [n for n in GAMES if n not in SLOWEST_FIRST]
+    tasks = [delayed(warm_kernel)(n) for n in names]
+    if solvers:
+        tasks[1:1] = [delayed(warm_solver)(m) for m in SOLVERS]
+    jobs = jobs or min(len(tasks), os.cpu_count() or 1)
+    done: list[tuple[str, float]] = Parallel(n_jobs=jobs)(tasks)
     return done
 
 
@@ -83,8 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     start = time.perf_counter()
     done = warm(args.solvers)
-    games = ", ".join(f"{n} {s:.0f} s" for n, s in done)
-    print(f"compiled or loaded: {games} ({time.perf_counter() - start:.0f} s in all)")
+    tasks = ", ".join(f"{n} {s:.0f} s" for n, s in done)
+    print(f"compiled or loaded: {tasks} ({time.perf_counter() - start:.0f} s in all)")
     return 0
 
 
