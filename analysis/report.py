@@ -94,7 +94,7 @@ class Run:
         found = [f"{k} = {_toml(x)}" for k, x in self.rules_changed(name).items()]
         policies = self.config(name)["policies"]
         if policies != self.config("base")["policies"]:
-            found.append(f"policies = {', '.join(policies)}")
+            found.append(f"policies = {', '.join(map(policy_label, policies))}")
         return found
 
     def describe(self, name: str) -> str:
@@ -513,6 +513,16 @@ th { background: #f6f6f6; } tr:nth-child(even) td { background: #fbfbfb; }
 """
 
 
+def policy_label(name: str) -> str:
+    """A policy as a report names it: ``dd``, which sees every card, says so (as the
+    simulator's ``sim.policies.label`` does; ``analysis`` reads results, never ``sim``).
+
+    >>> policy_label("dd"), policy_label("heuristic")
+    ('dd (sees every card)', 'heuristic')
+    """
+    return f"{name} (sees every card)" if name.partition(":")[0] == "dd" else name
+
+
 def _runs_table(run: Run) -> TextTable:
     """What was run, per variant: its policies, and its rules (``base``: all of them)."""
     rows = []
@@ -520,7 +530,7 @@ def _runs_table(run: Run) -> TextTable:
         v = run.config(name)
         rules = ([f"{k} = {_toml(x)}" for k, x in v["rules"].items()] if name == "base"
                  else [f"{k} = {_toml(x)}" for k, x in run.rules_changed(name).items()] or ["as base"])
-        rows.append([name, ", ".join(v["policies"]), ", ".join(rules)])
+        rows.append([name, ", ".join(map(policy_label, v["policies"])), ", ".join(rules)])
     return ["variant", "policies", "rules (variants: what differs from base)"], rows
 
 

@@ -19,16 +19,17 @@ equals the file of a full replay. ``--memory`` instead runs whole experiments th
 of the whole process tree, to show that it does not grow with the number of deals.
 
 ``--policies`` names the policies timed (default: random and heuristic). A slow policy
-(``lookahead``, ``lookahead:N``; ``SLOW``) plays ``SLOW_DEALS`` deals unless ``--deals`` is
-given, in shards of a quarter of the deals per worker (so every worker has work), after a
-warm-up of ``SLOW_WARM_DEALS`` deals; its Parquet writing is not timed (its columns are the
-heuristic's). Its row also has ``decisions``/``decisions_per_s`` and
+(``lookahead``, ``lookahead:N``, ``pimc``, ``pimc:N``, ``dd``; ``SLOW``) plays ``SLOW_DEALS``
+deals unless ``--deals`` is given, in shards of a quarter of the deals per worker (so every
+worker has work), after a warm-up of ``SLOW_WARM_DEALS`` deals; its Parquet writing is not
+timed (its columns are the heuristic's). Its row also has ``decisions``/``decisions_per_s`` and
 ``rollouts``/``rollouts_per_s``, counted from the timed deals' recorded actions (the timed
 deals are played with recording on, which costs little beside the lookahead): a decision is
 a card-play decision (every decision of the game's card-play state, ``Game.card_play``) with
 more than one legal action, and it costs ``max(1, N // actions) * actions`` rollouts, as
-``sim.policies.lookahead`` spreads ``N`` rollouts over the actions. Bidding, declaration and
-other decisions outside the card-play state are not counted.
+``sim.policies.lookahead`` spreads ``N`` rollouts over the actions; for ``pimc:N`` the
+``rollouts`` are the worlds it solves, N a decision (``dd``: one, the deal). Bidding,
+declaration and other decisions outside the card-play state are not counted.
 """
 
 from __future__ import annotations

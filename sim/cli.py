@@ -514,10 +514,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", metavar="GAME", help=f"game id ({games})")
     p.add_argument("--policies", required=True, metavar="A,B[,C...]",
                    help=f"two or more policies, comma-separated ({', '.join(POLICIES)}; "
-                        f"lookahead:N for N rollouts a decision)")
+                        f"lookahead:N for N rollouts a decision, pimc:N for N worlds; dd sees "
+                        f"every card)")
     p.add_argument("--deals", type=_positive, metavar="N",
                    help=f"deals per pair (with --until-decided: at most); default {DEFAULT_DEALS:,}, "
-                        f"{SLOW_DEFAULT_DEALS:,} when a lookahead policy plays")
+                        f"{SLOW_DEFAULT_DEALS:,} when a lookahead, pimc or dd policy plays")
     p.add_argument("--rule", action="append", metavar="KEY=VALUE",
                    help="a rule option (repeatable); see 'stichsim rules GAME'")
     p.add_argument("--seed", type=_seed, default=DEFAULT_SEED, metavar="S",
@@ -538,11 +539,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("games", nargs="*", metavar="GAME", help=f"games ({games}; default: all)")
     p.add_argument("--all", action="store_true", help="every registered game")
     p.add_argument("--deals", type=_positive, metavar="N",
-                   help="deals per measurement (default: 2,000,000; 200 for lookahead)")
+                   help="deals per measurement (default: 2,000,000; 200 for lookahead, pimc, dd)")
     p.add_argument("--policies", metavar="A,B,...",
                    help=f"policies to time, comma-separated ({', '.join(POLICIES)}; lookahead:N "
-                        f"for N rollouts a decision; default: random,heuristic); lookahead also "
-                        f"gets decisions/s and rollouts/s")
+                        f"for N rollouts a decision, pimc:N for N worlds; default: "
+                        f"random,heuristic); lookahead, pimc and dd also get decisions/s and "
+                        f"rollouts/s (pimc: worlds solved)")
     p.add_argument("--jobs", type=_positive, metavar="N", help="worker processes (default: every CPU)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--memory", type=_positive, nargs="+", metavar="DEALS",

@@ -178,6 +178,13 @@ def test_traces_and_the_arena_say_that_dd_sees_every_card() -> None:
     assert "dd sees every card" in format_report(report)
 
 
+def test_reports_name_dd_as_the_simulator_does() -> None:
+    from analysis.report import policy_label
+
+    for name in ("dd", "pimc", "pimc:8", "heuristic", "lookahead:64", "random"):
+        assert policy_label(name) == label(name)
+
+
 def test_policy_names() -> None:
     assert policy_id("pimc") == PIMC | 16 << KIND_BITS
     assert policy_id("pimc:4") == PIMC | 4 << KIND_BITS
