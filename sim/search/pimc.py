@@ -26,7 +26,7 @@ import numpy as np
 
 from sim.cards import lsb, popcount
 from sim.games.cardplay import HEADER
-from sim.search.solver import MAX_MOVES, Q_LENGTH, Q_MAXIMIZERS, Q_SUM, clear
+from sim.search.solver import MAX_MOVES, Q_LENGTH, Q_MAXIMIZERS, Q_SUM, clear, shared
 
 INLINE_NRT: Any = {"cache": True, "inline": "always", "_nrt": True}
 MAX_BANDS = 16
@@ -86,13 +86,7 @@ def card_utilities(state, q, ws, thresholds, weights, n, pivot, out, legal, step
         child[:] = state
         step(child, listed[k])
         out[listed[k]] = sign * band_utility(child, q, ws, thresholds, weights, n, pivot, reaches)
-    mask = np.uint64(legal(state))
-    m = mask
-    while m:
-        card = lsb(m)
-        m &= m - np.uint64(1)
-        out[card] = out[rep[card]]
-    return mask
+    return shared(np.uint64(legal(state)), rep, out)
 
 
 @numba.njit(cache=True, inline="always")

@@ -319,9 +319,6 @@ def tops(live, order, eff):
     return got
 
 
-__all__ = ["POINTS", "TRICKS", "card_order", "clear", "equivalent", "exact",
-           "ordered", "reach", "tops", "workspace"]
-
 
 @numba.njit(**JIT_INLINE)
 def root_counts(root, q, ws, out, legal, step, moves, count_of):
@@ -337,10 +334,20 @@ def root_counts(root, q, ws, out, legal, step, moves, count_of):
         child[:] = root
         step(child, card)
         out[card] = count_of(child, q, ws)
-    mask = np.uint64(legal(root))
+    return shared(np.uint64(legal(root)), rep, out)
+
+
+@numba.njit(**JIT_INLINE)
+def shared(mask, rep, out):
+    """Give each card of ``mask`` the value ``out`` holds for the card searched in its stead
+    (``rep``, from the game's ``moves``); returns ``mask``."""
     m = mask
     while m:
         card = lsb(m)
         m &= m - np.uint64(1)
         out[card] = out[rep[card]]
     return mask
+
+
+__all__ = ["POINTS", "TRICKS", "card_order", "clear", "equivalent", "exact", "ordered", "reach",
+           "root_counts", "shared", "tops", "workspace"]
