@@ -31,7 +31,7 @@ from typing import NoReturn
 from sim import __version__
 from sim.errors import StichsimError
 from sim.options import RuleError
-from sim.policies import POLICIES, PolicyError
+from sim.policies import POLICIES, PolicyError, label
 from sim.registry import GAMES, GameError
 
 PROG = "stichsim"
@@ -317,7 +317,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     changed = {k: v for k, v in rules.items() if v != game.options.resolve({}, game.name)[k]}
     header = [f"stichsim play {game.name}: deal {args.number} of seed {seed}"
               + (" (cards given by hand)" if preset is not None else "")
-              + f"; you are seat {args.seat}, the others play {args.policy}",
+              + f"; you are seat {args.seat}, the others play {label(args.policy)}",
               "Rules: " + (", ".join(f"{k}={v}" for k, v in changed.items()) or "the defaults")
               + ". Answer with the number shown or the card (CJ, HT); 'quit' leaves."]
 

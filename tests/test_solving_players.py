@@ -205,3 +205,23 @@ def test_warm_compiles_every_game() -> None:
     assert sorted(names) == sorted([*GAMES, "solve_skat_family", "solve_doko_skat",
                                     "solve_doko_duell"])
     assert all(seconds >= 0 for _, seconds in done)
+
+
+def test_a_person_plays_a_whole_deal_against_dd(monkeypatch, capsys, tmp_path) -> None:
+    """``stichsim play`` with ``dd`` opponents: the deal is played to its end through standard
+    input, the screen and the trace say that they see every card, and the trace replays."""
+    import io
+
+    from sim.cli import main
+    from sim.trace import replay_file
+
+    trace = tmp_path / "deal.jsonl"
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))
+    status = main(["play", "skat", "--policy", "dd", "--seed", "8", "--seat", "1", "--trace",
+                   str(trace)])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    assert "the others play dd (sees every card)" in out and "Deal over." in out
+    obj = json.loads(trace.read_text())
+    assert obj["policies"] == ["dd", "person", "dd"] and obj["sees_every_card"] == [0, 2]
+    assert replay_file(trace) == []
