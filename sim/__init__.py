@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 __version__ = "0.1.0"
@@ -39,3 +40,7 @@ SOURCE_HASH = _source_hash()
 if "NUMBA_CACHE_DIR" not in os.environ:
     os.environ["NUMBA_CACHE_DIR"] = str(
         Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "stichsim" / f"numba-{SOURCE_HASH}")
+if "numba" in sys.modules:
+    # numba read its configuration when it was imported, before this package: without this it
+    # would cache next to the sources, where an edit to a helper in another file goes unseen
+    sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
+import os
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -146,3 +147,15 @@ def test_the_one_shard_loop_is_cached_across_processes() -> None:
     _play_one()
     hits, misses = map(int, _play_one().stdout.split())
     assert (hits, misses) == (len(GAMES), 0)
+
+
+def test_the_cache_folder_holds_when_numba_is_imported_first() -> None:
+    """A script that imports numba before stichsim still caches compiled code in the folder
+    keyed by the engine's source hash, not next to the sources (where numba checks only the
+    defining file's time stamp, and a changed helper in another file would go unseen)."""
+    script = ("import os, numba, sim; print(numba.config.CACHE_DIR == os.environ"
+              "['NUMBA_CACHE_DIR'], sim.SOURCE_HASH in numba.config.CACHE_DIR)")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                         text=True, check=True, env=env).stdout.split()
+    assert out == ["True", "True"]
