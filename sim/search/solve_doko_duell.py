@@ -35,7 +35,7 @@ from sim.search import pimc, solver
 from sim.search.doko_duell import world
 from sim.search.solver import Q_COUNTED, Q_KIND, Q_MAXIMIZERS, Q_SUM
 
-ORDER = solver.card_order(EFF, STRENGTH)[0]
+ORDER, PERM, SPAN = (table[0] for table in solver.card_order(EFF, STRENGTH))
 ALL_POINTS = 240
 ALL_CARDS = np.uint64((1 << N_CARDS) - 1)
 TT_BITS = 18
@@ -104,10 +104,10 @@ def moves(state, q, out, rep, scores):
     mask = np.uint64(legal(state))
     live = _live(state)
     hand = np.uint64(state[S.HANDS + seat])
-    reps = solver.equivalent(mask, mask & hand, _cards_of(state, seat), live, ORDER, EFF,
-                             STRENGTH, POINTS, True, rep)
+    reps = solver.equivalent(mask, mask & hand, _cards_of(state, seat), live, ORDER, PERM,
+                             EFF, STRENGTH, POINTS, True, rep)
     if state[S.TRICK_N] == 0:
-        return solver.ordered(reps, -1, -1, False, solver.tops(live, ORDER, EFF), EFF, STRENGTH,
+        return solver.ordered(reps, -1, -1, False, solver.tops(live, ORDER, PERM, SPAN), EFF, STRENGTH,
                               POINTS, out, scores)
     led = state[S.TRICK]
     return solver.ordered(reps, led, led, False, np.uint64(0), EFF, STRENGTH, POINTS, out, scores)

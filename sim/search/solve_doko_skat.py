@@ -23,7 +23,7 @@ from sim.search.doko_skat import world
 from sim.search.solver import Q_COUNTED, Q_GAME, Q_KIND, Q_MAXIMIZERS, Q_SUM
 from sim.tricks import trick_winner
 
-ORDER = solver.card_order(EFF, STRENGTH)
+ORDER, PERM, SPAN = solver.card_order(EFF, STRENGTH)
 Q_CONSTANT, Q_TOTAL = Q_GAME, Q_GAME + 1
 """The question's own constants: the lone player's points outside the main game's tricks,
 and the main game's card points (taken and still out)."""
@@ -95,14 +95,14 @@ def moves(state, q, out, rep, scores):
     table = state[S.TABLE]
     eff = EFF[table]
     strength = STRENGTH[table]
-    order = ORDER[table]
+    order, perm = ORDER[table], PERM[table]
     mask = np.uint64(legal(state))
     live = _live(state)
-    reps = solver.equivalent(mask, mask, np.uint64(state[S.HANDS + seat]), live, order, eff,
-                             strength, POINTS, True, rep)
+    reps = solver.equivalent(mask, mask, np.uint64(state[S.HANDS + seat]), live, order, perm,
+                             eff, strength, POINTS, True, rep)
     n = state[S.TRICK_N]
     if n == 0:
-        return solver.ordered(reps, -1, -1, False, solver.tops(live, order, eff), eff, strength,
+        return solver.ordered(reps, -1, -1, False, solver.tops(live, order, perm, SPAN[table]), eff, strength,
                               POINTS, out, scores)
     pos = trick_winner(state[S.TRICK_CARD:S.TRICK_CARD + n], n, eff, strength)
     winner = (state[S.TRICK_LEADER] + pos) % 3

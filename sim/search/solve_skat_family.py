@@ -33,8 +33,9 @@ from sim.search.skat_family import world
 from sim.search.solver import Q_COUNTED, Q_GAME, Q_KIND, Q_MAXIMIZERS, Q_SUM
 from sim.tricks import trick_winner
 
-ORDER = solver.card_order(EFF, STRENGTH)
+ORDER, PERM, SPAN = solver.card_order(EFF, STRENGTH)
 """Each game type's cards by effective suit and strength (``solver.equivalent``)."""
+
 ALL_POINTS = 120
 Q_CONSTANT, Q_TOTAL, Q_LAST_TRICK = Q_GAME, Q_GAME + 1, Q_GAME + 2
 """The question's own constants: points counted from the start (the declarer's skat),
@@ -125,16 +126,16 @@ def moves(state, q, out, rep, scores):
     game = state[S.GAME]
     eff = EFF[game]
     strength = STRENGTH[game]
-    order = ORDER[game]
+    order, perm = ORDER[game], PERM[game]
     n = state[S.TRICK_N]
     live = np.uint64(state[S.HANDS] | state[S.HANDS + 1] | state[S.HANDS + 2])
     for k in range(n):
         live |= bit(state[S.TRICK + k])
     mask = np.uint64(legal(state))
-    reps = solver.equivalent(mask, mask, np.uint64(state[S.HANDS + place]), live, order, eff,
-                             strength, POINTS, q[Q_KIND] == solver.POINTS, rep)
+    reps = solver.equivalent(mask, mask, np.uint64(state[S.HANDS + place]), live, order, perm,
+                             eff, strength, POINTS, q[Q_KIND] == solver.POINTS, rep)
     if n == 0:
-        return solver.ordered(reps, -1, -1, False, solver.tops(live, order, eff), eff, strength,
+        return solver.ordered(reps, -1, -1, False, solver.tops(live, order, perm, SPAN[game]), eff, strength,
                               POINTS, out, scores)
     pos = trick_winner(state[S.TRICK:S.TRICK + n], n, eff, strength)
     winner = (state[S.LEADER] + pos) % state[S.PLACES]

@@ -58,8 +58,18 @@ TT_BITS = 18
 UNKNOWN_HIGH = 32767
 NOT_LIVE = -1
 W_STATES, W_MOVES, W_NMOVES, W_NEXT, W_MAXING, W_KEYS, W_BASE = range(7)
-TT_KEYS, TT_LO, TT_HI, TT_GEN, TT_MOVE, W_REP, W_SCORES, W_STATS = range(7, 15)
+W_TABLE, W_REP, W_SCORES, W_STATS, W_WINDOW = range(7, 12)
 """The parts of a ``workspace``."""
+TT_KEY, TT_ENTRY = 0, 1
+"""A table slot's two words: the position's key, and its entry packed (``_pack``): the lower
+and upper bounds on what the remaining tricks add, the move that decided its last search,
+and the table's generation when it was written."""
+BOUND_OFFSET = 32768
+GENERATIONS = 1 << 24
+"""Generations an entry tells apart; the table is wiped when they wrap (``clear``)."""
+ALPHA, BETA, BEST, BEST_MOVE, ALPHA0, BETA0 = range(6)
+"""``ws[W_WINDOW][depth]``: a node's window, its best value and move so far, and the window
+it was opened with."""
 NODES, GENERATION = 0, 1
 """``ws[W_STATS]``: nodes searched, and the table's generation (``clear``)."""
 
@@ -70,85 +80,117 @@ JIT_INLINE: Any = {"cache": True, "inline": "always"}
 def workspace(length, tt_bits):
     """The arrays one solver reuses for states ``length`` long: the stack (states, moves,
     their count, the next move, who maximizes, a node's key and count), the transposition
-    table of ``2 ** tt_bits`` slots (keys, lower and upper bounds on what the remaining
-    tricks add, generations, the move that decided the last search there), scratch for the
-    moves (``rep``, scores) and ``W_STATS``. One per thread; ``clear`` before another deal or question."""
+    table of ``2 ** tt_bits`` slots of two words (``TT_KEY``, ``TT_ENTRY``: one cache line
+    holds a whole slot), scratch for the moves (``rep``, scores), ``W_STATS`` and the
+    nodes' windows. One per thread; ``clear`` before another deal or question."""
     size = 1 << tt_bits
     return (np.zeros((DEPTH, length), np.int64), np.zeros((DEPTH, MAX_MOVES), np.int64),
             np.zeros(DEPTH, np.int64), np.zeros(DEPTH, np.int64), np.zeros(DEPTH, np.int64),
-            np.zeros(DEPTH, np.uint64), np.zeros(DEPTH, np.int64), np.zeros(size, np.uint64),
-            np.zeros(size, np.int16), np.zeros(size, np.int16), np.zeros(size, np.int32),
-            np.full(size, -1, np.int8), np.zeros(64, np.int64), np.zeros(MAX_MOVES, np.int64),
-            np.ones(2, np.int64))
+            np.zeros(DEPTH, np.uint64), np.zeros(DEPTH, np.int64),
+            np.zeros((size, 2), np.uint64), np.zeros(64, np.int64),
+            np.zeros(MAX_MOVES, np.int64), np.ones(2, np.int64), np.zeros((DEPTH, 6), np.int64))
 
 
 @numba.njit(**JIT_INLINE)
 def clear(ws):
     """Forget every table entry (a new deal or another question): a new generation, so
-    nothing needs to be wiped."""
-    ws[W_STATS][GENERATION] += 1
+    nothing needs to be wiped, but when the generations wrap."""
+    stats = ws[W_STATS]
+    stats[GENERATION] += 1
+    if stats[GENERATION] % GENERATIONS == 0:
+        ws[W_TABLE][:] = 0
+        stats[GENERATION] += 1
 
 
 @numba.njit(**JIT_INLINE)
 def _slot(ws, key):
-    return np.int64(mix64(key) & np.uint64(ws[TT_KEYS].shape[0] - 1))
+    return np.int64(mix64(key) & np.uint64(ws[W_TABLE].shape[0] - 1))
 
 
 @numba.njit(**JIT_INLINE)
-def _store(ws, key, future, reached, move):
-    """A keyed node's result: the remaining tricks add at least ``future`` (reached) or less;
-    ``move`` decided it (-1: none did, every move was tried)."""
-    tt_keys, tt_lo, tt_hi, gen = ws[TT_KEYS], ws[TT_LO], ws[TT_HI], ws[W_STATS][GENERATION]
-    slot = _slot(ws, key)
-    if tt_keys[slot] != key or ws[TT_GEN][slot] != gen:
-        tt_keys[slot] = key
-        ws[TT_GEN][slot] = gen
-        ws[TT_MOVE][slot] = -1
-        tt_lo[slot] = 0
-        tt_hi[slot] = UNKNOWN_HIGH
+def _pack(low, high, move, generation):
+    return (np.uint64(low + BOUND_OFFSET) | (np.uint64(high + BOUND_OFFSET) << np.uint64(16))
+            | (np.uint64(move + 1) << np.uint64(32)) | (np.uint64(generation) << np.uint64(40)))
+
+
+@numba.njit(**JIT_INLINE)
+def _unpack(entry):
+    """``(low, high, move)`` of a packed entry."""
+    low = np.int64(entry & np.uint64(0xFFFF)) - BOUND_OFFSET
+    high = np.int64((entry >> np.uint64(16)) & np.uint64(0xFFFF)) - BOUND_OFFSET
+    return low, high, np.int64((entry >> np.uint64(32)) & np.uint64(0xFF)) - 1
+
+
+@numba.njit(**JIT_INLINE)
+def _lookup(ws, key):
+    """The entry of the position ``key`` (0: none of this generation)."""
+    slot = ws[W_TABLE][_slot(ws, key)]
+    entry = slot[TT_ENTRY]
+    if slot[TT_KEY] != key or (entry >> np.uint64(40)) != np.uint64(ws[W_STATS][GENERATION] % GENERATIONS):
+        return np.uint64(0)
+    return entry
+
+
+@numba.njit(**JIT_INLINE)
+def _store(ws, key, future, low, high, move):
+    """A keyed node's result: the remaining tricks add ``future``, or at most that when it
+    failed low (``low``), or at least that when it failed high (``high``); ``move`` decided it
+    (-1: none did)."""
+    slot = ws[W_TABLE][_slot(ws, key)]
+    entry = _lookup(ws, key)
+    lo, hi, best = _unpack(entry) if entry else (0, UNKNOWN_HIGH, -1)
     if move >= 0:
-        ws[TT_MOVE][slot] = move
-    if reached:
-        if future > tt_lo[slot]:
-            tt_lo[slot] = future
-    elif future - 1 < tt_hi[slot]:
-        tt_hi[slot] = future - 1
+        best = move
+    if not low and future > lo:
+        lo = future
+    if not high and future < hi:
+        hi = future
+    slot[TT_KEY] = key
+    slot[TT_ENTRY] = _pack(lo, hi, best, ws[W_STATS][GENERATION] % GENERATIONS)
 
 
 @numba.njit(**JIT_INLINE)
-def _enter(d, target, q, ws, tally, key, moves):
-    """Open the node at depth ``d``: 1 or 0 if the bounds or the table decide it, else -1
-    with its moves listed."""
+def _enter(d, q, ws, tally, key, moves):
+    """Open the node at depth ``d`` within its window: ``(True, value)`` if the bounds or
+    the table decide it (the value a bound on the right side of the window), else
+    ``(False, 0)`` with its moves listed."""
     states, mv, nmv, idx = ws[W_STATES], ws[W_MOVES], ws[W_NMOVES], ws[W_NEXT]
-    maxing, keys, base = ws[W_MAXING], ws[W_KEYS], ws[W_BASE]
+    maxing, keys, base, win = ws[W_MAXING], ws[W_KEYS], ws[W_BASE], ws[W_WINDOW]
     s = states[d]
     keys[d] = 0
+    alpha, beta = win[d, ALPHA], win[d, BETA]
     count, open_ = tally(s, q)
-    if count >= target:
-        return 1
-    if count + open_ < target:
-        return 0
+    if count >= beta or open_ == 0:
+        return True, count
+    if count + open_ <= alpha:
+        return True, count + open_
     k = key(s)
-    slot = 0
-    known = False
+    first = -1
     if k:
-        slot = _slot(ws, k)
-        known = ws[TT_KEYS][slot] == k and ws[TT_GEN][slot] == ws[W_STATS][GENERATION]
-        if known:
-            if count + ws[TT_LO][slot] >= target:
-                return 1
-            if count + ws[TT_HI][slot] < target:
-                return 0
+        entry = _lookup(ws, k)
+        if entry:
+            low, high, first = _unpack(entry)
+            if count + low >= beta:
+                return True, count + low
+            if count + high <= alpha:
+                return True, count + high
         keys[d] = k
         base[d] = count
     n = moves(s, q, mv[d], ws[W_REP], ws[W_SCORES])
+    if n == 0:  # no card to play: only a state no deal reaches (the count stands)
+        keys[d] = 0
+        return True, count
     nmv[d] = n
-    if known:
-        _first(mv[d], n, ws[TT_MOVE][slot])
+    if first >= 0:
+        _first(mv[d], n, first)
     idx[d] = 0
     maxing[d] = (q[Q_MAXIMIZERS] >> s[HEADER.TO_MOVE]) & 1
+    win[d, BEST] = -UNKNOWN_HIGH if maxing[d] else UNKNOWN_HIGH
+    win[d, BEST_MOVE] = -1
+    win[d, ALPHA0] = alpha
+    win[d, BETA0] = beta
     ws[W_STATS][NODES] += 1
-    return -1
+    return False, 0
 
 
 @numba.njit(**JIT_INLINE)
@@ -163,105 +205,162 @@ def _first(listed, n, move):
 
 
 @numba.njit(**JIT_INLINE)
-def reach(root, target, q, ws, step, tally, key, moves):
-    """Whether the maximizers can make the count at least ``target`` from ``root`` against
-    any defence (``root`` is not changed)."""
+def search(root, alpha, beta, q, ws, step, tally, key, moves):
+    """The count under best play from ``root`` if it lies strictly between ``alpha`` and
+    ``beta``; else a bound beyond the window on that side (fail-soft alpha-beta: at most
+    ``alpha`` means at most the value returned, at least ``beta`` at least it). ``root`` is
+    not changed."""
     states, mv, nmv, idx = ws[W_STATES], ws[W_MOVES], ws[W_NMOVES], ws[W_NEXT]
-    maxing, keys, base = ws[W_MAXING], ws[W_KEYS], ws[W_BASE]
+    maxing, keys, base, win = ws[W_MAXING], ws[W_KEYS], ws[W_BASE], ws[W_WINDOW]
     for j in range(root.shape[0]):
         states[0, j] = root[j]
     d = 0
-    decided = -1
-    res = _enter(0, target, q, ws, tally, key, moves)
+    win[0, ALPHA] = alpha
+    win[0, BETA] = beta
+    done, value = _enter(0, q, ws, tally, key, moves)
     while True:
-        if res < 0:
+        if not done:
             k = idx[d]
             idx[d] = k + 1
             for j in range(states.shape[1]):
                 states[d + 1, j] = states[d, j]
             step(states[d + 1], mv[d, k])
+            win[d + 1, ALPHA] = win[d, ALPHA]
+            win[d + 1, BETA] = win[d, BETA]
             d += 1
-            res = _enter(d, target, q, ws, tally, key, moves)
+            done, value = _enter(d, q, ws, tally, key, moves)
             continue
         if keys[d]:
-            _store(ws, keys[d], target - base[d], res == 1, decided)
-        decided = -1
+            _store(ws, keys[d], value - base[d], value <= win[d, ALPHA0], value >= win[d, BETA0],
+                   win[d, BEST_MOVE])
         if d == 0:
-            return res == 1
+            return value
         d -= 1
+        move = mv[d, idx[d] - 1]
         if maxing[d]:
-            if res == 0 and idx[d] < nmv[d]:
-                res = -1
-            elif res == 1:
-                decided = mv[d, idx[d] - 1]
-        elif res == 1 and idx[d] < nmv[d]:
-            res = -1
-        elif res == 0:
-            decided = mv[d, idx[d] - 1]
+            if value > win[d, BEST]:
+                win[d, BEST] = value
+                win[d, BEST_MOVE] = move
+                if value > win[d, ALPHA]:
+                    win[d, ALPHA] = value
+        elif value < win[d, BEST]:
+            win[d, BEST] = value
+            win[d, BEST_MOVE] = move
+            if value < win[d, BETA]:
+                win[d, BETA] = value
+        done = win[d, ALPHA] >= win[d, BETA] or idx[d] == nmv[d]
+        value = win[d, BEST]
+
+
+@numba.njit(**JIT_INLINE)
+def reach(root, target, q, ws, step, tally, key, moves):
+    """Whether the maximizers can make the count at least ``target`` from ``root`` against
+    any defence: a null-window ``search``."""
+    return search(root, target - 1, target, q, ws, step, tally, key, moves) >= target
 
 
 @numba.njit(**JIT_INLINE)
 def exact(root, q, ws, step, tally, key, moves):
-    """The count under best play from ``root``: bisection over targets with ``reach``."""
+    """The count under best play from ``root``: null-window searches, bisecting the range the
+    count may still lie in; each search's bound (fail-soft) narrows it beyond its target.
+    (Fewer nodes than one search with the whole range as its window: a null window cuts
+    more, and the searches share the table.)"""
     count, open_ = tally(root, q)
-    lo = count
-    hi = count + open_
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if reach(root, mid, q, ws, step, tally, key, moves):
-            lo = mid
+    low = count
+    high = count + open_
+    while low < high:
+        target = (low + high + 1) // 2
+        value = search(root, target - 1, target, q, ws, step, tally, key, moves)
+        if value >= target:
+            low = value
         else:
-            hi = mid - 1
-    return lo
+            high = value
+    return low
 
 
 
 # --- the moves a game searches -------------------------------------------------------------
 
-def card_order(eff: np.ndarray, strength: np.ndarray) -> np.ndarray:
-    """The cards of one trick table ordered by effective suit, then from the strongest down
-    (``equivalent``'s scan order); one row per table of a ``[table, card]`` pair."""
+def card_order(eff: np.ndarray, strength: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The cards of each trick table in *order space*, for ``equivalent`` and ``tops``: one
+    row per table of a ``[table, card]`` pair.
+
+    * ``order[i]``: the card at position ``i``, by effective suit, then from the strongest
+      down;
+    * ``perm[k, byte]``: where the cards of byte ``k`` of a card mask go in order space
+      (``in_order`` maps a whole mask with eight lookups);
+    * ``span[i]``: the positions of position ``i``'s effective suit."""
     eff2 = np.atleast_2d(eff)
     strength2 = np.atleast_2d(strength)
     n = eff2.shape[1]
-    return np.array([sorted(range(n), key=lambda c: (int(e[c]), -int(s[c]), c))
-                     for e, s in zip(eff2, strength2)], np.int64)
+    order = np.array([sorted(range(n), key=lambda c: (int(e[c]), -int(s[c]), c))
+                      for e, s in zip(eff2, strength2)], np.int64)
+    perm = np.zeros((len(order), 8, 256), np.uint64)
+    span = np.zeros((len(order), 64), np.uint64)
+    for t, row in enumerate(order):
+        where = {int(c): i for i, c in enumerate(row)}
+        for k in range(8):
+            for byte in range(256):
+                perm[t, k, byte] = sum(1 << where[8 * k + j] for j in range(8)
+                                       if byte >> j & 1 and 8 * k + j in where)
+        for i, c in enumerate(row):
+            span[t, i] = sum(1 << j for j, o in enumerate(row) if eff2[t, o] == eff2[t, c])
+    return order, perm, span
 
 
 @numba.njit(**JIT_INLINE)
-def _tied(j, c, mine, live, order, eff, strength):
-    """Whether ``order[j]`` is another player's live card as strong as ``c`` in its suit."""
-    if j < 0 or j >= order.shape[0]:
+def in_order(mask, perm):
+    """A card mask in order space (``card_order``)."""
+    out = np.uint64(0)
+    m = np.uint64(mask)
+    for k in range(8):
+        if m == 0:
+            break
+        out |= perm[k, m & np.uint64(255)]
+        m >>= np.uint64(8)
+    return out
+
+
+@numba.njit(**JIT_INLINE)
+def _tied(i, c, others, order, eff, strength):
+    """Whether position ``i`` holds another player's live card as strong as ``c`` in its
+    suit (``others``: their live cards in order space)."""
+    if i < 0 or i >= order.shape[0] or not (others >> np.uint64(i)) & np.uint64(1):
         return False
-    o = order[j]
-    ob = np.uint64(1) << np.uint64(o)
-    return bool(live & ob) and not (mine & ob) and eff[o] == eff[c] and strength[o] == strength[c]
+    o = order[i]
+    return eff[o] == eff[c] and strength[o] == strength[c]
 
 
 @numba.njit(**JIT_INLINE)
-def equivalent(legal, collapsible, mine, live, order, eff, strength, points, use_points, rep):
+def equivalent(legal, collapsible, mine, live, order, perm, eff, strength, points, use_points,
+               rep):
     """Cards of the mover that are equivalent among the ``live`` ones: adjacent in one
     effective suit with no other player's live card between them (nor one as strong as
     either) and, when ``use_points``, equal in points; playing either comes to the same.
     Sets ``rep[card]`` for every ``legal`` card (the first of its run, or itself when not
-    ``collapsible``) and returns the mask of the representatives."""
+    ``collapsible``) and returns the mask of the representatives. Works in order space
+    (``card_order``): only the mover's cards are visited."""
     reps = np.uint64(0)
     run = NOT_LIVE
-    n = order.shape[0]
-    for i in range(n):
+    mine_live = mine & live
+    others = in_order(live & ~mine_live, perm)
+    m = in_order(mine_live, perm)
+    before = np.uint64(0)
+    while m:
+        i = lsb(m)
+        at = np.uint64(1) << np.uint64(i)
+        m &= m - np.uint64(1)
+        if others & (at - np.uint64(1)) & ~before:
+            run = NOT_LIVE  # another player's card lies between
+        before = at | (at - np.uint64(1))
         c = order[i]
         b = np.uint64(1) << np.uint64(c)
-        if not (live & b):
-            continue
-        if not (mine & b):
-            run = NOT_LIVE
-            continue
         if not (collapsible & b):
             rep[c] = c
             reps |= b
             continue
-        tied = _tied(i - 1, c, mine, live, order, eff, strength) or _tied(i + 1, c, mine, live,
-                                                                       order, eff, strength)
+        tied = (_tied(i - 1, c, others, order, eff, strength)
+                or _tied(i + 1, c, others, order, eff, strength))
         if tied:
             run = NOT_LIVE
         if (run != NOT_LIVE and eff[run] == eff[c]
@@ -306,16 +405,15 @@ def ordered(reps, led, best, partner_wins, top, eff, strength, points, out, scor
 
 
 @numba.njit(**JIT_INLINE)
-def tops(live, order, eff):
-    """The mask of the highest live card of each effective suit (``order``: ``card_order``)."""
+def tops(live, order, perm, span):
+    """The mask of the highest live card of each effective suit (order space:
+    ``card_order``)."""
     got = np.uint64(0)
-    seen = 0
-    for i in range(order.shape[0]):
-        c = order[i]
-        b = np.uint64(1) << np.uint64(c)
-        if live & b and not (seen >> eff[c]) & 1:
-            got |= b
-            seen |= 1 << eff[c]
+    m = in_order(live, perm)
+    while m:
+        i = lsb(m)
+        got |= np.uint64(1) << np.uint64(order[i])
+        m &= ~span[i]
     return got
 
 
@@ -350,4 +448,4 @@ def shared(mask, rep, out):
 
 
 __all__ = ["POINTS", "TRICKS", "card_order", "clear", "equivalent", "exact", "ordered", "reach",
-           "root_counts", "shared", "tops", "workspace"]
+           "in_order", "root_counts", "search", "shared", "tops", "workspace"]
