@@ -43,7 +43,7 @@ plays ``deals`` deals and gets the plain 95 % interval.
 backends: ``sim.cluster``) and put back in deal order before anything is computed, so the
 same seed and configuration give the same output whatever the jobs, backend or chunks.
 
-**Omniscient policies.** A policy whose base name is in ``OMNISCIENT`` sees every card (the
+**Omniscient policies.** A policy whose base name is in ``sim.policies.OMNISCIENT`` sees every card (the
 double-dummy player ``dd``); the report names it (``omniscient``) and the text says its
 results are not those of a fair player.
 
@@ -67,7 +67,7 @@ from typing import Any
 import numpy as np
 
 from sim.errors import StichsimError
-from sim.policies import policy_ids
+from sim.policies import is_slow, policy_ids, sees_every_card
 from sim.registry import find_game
 
 ALPHA = 0.05
@@ -76,17 +76,12 @@ DEFAULT_SEED = 20261130
 DEFAULT_DEALS = 10_000
 """Deals per pair when ``--deals`` is not given."""
 SLOW_DEFAULT_DEALS = 1_000
-"""Deals per pair when a slow policy (``SLOW``) plays and ``--deals`` is not given."""
+"""Deals per pair when a slow policy (``sim.policies.SLOW``) plays and ``--deals`` is not given."""
 CHUNK = 5_000
 """Deals a worker plays per task."""
 SLOW_CHUNK = 25
 """Deals per task when a slow policy plays: the progress bar moves and the workers share
 the load."""
-SLOW = frozenset({"lookahead", "pimc", "dd"})
-"""Base names of policies about a thousand times slower than the heuristic (or more)."""
-OMNISCIENT: frozenset[str] = frozenset({"dd"})
-"""Base names of policies that see every card (the double-dummy ``dd``): their results are
-flagged in the report."""
 LOOKS = 8
 """Looks of ``until_decided`` (before dropping those under ``MIN_LOOK`` deals)."""
 MIN_LOOK = 50
@@ -97,16 +92,6 @@ BT_PRIOR = 0.5
 
 class ArenaError(StichsimError):
     """Bad arena input: fewer than two policies, a non-positive deal count."""
-
-
-def base_name(policy: str) -> str:
-    """A policy's name without its option (``lookahead:8`` -> ``lookahead``)."""
-    return policy.partition(":")[0]
-
-
-def is_slow(policies: Sequence[str]) -> bool:
-    """Whether any of ``policies`` is a slow one (``SLOW``)."""
-    return any(base_name(p) in SLOW for p in policies)
 
 
 def roles(n_players: int) -> list[tuple[int, ...]]:
@@ -313,7 +298,7 @@ def run_arena(game_name: str, policies: Sequence[str], deals: int | None = None,
     check_policies(game_name, policies)
     game = find_game(game_name)
     resolved = game.rules(rules or {})
-    slow = is_slow(policies)
+    slow = any(is_slow(p) for p in policies)
     if deals is None:
         deals = SLOW_DEFAULT_DEALS if slow else DEFAULT_DEALS
     if deals < 1:
@@ -374,7 +359,7 @@ def run_arena(game_name: str, policies: Sequence[str], deals: int | None = None,
             "plays": n * n_seatings}
         rows.append(row)
     ranking = bradley_terry(list(policies), wins) if len(policies) >= 3 else None
-    omniscient = sorted({p for p in policies if base_name(p) in OMNISCIENT})
+    omniscient = sorted({p for p in policies if sees_every_card(p)})
     return {"game": game_name, "unit": game.outcome.unit, "seed": seed, "rules": resolved,
             "policies": list(policies), "seatings": n_seatings, "max_deals": deals,
             "until_decided": until_decided, "looks": schedule if until_decided else None,
@@ -426,6 +411,6 @@ def format_report(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["ALPHA", "OMNISCIENT", "ArenaError", "PairDeals", "bradley_terry", "check_policies",
+__all__ = ["ALPHA", "ArenaError", "PairDeals", "bradley_terry", "check_policies",
            "format_report", "interval", "look_schedule", "look_level", "play_pair", "roles",
            "run_arena", "sequential"]

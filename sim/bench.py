@@ -19,7 +19,7 @@ equals the file of a full replay. ``--memory`` instead runs whole experiments th
 of the whole process tree, to show that it does not grow with the number of deals.
 
 ``--policies`` names the policies timed (default: random and heuristic). A slow policy
-(``lookahead``, ``lookahead:N``, ``pimc``, ``pimc:N``, ``dd``; ``SLOW``) plays ``SLOW_DEALS``
+(``lookahead``, ``lookahead:N``, ``pimc``, ``pimc:N``, ``dd``; ``sim.policies.SLOW``) plays ``SLOW_DEALS``
 deals unless ``--deals`` is given, in shards of a quarter of the deals per worker (so every
 worker has work), after a warm-up of ``SLOW_WARM_DEALS`` deals; its Parquet writing is not
 timed (its columns are the heuristic's). Its row also has ``decisions``/``decisions_per_s`` and
@@ -48,13 +48,12 @@ from typing import Any
 import numpy as np
 import psutil
 
+from sim.policies import is_slow
 from sim.registry import find_game
 
 POLICIES = ("random", "heuristic")
 """Policies timed by default."""
 DEFAULT_DEALS = 2_000_000
-SLOW = frozenset({"lookahead", "pimc", "dd"})
-"""Base names of policies about a thousand times slower than the heuristic (or more)."""
 SLOW_DEALS = 200
 """Deals a slow policy plays when ``--deals`` is not given."""
 SLOW_WARM_DEALS = 4
@@ -99,11 +98,6 @@ def _warm(args: tuple[str, tuple[str, ...], Any]) -> tuple[int, float, float]:
     seconds = time.perf_counter() - start
     barrier.wait()
     return os.getpid(), seconds, _peak_rss_mib()
-
-
-def is_slow(policy: str) -> bool:
-    """Whether ``policy`` (``name`` or ``name:N``) is a slow one (``SLOW``)."""
-    return policy.partition(":")[0] in SLOW
 
 
 def rollouts_of(policy: str) -> int:

@@ -63,7 +63,7 @@ def bench_solver(name: str, count: int | None = None) -> list[dict[str, Any]]:
         module.question(state, q)
         asks = [("exact", lambda: module.count(state, q, ws))]
         if name in ("skat", "skat_en_deux") and q[solver.Q_KIND] == solver.POINTS:
-            asks.append(("reach_61", lambda: module.reaches(state, q, 61, ws)))
+            asks.append(("reach_61", lambda: module.bound(state, q, 61, ws)))
         for label, ask in asks:
             if k == 0:
                 solver.clear(ws)

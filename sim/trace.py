@@ -37,7 +37,7 @@ from sim import actions as A
 from sim.deals import DealError, trace_order
 from sim.games.base import Game
 from sim.options import RuleError
-from sim.policies import SEATED, PolicyError, label, policy_ids
+from sim.policies import SEATED, PolicyError, policy_ids, sees_every_card
 from sim.registry import GAMES, GameError, find_game
 from sim.trace_codec import Codec, TraceError, short
 
@@ -113,7 +113,7 @@ def trace_object(game: Game, rules: dict[str, Any], policies: Sequence[str], see
     }
     if given:
         obj["given_deal"] = True
-    omniscient = [s for s, name in enumerate(policies) if label(name) != name]
+    omniscient = [s for s, name in enumerate(policies) if sees_every_card(name)]
     if omniscient:  # a dd seat: its play is no fair player's
         obj["sees_every_card"] = omniscient
     return obj

@@ -52,7 +52,7 @@ def warm_solver(module_name: str) -> tuple[str, float]:
     rng = typeof(np.zeros(1, np.uint64))
     workspace = typeof(ws)
     i64 = numba.int64
-    module.reaches.compile((state, q, i64, workspace))
+    module.bound.compile((state, q, i64, workspace))
     module.count.compile((state, q, workspace))
     module.counts_after.compile((state, q, workspace, typeof(np.zeros(64, np.int64))))
     module.pimc_card.compile((obs, rng, i64, i64, workspace))

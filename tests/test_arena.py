@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from sim import arena
+import sim.policies
 from sim.arena import (
     bradley_terry,
     format_report,
@@ -136,7 +136,7 @@ def test_cli_text(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_an_omniscient_policy_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(arena, "OMNISCIENT", frozenset({"heuristic"}))
+    monkeypatch.setattr(sim.policies, "OMNISCIENT", frozenset({"heuristic"}))
     report = run_arena("doko_duell", ["random", "heuristic"], deals=20)
     assert report["omniscient"] == ["heuristic"]
     assert "heuristic sees every card" in format_report(report)

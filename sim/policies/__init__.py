@@ -83,13 +83,36 @@ def policy_id(name: str, known: dict[str, int] = POLICIES) -> int:
     return kind | int(option) << KIND_BITS
 
 
+SLOW = frozenset({"lookahead", "pimc", "dd"})
+"""Base names of policies about a thousand times slower than the heuristic (or more): the
+bench and the arena play fewer deals of them, in smaller tasks."""
+OMNISCIENT = frozenset({"dd"})
+"""Base names of policies that see every card (the double-dummy ``dd``): traces, arena
+tables, reports and the table name them so."""
+
+
+def base_name(name: str) -> str:
+    """A policy's name without its option (``lookahead:8`` -> ``lookahead``)."""
+    return name.partition(":")[0]
+
+
+def is_slow(name: str) -> bool:
+    """Whether policy ``name`` (``name`` or ``name:N``) is a slow one (``SLOW``)."""
+    return base_name(name) in SLOW
+
+
+def sees_every_card(name: str) -> bool:
+    """Whether policy ``name`` sees every card (``OMNISCIENT``)."""
+    return base_name(name) in OMNISCIENT
+
+
 def label(name: str) -> str:
     """A policy's name as tables and reports show it: ``dd`` says that it sees every card.
 
     >>> label("dd"), label("pimc:16")
     ('dd (sees every card)', 'pimc:16')
     """
-    return f"{name} (sees every card)" if name.partition(":")[0] == "dd" else name
+    return f"{name} (sees every card)" if sees_every_card(name) else name
 
 
 def is_solving(pol: int) -> bool:

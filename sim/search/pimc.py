@@ -7,10 +7,10 @@ A card is worth, in a solved world, what the game's scoring gives the mover's si
 count the solver proves after it: each game names the thresholds of its count where the
 score changes and by how much (``bands(state, q, thresholds, weights)`` returns their number
 and the index of the win threshold, where the search for a card's band starts). The
-utility of a count is the sum of the weights of the thresholds it reaches, for the
+utility of a count is the sum of the weights of the thresholds it bound, for the
 question's maximizers; the other side's is its negative. So the player weighs what the
 scoring weighs (a Skat declarer's 61 far above his 90) instead of card points alone. Each
-threshold is one null-window search (``reaches``), and the searches of one world share its
+threshold is at most one null-window search (``bound``), and the searches of one world share its
 transposition table.
 
 The game's functions are passed in and these are inlined into each game's compiled entry
@@ -53,18 +53,31 @@ def doko_bands(q, thresholds, weights, steps):
 
 
 @numba.njit(cache=True, inline="always")
-def band_utility(state, q, ws, thresholds, weights, n, pivot, reaches):
-    """The maximizers' utility at ``state``: the weights of the thresholds they can make
-    the count reach, searched from the win threshold up or down."""
+def band_utility(state, q, ws, thresholds, weights, n, pivot, bound):
+    """The maximizers' utility at ``state``: the weights of the (ascending) thresholds they
+    can make the count reach, searched from the win threshold up or down. Each search's
+    bound (``bound``, fail-soft) settles every threshold it passes, so those are not
+    searched."""
     k = pivot
-    if reaches(state, q, thresholds[k], ws):
-        k += 1
-        while k < n and reaches(state, q, thresholds[k], ws):
-            k += 1
+    value = bound(state, q, thresholds[k], ws)
+    if value >= thresholds[k]:
+        while True:
+            while k < n and thresholds[k] <= value:
+                k += 1
+            if k == n:
+                break
+            value = bound(state, q, thresholds[k], ws)
+            if value < thresholds[k]:
+                break
     else:
-        k -= 1
-        while k >= 0 and not reaches(state, q, thresholds[k], ws):
-            k -= 1
+        while True:
+            while k >= 0 and thresholds[k] > value:
+                k -= 1
+            if k < 0:
+                break
+            value = bound(state, q, thresholds[k], ws)
+            if value >= thresholds[k]:
+                break
         k += 1
     total = 0
     for j in range(k):
@@ -74,7 +87,7 @@ def band_utility(state, q, ws, thresholds, weights, n, pivot, reaches):
 
 @numba.njit(**INLINE_NRT)
 def card_utilities(state, q, ws, thresholds, weights, n, pivot, out, legal, step, moves,
-                   reaches):
+                   bound):
     """``out[card]``: the utility for the mover's side after each legal card (cards the
     game's ``moves`` takes as equivalent share one search); returns the legal cards."""
     rep = np.full(64, -1, np.int64)
@@ -85,7 +98,7 @@ def card_utilities(state, q, ws, thresholds, weights, n, pivot, out, legal, step
     for k in range(count):
         child[:] = state
         step(child, listed[k])
-        out[listed[k]] = sign * band_utility(child, q, ws, thresholds, weights, n, pivot, reaches)
+        out[listed[k]] = sign * band_utility(child, q, ws, thresholds, weights, n, pivot, bound)
     return shared(np.uint64(legal(state)), rep, out)
 
 
@@ -106,7 +119,7 @@ def best_card(mask, totals, prefer):
 
 
 @numba.njit(**INLINE_NRT)
-def solved_totals(state, ws, totals, prepare, question, bands, legal, step, moves, reaches):
+def solved_totals(state, ws, totals, prepare, question, bands, legal, step, moves, bound):
     """Add one world's card utilities (``state``, every card known) to ``totals``; the legal
     cards."""
     q = np.zeros(Q_LENGTH, np.int64)
@@ -118,7 +131,7 @@ def solved_totals(state, ws, totals, prepare, question, bands, legal, step, move
     n, pivot = bands(state, q, thresholds, weights)
     clear(ws)
     mask = card_utilities(state, q, ws, thresholds, weights, n, pivot, out, legal, step, moves,
-                          reaches)
+                          bound)
     m = mask
     while m:
         card = lsb(m)
@@ -129,7 +142,7 @@ def solved_totals(state, ws, totals, prepare, question, bands, legal, step, move
 
 @numba.njit(**INLINE_NRT)
 def pimc(obs, rng, worlds, prefer, ws, length, world, prepare, question, bands, legal, step,
-         moves, reaches):
+         moves, bound):
     """The ``pimc`` player's card from the seat's observation ``obs`` alone: ``worlds``
     worlds dealt by the game's ``world(obs, rng, state)`` (uniform among the deals the
     observation allows, ``sim.search.worlds``), each solved; the card with the best total
@@ -143,12 +156,12 @@ def pimc(obs, rng, worlds, prefer, ws, length, world, prepare, question, bands, 
     for k in range(worlds):
         if k:
             world(obs, rng, state)
-        solved_totals(state, ws, totals, prepare, question, bands, legal, step, moves, reaches)
+        solved_totals(state, ws, totals, prepare, question, bands, legal, step, moves, bound)
     return best_card(mask, totals, prefer)
 
 
 @numba.njit(**INLINE_NRT)
-def dd(state, prefer, ws, prepare, question, bands, legal, step, moves, reaches):
+def dd(state, prefer, ws, prepare, question, bands, legal, step, moves, bound):
     """The ``dd`` player's card: the deal itself solved (``state``, every card known), the
     best card under the scoring's bands (``prefer`` wins a tie)."""
     world = state.copy()
@@ -156,5 +169,5 @@ def dd(state, prefer, ws, prepare, question, bands, legal, step, moves, reaches)
     mask = np.uint64(legal(world))
     if popcount(mask) <= 1:
         return lsb(mask) if mask else prefer
-    solved_totals(world, ws, totals, prepare, question, bands, legal, step, moves, reaches)
+    solved_totals(world, ws, totals, prepare, question, bands, legal, step, moves, bound)
     return best_card(mask, totals, prefer)

@@ -158,9 +158,11 @@ def new_workspace(tt_bits=TT_BITS):
 # atomic count on every array view a node takes.
 
 @numba.njit(**JIT)
-def reaches(state, q, target, ws):
-    """Whether the question's maximizers can make its count at least ``target``."""
-    return solver.reach(state, target, q, ws, step, tally, key, moves)
+def bound(state, q, target, ws):
+    """A null-window search at ``target``: a value of at least ``target`` means the
+    question's maximizers can make the count at least that value, one below it that they
+    can make at most that value (``solver.search``)."""
+    return solver.search(state, target - 1, target, q, ws, step, tally, key, moves)
 
 
 @numba.njit(**JIT)
@@ -203,13 +205,13 @@ def bands(state, q, thresholds, weights):
 def pimc_card(obs, rng, worlds, prefer, ws):
     """The ``pimc`` player's card from the seat's observation (``sim.search.pimc``)."""
     return pimc.pimc(obs, rng, worlds, prefer, ws, LENGTH, world, prepare, question, bands,
-                     legal, step, moves, reaches)
+                     legal, step, moves, bound)
 
 
 @numba.njit(**JIT_NRT)
 def dd_card(state, prefer, ws):
     """The ``dd`` player's card: the deal itself solved (it sees every card)."""
-    return pimc.dd(state, prefer, ws, prepare, question, bands, legal, step, moves, reaches)
+    return pimc.dd(state, prefer, ws, prepare, question, bands, legal, step, moves, bound)
 
 
 __all__ = ["card_row"]
