@@ -72,8 +72,8 @@ def question(game_name: str, state: np.ndarray) -> np.ndarray:
     return q
 
 
-@pytest.mark.parametrize("game_name,deals", [("skat", 150), ("skat_en_deux", 150),
-                                             ("doko_duell", 300), ("doko_skat", 300)])
+@pytest.mark.parametrize("game_name,deals", [("skat", 2000), ("skat_en_deux", 2000),
+                                             ("doko_duell", 2000), ("doko_skat", 2000)])
 def test_the_solver_matches_plain_minimax_over_the_last_four_tricks(game_name, deals) -> None:
     module = SOLVERS[game_name]
     tricks = find_game(game_name).tricks
@@ -113,8 +113,8 @@ def test_each_card_is_worth_what_minimax_says_after_it(game_name) -> None:
     assert checked > 300
 
 
-@pytest.mark.parametrize("game_name,tricks_left,deals", [("skat", 6, 100), ("skat_en_deux", 6, 100),
-                                                        ("doko_skat", 6, 100)])
+@pytest.mark.parametrize("game_name,tricks_left,deals", [("skat", 6, 300), ("skat_en_deux", 6, 300),
+                                                        ("doko_skat", 6, 300)])
 def test_the_solver_matches_plain_alphabeta(game_name, tricks_left, deals) -> None:
     module = SOLVERS[game_name]
     cp = find_game(game_name).card_play
