@@ -55,7 +55,7 @@ def bench_solver(name: str, count: int | None = None) -> list[dict[str, Any]]:
     from sim.solve import SOLVERS
 
     module = SOLVERS[name]
-    ws = module.new_workspace(solver.TT_BITS)
+    ws = module.new_workspace()
     q = np.zeros(solver.Q_LENGTH, np.int64)
     states = positions(name, count or POSITIONS[name])
     questions: dict[str, list[float]] = {"exact": []}

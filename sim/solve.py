@@ -180,5 +180,5 @@ def solve_trace(path: Path, trick: int) -> Iterator[dict[str, Any]]:
         name = position.game.name
         ws = workspaces.get(name)
         if ws is None:
-            ws = workspaces[name] = SOLVERS[name].new_workspace(solver.TT_BITS)
+            ws = workspaces[name] = SOLVERS[name].new_workspace()
         yield solve_position(position, ws)

@@ -51,7 +51,8 @@ def hooks(game: Game) -> ModuleType:
 
 
 def _workspace(module: ModuleType) -> tuple[np.ndarray, ...]:
-    """This thread's solver workspace for the game's states (one 4 MiB table a game)."""
+    """This thread's solver workspace for the game's states (a table of 4 MiB in the Skat
+    family, 64 MiB in the Doppelkopf games: ``TT_BITS`` of each solver module)."""
     spaces: dict[str, tuple[np.ndarray, ...]] = _LOCAL.__dict__.setdefault("spaces", {})
     ws = spaces.get(module.__name__)
     if ws is None:

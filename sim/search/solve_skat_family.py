@@ -41,7 +41,8 @@ Q_CONSTANT, Q_TOTAL, Q_LAST_TRICK = Q_GAME, Q_GAME + 1, Q_GAME + 2
 """The question's own constants: points counted from the start (the declarer's skat),
 points in play from the start, points the taker of the last trick adds (Skat's ramsch)."""
 TT_BITS = 18
-"""Transposition-table slots (as bits) of a solve."""
+"""Transposition-table slots (as bits) of a solve: 2 ** 18 slots, 4 MiB. Larger tables
+(2 ** 20, 2 ** 22) gave the same medians from trick 1."""
 
 
 @numba.njit(**JIT)
