@@ -7,7 +7,7 @@ A card is worth, in a solved world, what the game's scoring gives the mover's si
 count the solver proves after it: each game names the thresholds of its count where the
 score changes and by how much (``bands(state, q, thresholds, weights)`` returns their number
 and the index of the win threshold, where the search for a card's band starts). The
-utility of a count is the sum of the weights of the thresholds it bound, for the
+utility of a count is the sum of the weights of the thresholds it reaches, for the
 question's maximizers; the other side's is its negative. So the player weighs what the
 scoring weighs (a Skat declarer's 61 far above his 90) instead of card points alone. Each
 threshold is at most one null-window search (``bound``), and the searches of one world share its

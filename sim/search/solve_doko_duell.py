@@ -39,10 +39,9 @@ ORDER, PERM, SPAN = (table[0] for table in solver.card_order(EFF, STRENGTH))
 ALL_POINTS = 240
 ALL_CARDS = np.uint64((1 << N_CARDS) - 1)
 TT_BITS = 22
-"""Transposition-table slots (as bits) of a solve: 2 ** 22 slots, 64 MiB. The 12- and
-20-trick card plays fill a smaller table: at 2 ** 18 slots the exact count from trick 1 took
-2.5 times as long (Doko-Skat, 6 positions) and 2.7 times (the duel, 3); at 2 ** 23 it was
-slower again."""
+"""Transposition-table slots (as bits) of a solve: 2 ** 22 slots, 64 MiB. The 20-trick card
+play fills a smaller table: at 2 ** 18 slots the exact count from trick 1 took 2.7 times as
+long (3 positions)."""
 JIT: Any = {"cache": True, "_nrt": False}
 JIT_NRT: Any = {"cache": True, "_nrt": True}
 
@@ -128,10 +127,8 @@ def new_workspace(tt_bits=TT_BITS):
 
 @numba.njit(**JIT)
 def bound(state, q, target, ws):
-    """A null-window search at ``target``: a value of at least ``target`` means the
-    question's maximizers can make the count at least that value, one below it that they
-    can make at most that value (``solver.search``)."""
-    return solver.search(state, target - 1, target, q, ws, step, tally, key, moves)
+    """The question's null-window search at ``target`` (``solver.probe``)."""
+    return solver.probe(state, target, q, ws, step, tally, key, moves)
 
 
 @numba.njit(**JIT)

@@ -28,10 +28,9 @@ Q_CONSTANT, Q_TOTAL = Q_GAME, Q_GAME + 1
 """The question's own constants: the lone player's points outside the main game's tricks,
 and the main game's card points (taken and still out)."""
 TT_BITS = 22
-"""Transposition-table slots (as bits) of a solve: 2 ** 22 slots, 64 MiB. The 12- and
-20-trick card plays fill a smaller table: at 2 ** 18 slots the exact count from trick 1 took
-2.5 times as long (Doko-Skat, 6 positions) and 2.7 times (the duel, 3); at 2 ** 23 it was
-slower again."""
+"""Transposition-table slots (as bits) of a solve: 2 ** 22 slots, 64 MiB. The 12-trick main
+game fills a smaller table: at 2 ** 18 slots the exact count from trick 1 took 2.5 times as
+long (6 positions); at 2 ** 23 it was slower again."""
 
 
 @numba.njit(**JIT)
@@ -127,10 +126,8 @@ def new_workspace(tt_bits=TT_BITS):
 
 @numba.njit(**JIT)
 def bound(state, q, target, ws):
-    """A null-window search at ``target``: a value of at least ``target`` means the
-    question's maximizers can make the count at least that value, one below it that they
-    can make at most that value (``solver.search``)."""
-    return solver.search(state, target - 1, target, q, ws, step, tally, key, moves)
+    """The question's null-window search at ``target`` (``solver.probe``)."""
+    return solver.probe(state, target, q, ws, step, tally, key, moves)
 
 
 @numba.njit(**JIT)

@@ -35,7 +35,6 @@ from sim.tricks import trick_winner
 
 ORDER, PERM, SPAN = solver.card_order(EFF, STRENGTH)
 """Each game type's cards by effective suit and strength (``solver.equivalent``)."""
-
 ALL_POINTS = 120
 Q_CONSTANT, Q_TOTAL, Q_LAST_TRICK = Q_GAME, Q_GAME + 1, Q_GAME + 2
 """The question's own constants: points counted from the start (the declarer's skat),
@@ -160,10 +159,8 @@ def new_workspace(tt_bits=TT_BITS):
 
 @numba.njit(**JIT)
 def bound(state, q, target, ws):
-    """A null-window search at ``target``: a value of at least ``target`` means the
-    question's maximizers can make the count at least that value, one below it that they
-    can make at most that value (``solver.search``)."""
-    return solver.search(state, target - 1, target, q, ws, step, tally, key, moves)
+    """The question's null-window search at ``target`` (``solver.probe``)."""
+    return solver.probe(state, target, q, ws, step, tally, key, moves)
 
 
 @numba.njit(**JIT)

@@ -10,14 +10,15 @@ tricks with the defenders maximizing; a ramsch counts one player's points with t
 others maximizing them (each plays for himself, so the search takes the two as a side: the
 "paranoid" reading).
 
-``reach(root, target, ...)`` answers "can the maximizers make the count at least
-``target``?" by an AND/OR search (Kupferschmid & Helmert 2006): a node is decided as soon
-as the count reaches the target or cannot any more (the quick bounds); positions at a
-trick's start are kept in a transposition table keyed by the cards left and the leader,
-with the bounds on what the remaining tricks add that every search so far proved; the
-moves come from the game, cards equivalent among the remaining ones searched once and the
-likely best first. ``exact`` finds the count under best play by bisection over targets;
-its searches share the table, so the later ones are cheap. The search is iterative (a stack of
+``probe(root, target, ...)`` answers "can the maximizers make the count at least
+``target``?" by a null-window fail-soft alpha-beta (``search``; after Kupferschmid & Helmert
+2006), with a bound that may lie beyond the target: a node is decided as soon as the count
+reaches the target or cannot any more (the quick bounds); positions at a trick's start are
+kept in a transposition table keyed by the cards left and the leader, with the bounds on
+what the remaining tricks add that every search so far proved; the moves come from the
+game, cards equivalent among the remaining ones searched once and the likely best first.
+``exact`` finds the count under best play by bisection over targets; its searches share
+the table, so the later ones are cheap. The search is iterative (a stack of
 states, one a ply), so that it can be inlined into each game's compiled entry points
 (``sim.search.solve_*``) with the game's functions:
 
@@ -253,10 +254,11 @@ def search(root, alpha, beta, q, ws, step, tally, key, moves):
 
 
 @numba.njit(**JIT_INLINE)
-def reach(root, target, q, ws, step, tally, key, moves):
-    """Whether the maximizers can make the count at least ``target`` from ``root`` against
-    any defence: a null-window ``search``."""
-    return search(root, target - 1, target, q, ws, step, tally, key, moves) >= target
+def probe(root, target, q, ws, step, tally, key, moves):
+    """A null-window ``search`` at ``target``: a value of at least ``target`` means the
+    maximizers can make the count at least that value against any defence, one below it
+    that they can make at most that value."""
+    return search(root, target - 1, target, q, ws, step, tally, key, moves)
 
 
 @numba.njit(**JIT_INLINE)
@@ -270,7 +272,7 @@ def exact(root, q, ws, step, tally, key, moves):
     high = count + open_
     while low < high:
         target = (low + high + 1) // 2
-        value = search(root, target - 1, target, q, ws, step, tally, key, moves)
+        value = probe(root, target, q, ws, step, tally, key, moves)
         if value >= target:
             low = value
         else:
@@ -447,5 +449,5 @@ def shared(mask, rep, out):
     return mask
 
 
-__all__ = ["POINTS", "TRICKS", "card_order", "clear", "equivalent", "exact", "ordered", "reach",
+__all__ = ["POINTS", "TRICKS", "card_order", "clear", "equivalent", "exact", "ordered", "probe",
            "in_order", "root_counts", "search", "shared", "tops", "workspace"]
