@@ -260,12 +260,13 @@ def bench_reference(deals: int, jobs: int) -> dict[str, Any]:
 
 
 def sweep_experiment(deals: int) -> Any:
-    """The scoring-only sweep as an experiment: ``SWEEP_VARIANTS`` combinations of
-    ``SWEEP_GAME``'s scoring-only options, the defaults (the first combination) as base."""
+    """The scoring-only sweep as an experiment: ``SWEEP_VARIANTS`` combinations of the values
+    of ``SWEEP_GAME``'s discrete scoring-only options, the defaults (the first combination)
+    as base."""
     from sim.runner import Experiment
 
     game = find_game(SWEEP_GAME)
-    scoring = [o for o in game.options if o.scoring_only]
+    scoring = [o for o in game.options.discrete() if o.scoring_only]
     combos = list(itertools.product(*(o.allowed for o in scoring)))[:SWEEP_VARIANTS]
     variants = [{"name": f"v{k}", "rules": {o.name: v for o, v in zip(scoring, combo)}}
                 for k, combo in enumerate(combos[1:], 1)]
