@@ -251,11 +251,11 @@ def vp_distribution(table: pl.DataFrame) -> Figure:
     return fig
 
 
-@styled
-def sweep(table: pl.DataFrame, unit: str | None = None) -> Figure:
-    """``balance.sweep``: each variant's measure with its interval against the fair value
-    (the fairest starred), and its difference from ``base`` with the paired interval (same
-    deals) beside the far wider one independent deals would give."""
+def _compared(table: pl.DataFrame, unit: str | None, names: str, against: str, title: str,
+              star: bool) -> Figure:
+    """Each row's measure with its interval against the fair value (the fairest starred where
+    ``star``), and its difference from ``against`` with the paired interval (same deals)
+    beside the far wider one independent deals would give; ``names`` labels the rows."""
     measure = MEASURES[table["measure"][0]]
     scale, unit = scale_of(unit or measure.unit)
     fig = Figure(figsize=(WIDTH, 1.8 + 0.42 * table.height), layout="constrained")
@@ -263,13 +263,14 @@ def sweep(table: pl.DataFrame, unit: str | None = None) -> Figure:
     pos = np.arange(table.height)
     value, lo, hi = (table[c].to_numpy() * scale for c in ("value", "lo", "hi"))
     _whiskers(left, pos, value, lo, hi, color="C0", label="measure with 95 % interval")
-    best, tied = fairest(table)
-    at = table["variant"].to_list().index(best)
-    left.plot(value[at], at, "*", ms=14, color="C2", zorder=3,
-              label=f"fairest: {best}" + (f" (tied: {', '.join(tied)})" if tied else ""))
+    if star:
+        best, tied = fairest(table)
+        at = table["variant"].to_list().index(best)
+        left.plot(value[at], at, "*", ms=14, color="C2", zorder=3,
+                  label=f"fairest: {best}" + (f" (tied: {', '.join(tied)})" if tied else ""))
     left.axvline(measure.fair * scale, color="0.3", lw=1, ls="--", label=f"fair value ({measure.fair:g})")
-    left.set(title=measure.label, xlabel=unit, ylabel="variant")
-    _categories(left, table["variant"].to_list())
+    left.set(title=measure.label, xlabel=unit, ylabel=names)
+    _categories(left, table[names].to_list())
     if "diff" in table.columns:
         diff, dlo, dhi, ulo, uhi = (table[c].to_numpy() * scale for c in
                                     ("diff", "diff_lo", "diff_hi", "unpaired_lo", "unpaired_hi"))
@@ -278,7 +279,44 @@ def sweep(table: pl.DataFrame, unit: str | None = None) -> Figure:
         _whiskers(right, pos + 0.12, diff, ulo, uhi, fmt="none", color="0.6",
                   label="unpaired interval (as if independent deals)")
         right.axvline(0, color="0.3", lw=1, ls="--")
-        right.set(title="Difference from base", xlabel=unit)
-    fig.suptitle(f"Rule variants compared on the same deals: {measure.label}")
+        right.set(title=f"Difference from {against}", xlabel=unit)
+    fig.suptitle(f"{title}: {measure.label}")
     _legend(fig, "")
+    return fig
+
+
+@styled
+def sweep(table: pl.DataFrame, unit: str | None = None) -> Figure:
+    """``balance.sweep``: each variant's measure with its interval against the fair value
+    (the fairest starred), and its difference from ``base`` with the paired interval (same
+    deals) beside the far wider one independent deals would give."""
+    return _compared(table, unit, "variant", "base", "Rule variants compared on the same deals", star=True)
+
+
+@styled
+def rungs(table: pl.DataFrame, unit: str | None = None) -> Figure:
+    """``robustness.rungs``: the measure on each player rung with its interval against the
+    fair value, and its paired difference from the reference rung (its first row)."""
+    return _compared(table, unit, "rung", table["rung"][0], "The answer on every player rung", star=False)
+
+
+@styled
+def tornado(table: pl.DataFrame, unit: str | None = None) -> Figure:
+    """``robustness.one_at_a_time``: each option value's paired difference from the
+    experiment's rules as a bar from 0 with its 95 % interval, the largest at the top; bars
+    whose interval excludes 0 in colour."""
+    measure = MEASURES[table["measure"][0]]
+    scale, unit = scale_of(unit or measure.unit)
+    fig = Figure(figsize=(WIDTH, 1.6 + 0.3 * table.height), layout="constrained")
+    ax = fig.subplots()
+    pos = np.arange(table.height)
+    diff, lo, hi = (table[c].to_numpy() * scale for c in ("diff", "diff_lo", "diff_hi"))
+    clear = (lo > 0) | (hi < 0)
+    ax.barh(pos, diff, height=0.6, color=np.where(clear, "C3", "0.75"))
+    _whiskers(ax, pos, diff, lo, hi, fmt="none", color="0.2", label="paired 95 % interval (same deals)")
+    ax.axvline(0, color="0.3", lw=1)
+    _categories(ax, [f"{o} = {v}" for o, v in zip(table["option"], table["setting"], strict=True)])
+    ax.set(title="Difference from the experiment's rules (coloured: the interval excludes 0)",
+           xlabel=unit, ylabel="option changed")
+    fig.suptitle(f"One rule option changed at a time: {measure.label}")
     return fig

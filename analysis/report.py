@@ -21,7 +21,7 @@ import html
 import io
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -30,7 +30,7 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
-from analysis import balance, load, plots
+from analysis import balance, load, plots, robustness
 
 DPI = 110
 """Resolution of the PNGs (the figures are 10 inches wide)."""
@@ -463,16 +463,18 @@ def _check(columns: Iterable[str], questions: list[str] | None, measure: str, ga
 
 @dataclass(frozen=True)
 class Part:
-    """A computed table of a section, its figure as PNG bytes and its display rows."""
+    """A computed table of a section (its name and title), its figure as PNG bytes and its
+    display rows."""
 
-    table: Table
+    name: str
+    title: str
     png: bytes
     header: list[str]
     rows: list[list[str]]
 
     @property
     def file(self) -> str:
-        return f"{self.table.name}.png"
+        return f"{self.name}.png"
 
 
 @dataclass(frozen=True)
@@ -493,22 +495,137 @@ def _section(name: str, run: Run) -> Section:
     question = QUESTIONS[name]
     tables = question.tables_for(run.columns)
     computed = {t.name: t.compute(run) for t in tables}
-    parts = [Part(t, _png(t.draw(computed[t.name], run)), *t.display(computed[t.name], run)) for t in tables]
+    parts = [Part(t.name, t.title, _png(t.draw(computed[t.name], run)), *t.display(computed[t.name], run))
+             for t in tables]
     return Section(name, question.title, question.headline(computed, run), parts)
+
+
+# --- what moves the answer: one option at a time, the player rungs ----------------------------------
+
+def _answer(run: Run) -> Row:
+    """The report's answer: its measure under the experiment's own rules, on all its deals."""
+    return _pick(balance.sweep(run.frame, run.outcome, run.measure, ["base"]), variant="base")
+
+
+def _one_at_a_time(run: Run) -> pl.DataFrame:
+    """``robustness.one_at_a_time`` of a run whose variants each change one rule of base's."""
+    changed = {}
+    for name in _others(run):
+        (option, value), = run.rules_changed(name).items()
+        changed[name] = (option, _toml(value))
+    return robustness.one_at_a_time(run.frame, run.outcome, run.measure, changed)
+
+
+def _rung(run: Run, name: str) -> str:
+    """A rung by its players: the policy at every seat (or the policies seat by seat)."""
+    policies = [policy_label(p) for p in run.config(name)["policies"]]
+    return policies[0] if len(set(policies)) == 1 else ", ".join(policies)
+
+
+def _rungs(runs: list[Run]) -> pl.DataFrame:
+    return robustness.rungs([(r.frame, r.outcome, {v: _rung(r, v) for v in r.variants}) for r in runs],
+                            runs[0].measure)
+
+
+def _display_one_at_a_time(table: pl.DataFrame, run: Run) -> TextTable:
+    scale, unit = plots.scale_of(run.sweep_unit)
+    rows = [[r["option"], r["setting"], estimate(r, scale=scale, sign=True),
+             estimate(r, scale=scale, sign=True, cols=("diff", "diff_lo", "diff_hi")), f"{r['n']:,}"]
+            for r in table.iter_rows(named=True)]
+    return ["option", "value", f"measure in {unit} [95 %]",
+            "difference from the experiment's rules, paired [95 %]", "n"], rows
+
+
+def _display_rungs(table: pl.DataFrame, run: Run) -> TextTable:
+    scale, unit = plots.scale_of(run.sweep_unit)
+    rows = [[r["rung"], estimate(r, scale=scale, sign=True),
+             estimate(r, scale=scale, sign=True, cols=("diff", "diff_lo", "diff_hi")), f"{r['n']:,}"]
+            for r in table.iter_rows(named=True)]
+    return ["players (every seat)", f"measure in {unit} [95 %]",
+            f"difference from {table['rung'][0]} on the same deals, paired [95 %]", "n"], rows
+
+
+SIGN = {1: "positive", -1: "negative", 0: "not clear (its interval holds 0)"}
+
+
+def _robustness_headline(run: Run, answer: Row, options: pl.DataFrame | None,
+                         rungs: pl.DataFrame | None) -> list[str]:
+    """Whether the answer's sign holds under every setting tried and on every rung, or which
+    flip it and which cannot tell; then what moves it most, and what was left out."""
+    measure = balance.MEASURES[run.measure]
+    scale, unit = plots.scale_of(run.sweep_unit)
+
+    def shown(row: Row, cols: tuple[str, str, str] = ("value", "lo", "hi")) -> str:
+        return estimate(row, " " + unit, scale, sign=True, cols=cols)
+
+    readings = {} if options is None else {f"under `{r['option']} = {r['setting']}`": r
+                                           for r in options.iter_rows(named=True)}
+    steps = {} if rungs is None else {f"on the {r['rung']} rung": r for r in rungs.iter_rows(named=True)}
+    rows = readings | steps
+    found = robustness.verdict(answer, rows)
+    tried = [f"under every one of the {len(readings)} rule settings changed one at a time"] * bool(readings) \
+        + [f"on every rung ({', '.join(r['rung'] for r in steps.values())})"] * bool(steps)
+    first = (f"The answer is the {measure.label} (fair value {measure.fair:g}), {shown(answer)} under the "
+             f"experiment's rules: {SIGN[found.sign]}")
+    if found.holds:
+        lines = [f"{first}, and {SIGN[found.sign]} {' and '.join(tried)}."]
+    elif found.sign == 0:
+        above, below = (", ".join(names) or "nowhere" for names in (found.above, found.below))
+        lines = [f"{first}, so there is no sign to hold; it is positive {above} and negative {below}."]
+    else:
+        flipped = ", ".join(f"{name} ({shown(rows[name])})" for name in found.flipped)
+        flips = f"its sign flips {flipped}" if flipped else "nothing flips its sign"
+        lines = [f"{first}; {flips}" + (f"; the interval holds 0 {', '.join(found.zero)}, whose sign "
+                                       f"those deals cannot tell" if found.zero else "") + "."]
+    if options is not None:
+        top = options.row(0, named=True)
+        clear = options.filter((pl.col("diff_lo") > 0) | (pl.col("diff_hi") < 0)).height
+        lines.append(f"One option at a time (the experiment's first {top['n']:,} deals): "
+                     f"`{top['option']} = {top['setting']}` moves it most, by "
+                     f"{shown(top, ('diff', 'diff_lo', 'diff_hi'))}; {clear} of the {options.height} "
+                     f"settings move it clearly (the paired interval excludes 0).")
+    if rungs is None:
+        lines.append("No player rungs were played (`rung_deals = 0` in the experiment's `[report]`).")
+    elif not any(r.startswith("pimc") for r in rungs["rung"]):
+        lines.append("The pimc rung was left out: the solving player is too slow for the report's "
+                     "budget (`pimc_deals` in the experiment's `[report]` adds it on a subsample).")
+    return lines
+
+
+def _robustness(run: Run, one_at_a_time: Run | None, rungs: list[Run]) -> Section:
+    """The section on what moves the report's answer (``run``'s measure under its rules):
+    one rule option changed at a time (a tornado of paired differences), the player rungs."""
+    options = _one_at_a_time(one_at_a_time) if one_at_a_time is not None else None
+    ladder = _rungs(rungs) if rungs else None
+    parts = []
+    if options is not None:
+        parts.append(Part("one_at_a_time", "One rule option changed at a time (every other value; an "
+                          "integer option at the ends of its range)", _png(plots.tornado(
+            options, run.sweep_unit)), *_display_one_at_a_time(options, run)))
+    if ladder is not None:
+        parts.append(Part("rungs", "The answer on every player rung",
+                          _png(plots.rungs(ladder, run.sweep_unit)), *_display_rungs(ladder, run)))
+    return Section("robustness", "What moves the answer",
+                   _robustness_headline(run, _answer(run), options, ladder), parts)
 
 
 # --- writing -----------------------------------------------------------------------------------
 
 CSS = """
-body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 70rem;
-       padding: 0 1rem; color: #222; line-height: 1.45; }
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem 0; padding: 0 1rem;
+       color: #222; line-height: 1.45; }
+body > *, section > *, details > summary { max-width: 70rem; margin-left: auto; margin-right: auto; }
+body > section, section > details { max-width: none; }
 h1 { font-size: 1.6rem; } h2 { border-bottom: 2px solid #ddd; padding-bottom: .2rem; margin-top: 2.5rem; }
 ul.headline li { margin: .35rem 0; } code { background: #f2f2f2; padding: 0 .25rem; border-radius: 3px; }
-figure { margin: 1rem 0; } img { max-width: 100%; height: auto; border: 1px solid #eee; }
-.scroll { overflow-x: auto; } table { border-collapse: collapse; font-size: .85rem; margin: .5rem 0 1.5rem; }
+figure { margin-top: 1rem; margin-bottom: 1rem; }
+img { max-width: 100%; height: auto; border: 1px solid #eee; }
+.scroll { width: fit-content; max-width: 100%; margin: .5rem auto 1.5rem; overflow-x: auto; }
+table { border-collapse: collapse; font-size: .85rem; }
 th, td { border: 1px solid #ddd; padding: .2rem .5rem; text-align: left; white-space: nowrap; }
 th { white-space: normal; vertical-align: bottom; }
-td:last-child { white-space: normal; } details summary { cursor: pointer; color: #555; margin: .3rem 0; }
+td.long { white-space: normal; min-width: 14rem; }
+details summary { cursor: pointer; color: #555; margin-top: .3rem; }
 th { background: #f6f6f6; } tr:nth-child(even) td { background: #fbfbfb; }
 """
 
@@ -553,7 +670,7 @@ def _markdown(run: Run, sections: list[Section]) -> str:
     for s in sections:
         out += ["", f"## {s.title}", "", *(f"- {h}" for h in s.headlines)]
         for p in s.parts:
-            out += ["", f"### {p.table.title}", "", f"![{p.table.title}]({p.file})", "",
+            out += ["", f"### {p.title}", "", f"![{p.title}]({p.file})", "",
                     _md_table(p.header, p.rows)]
     return "\n".join(out) + "\n"
 
@@ -563,9 +680,19 @@ def _inline(text: str) -> str:
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
 
 
+LONG = 40
+"""Cells longer than this (lists of settings, not numbers) wrap; the others stay on one line."""
+
+
 def _html_table(header: list[str], rows: list[list[str]]) -> str:
+    """A table in a box of its own, centred on the page: it may be as wide as the page (the
+    text is narrower), and one wider still scrolls inside its box (``CSS``: ``.scroll``)."""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows)
+
+    def cell(text: str) -> str:
+        return ('<td class="long">' if len(text) > LONG else "<td>") + f"{html.escape(text)}</td>"
+
+    body = "".join("<tr>" + "".join(map(cell, r)) + "</tr>" for r in rows)
     return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
@@ -580,7 +707,7 @@ def _html(run: Run, sections: list[Section]) -> str:
         out.append(f'<section id="{s.name}"><h2>{html.escape(s.title)}</h2><ul class="headline">{items}</ul>')
         for p in s.parts:
             data = base64.b64encode(p.png).decode("ascii")
-            alt = html.escape(p.table.title)
+            alt = html.escape(p.title)
             out.append(f"<h3>{alt}</h3><figure><img src=\"data:image/png;base64,{data}\" alt=\"{alt}\">"
                        f"</figure><details{' open' * (len(p.rows) <= OPEN_ROWS)}><summary>the table "
                        f"({len(p.rows)} rows)</summary>{_html_table(p.header, p.rows)}</details>")
@@ -607,11 +734,9 @@ def _files(run: Run, sections: list[Section]) -> Iterator[tuple[str, bytes]]:
     yield "index.html", _html(run, sections).encode()
 
 
-def build(root: str | Path, out: str | Path, questions: list[str] | None = None,
-          measure: str = "start_edge") -> Path:
-    """Write the balance report on the results in ``root`` to ``out``: the ``questions``
-    asked (default: every one its columns answer), ``measure`` for the sweep.
-    Everything is computed before the first file is written. Returns ``out/index.html``."""
+def _load(root: str | Path, measure: str, questions: list[str] | None = None) -> tuple[Run, list[str]]:
+    """The results in ``root`` as the questions read them, and the questions to answer
+    (``_check``: raised before anything else is read)."""
     info = load.experiment_info(root)
     frame = load.scan(root)
     columns = frozenset(frame.collect_schema().names())
@@ -620,7 +745,23 @@ def build(root: str | Path, out: str | Path, questions: list[str] | None = None,
     present = set(frame.select(pl.col("variant").unique()).collect()["variant"])
     run = Run(frame, info, [v["name"] for v in info["variant_list"] if v["name"] in present], measure,
               outcome, columns)
+    return run, names
+
+
+def build(root: str | Path, out: str | Path, questions: list[str] | None = None,
+          measure: str = "start_edge", one_at_a_time: str | Path | None = None,
+          rungs: Sequence[str | Path] = ()) -> Path:
+    """Write the balance report on the results in ``root`` to ``out``: the ``questions``
+    asked (default: every one its columns answer), ``measure`` its answer (and the sweep's);
+    with the results of ``one_at_a_time`` (the experiment's rules with one option changed
+    at a time) or of ``rungs`` (the same deals with every seat one player, base every seat
+    ``heuristic``), a section on what moves the answer. Everything is computed before the
+    first file is written. Returns ``out/index.html``."""
+    run, names = _load(root, measure, questions)
     sections = [_section(name, run) for name in names]
+    if one_at_a_time is not None or rungs:
+        sections.append(_robustness(run, None if one_at_a_time is None else _load(one_at_a_time, measure)[0],
+                                    [_load(r, measure)[0] for r in rungs]))
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     for name, data in _files(run, sections):
