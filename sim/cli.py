@@ -148,9 +148,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    """Run what an experiment still lacks, then write its balance report."""
+    """Run what an experiment still lacks (its variants, and the runs behind the report's
+    robustness section: ``sim.robustness``), then write its balance report."""
     import dataclasses
 
+    from sim import robustness
     from sim.runner import Experiment, run_experiment, shard_columns
 
     exp = Experiment.load(args.config, deals=args.deals)
@@ -174,8 +176,11 @@ def cmd_report(args: argparse.Namespace) -> int:
     with _terminate_as_interrupt(), _backend(args, jobs) as backend:
         root = run_experiment(exp, out_dir=args.results, jobs=jobs, resume=True,
                               progress=not args.no_progress, backend=backend)
+        extra = robustness.run(robustness.derived(exp), args.results, jobs, not args.no_progress, backend)
     out = args.out if args.out is not None else Path("reports") / exp.name
-    index = analysis_report.build(root, out, questions=questions, measure=measure)
+    index = analysis_report.build(root, out, questions=questions, measure=measure,
+                                  one_at_a_time=extra.get("one-at-a-time"),
+                                  rungs=[extra[k] for k in ("rungs", "pimc") if k in extra])
     print(f"{exp.name}: report in {index} (summary: {index.parent / 'summary.md'})")
     return 0
 
@@ -419,8 +424,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("report", help="run what an experiment lacks and write its balance report",
-                       description="Finish the experiment's results (like 'run --resume') and "
-                                   "build reports/<name>/index.html, summary.md and the figures.")
+                       description="Finish the experiment's results (like 'run --resume'), and "
+                                   "the runs on what moves its answer (its rules with one option "
+                                   "changed at a time, every seat random, heuristic, lookahead, "
+                                   "pimc: sized by [report] robustness_deals, rung_deals, "
+                                   "pimc_deals; in <results>/<name>-one-at-a-time, -rungs, -pimc), "
+                                   "and build reports/<name>/index.html, summary.md and the figures.")
     p.add_argument("config", metavar="EXPERIMENT.toml", help="the experiment file")
     p.add_argument("--deals", type=_positive, metavar="N",
                    help="a quick look with N deals (results and report under <name>-nN)")

@@ -71,10 +71,14 @@ BASE = "base"
 
 KEYS = ("name", "game", "deals", "seed", "shard_size", "policies", "rules", "variants", "report")
 """Keys an experiment file may hold (``rules``, ``variants`` and ``report`` are optional)."""
-REPORT_KEYS = ("questions", "measure")
+REPORT_SIZES = ("robustness_deals", "rung_deals", "pimc_deals")
+"""Keys of an experiment's ``[report]`` table that size the runs behind the report's
+robustness section (``sim.robustness``), in deals (0: left out)."""
+REPORT_KEYS = ("questions", "measure", *REPORT_SIZES)
 """Keys of an experiment's ``[report]`` table: which balance questions ``stichsim report``
-answers (default: every one that applies to the game) and the measure a sweep compares.
-They say how to read the results, not how to play them, so they are not in the config hash."""
+answers (default: every one that applies to the game), the measure that is the report's
+answer (a sweep compares it) and the sizes of the robustness runs. They say how to read the
+results, not how to play them, so they are not in the config hash."""
 REQUIRED = ("name", "game", "deals", "seed", "shard_size", "policies")
 VARIANT_KEYS = ("name", "rules", "policies")
 
@@ -298,6 +302,12 @@ def _positive(value: Any, what: str, fail: Fail, limit: int) -> int:
     return int(value)
 
 
+def _non_negative(value: Any, what: str, fail: Fail) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < _MAX_DEALS:
+        raise fail(f"{what} must be a whole number of deals, 0 or more, got {_show(value)}")
+    return value
+
+
 def _table(value: Any, what: str, fail: Fail) -> dict[str, Any]:
     if not isinstance(value, Mapping):
         raise fail(f"{what} must be a table of option = value, got {_show(value)}")
@@ -326,7 +336,7 @@ def _policies(value: Any, game: Game, what: str, fail: Fail) -> list[str]:
 
 def _report(value: Any, fail: Fail) -> dict[str, Any]:
     if not isinstance(value, Mapping):
-        raise fail(f"report must be a table ([report] with questions, measure), got {_show(value)}")
+        raise fail(f"report must be a table ([report] with {', '.join(REPORT_KEYS)}), got {_show(value)}")
     _check_keys(value, REPORT_KEYS, "[report]: ", fail)
     questions = value.get("questions")
     if questions is not None and (not isinstance(questions, list) or not questions
@@ -334,6 +344,9 @@ def _report(value: Any, fail: Fail) -> dict[str, Any]:
         raise fail(f"[report]: questions must be a non-empty list of names, got {_show(questions)}")
     if "measure" in value and not isinstance(value["measure"], str):
         raise fail(f"[report]: measure must be a name, got {_show(value['measure'])}")
+    for key in REPORT_SIZES:
+        if key in value:
+            _non_negative(value[key], f"[report]: {key}", fail)
     return dict(value)
 
 
