@@ -310,13 +310,32 @@ def tie(frame: pl.LazyFrame, outcome: Outcome, variants: list[str] | None = None
 
 @dataclass(frozen=True)
 class Measure:
-    """A per-deal balance measure a sweep compares, with its fair value."""
+    """A per-deal balance measure a sweep compares or a tune races, with its fair value."""
 
     label: str
     unit: str
-    fair: float
+    fair: float | None
+    """Where the measure is fair (an edge of 0); None: no value is fair by itself (a tune
+    names its target)."""
     per_deal: Callable[[pl.LazyFrame, Outcome], pl.LazyFrame]
-    """``(frame, outcome) ->`` frame of ``variant``, ``deal``, ``value``."""
+    """``(frame, outcome) ->`` frame of ``variant``, ``deal``, ``value`` (null: a deal the
+    measure leaves out, for a rate ``among`` some deals)."""
+    needs: tuple[str, ...] = ()
+    """Result columns it reads besides the outcome's."""
+    among: bool = False
+    """A rate among some deals only (the declared games): its value is a ratio of sums."""
+
+    @property
+    def fair_value(self) -> float:
+        """The fair value of a measure that has one (ValueError for one that has none)."""
+        if self.fair is None:
+            raise ValueError(f"the {self.label} has no fair value: name its target")
+        return self.fair
+
+    @property
+    def sweepable(self) -> bool:
+        """Whether a sweep may compare it: it has a fair value and counts every deal."""
+        return self.fair is not None and not self.among
 
 
 def _column_of(name: str) -> Callable[[pl.LazyFrame, Outcome], pl.LazyFrame]:
@@ -325,12 +344,36 @@ def _column_of(name: str) -> Callable[[pl.LazyFrame, Outcome], pl.LazyFrame]:
     return per_deal
 
 
+def _of_deal(expr: pl.Expr) -> Callable[[pl.LazyFrame, Outcome], pl.LazyFrame]:
+    """A measure read off each deal's row by ``expr`` (null: the deal is left out)."""
+    def per_deal(frame: pl.LazyFrame, outcome: Outcome) -> pl.LazyFrame:
+        return frame.select("variant", "deal", value=expr.cast(pl.Float64))
+    return per_deal
+
+
+def _both(name: str) -> pl.Expr:
+    return pl.col(f"{name}_0").cast(pl.Float64) + pl.col(f"{name}_1")
+
+
 MEASURES = {
     "start_edge": Measure("start player's score edge", "points per deal", 0.0, _column_of("start_edge")),
     "start_win_edge": Measure("start player's win-rate edge", "share of deals", 0.0,
                               _column_of("start_win_edge")),
+    "tie_rate": Measure("120 : 120 tie", "share of deals", 0.0, _of_deal(pl.col("tie")), ("tie",)),
+    "declarer_win_rate": Measure("declarer's win rate (declared games)", "share of games", None,
+                                 _of_deal(pl.when(pl.col("declarer") >= 0).then(pl.col("won"))),
+                                 ("declarer", "won"), among=True),
+    "ramsch_rate": Measure("ramsch played", "share of deals", None, _of_deal(pl.col("ramsch")),
+                           ("ramsch",)),
+    "a_markers_per_deal": Measure("A markers per deal", "markers per deal", None,
+                                  _of_deal(_both("a_markers")), ("a_markers_0", "a_markers_1")),
+    "b_markers_per_deal": Measure("B markers per deal", "markers per deal", None,
+                                  _of_deal(_both("b_markers")), ("b_markers_0", "b_markers_1")),
 }
-"""Measures a sweep may compare, by name (the experiment's ``[report] measure``)."""
+"""The balance measures by name: a sweep compares the ``sweepable`` ones (the experiment's
+``[report] measure``), a tune races any (``[tune] measure``)."""
+SWEEPABLE = tuple(name for name, m in MEASURES.items() if m.sweepable)
+"""The measures a sweep may compare (a report's ``[report] measure``)."""
 
 
 def sweep(frame: pl.LazyFrame, outcome: Outcome, measure: str = "start_edge",
@@ -339,6 +382,9 @@ def sweep(frame: pl.LazyFrame, outcome: Outcome, measure: str = "start_edge",
     same deals, and the unpaired interval the same difference would get from independent
     deals (for contrast)."""
     m = MEASURES[measure]
+    if not m.sweepable:
+        raise ValueError(f"measure {measure!r} cannot be swept (measures: "
+                         f"{', '.join(k for k, v in MEASURES.items() if v.sweepable)})")
     values = m.per_deal(frame, outcome).collect().pivot(on="variant", index="deal", values="value") \
         .sort("deal")
     names = variants or [c for c in values.columns if c != "deal"]
@@ -348,14 +394,14 @@ def sweep(frame: pl.LazyFrame, outcome: Outcome, measure: str = "start_edge",
         x = values[name].drop_nulls().to_numpy()
         lo, hi = mean_interval(x.mean(), x.std(ddof=1), x.size)
         row = {"variant": name, "value": float(x.mean()), "lo": float(lo), "hi": float(hi),
-               "n": int(x.size), "distance": abs(float(x.mean()) - m.fair)}
+               "n": int(x.size), "distance": abs(float(x.mean()) - m.fair_value)}
         if base is not None:
             paired = paired_difference(values[name].to_numpy(), base)
             unpaired = unpaired_difference(values[name].to_numpy(), base)
             row |= {"diff": paired.value, "diff_lo": paired.lo, "diff_hi": paired.hi,
                     "unpaired_lo": unpaired.lo, "unpaired_hi": unpaired.hi}
         rows.append(row)
-    return pl.DataFrame(rows).with_columns(measure=pl.lit(measure), fair=pl.lit(m.fair))
+    return pl.DataFrame(rows).with_columns(measure=pl.lit(measure), fair=pl.lit(m.fair_value))
 
 
 def fairest(table: pl.DataFrame) -> tuple[str, list[str]]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import wraps
 from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec
 
@@ -251,6 +251,55 @@ def vp_distribution(table: pl.DataFrame) -> Figure:
     return fig
 
 
+@styled
+def race(rounds: Sequence[Mapping[str, Any]], objective: str, target: float, best: Sequence[int],
+         unit: str = "") -> Figure:
+    """A tune's race on one objective: each candidate's measure after each round it played
+    (grey until it left), the best group's with their 95 % intervals in colour, the target
+    dashed. ``rounds`` as ``sim.tune.outcome`` gives them."""
+    fig = Figure(figsize=(WIDTH, 5.2), layout="constrained")
+    ax = fig.subplots()
+    tracks: dict[int, list[tuple[int, float, float, float]]] = {}
+    for r in rounds:
+        for cand, (value, lo, hi) in zip(r["entered"], r["values"][objective], strict=True):
+            tracks.setdefault(cand, []).append((r["deals"], value, lo, hi))
+    kept = list(best)[:10]
+    for cand, track in tracks.items():
+        if cand not in kept:
+            x, y = zip(*[(t[0], t[1]) for t in track], strict=True)
+            ax.plot(x, y, "-", color="0.75", lw=0.7, marker=".", ms=2.5, zorder=1)
+    for k, cand in enumerate(kept):
+        deals, value, lo, hi = (np.array(c) for c in zip(*tracks[cand], strict=True))
+        shift = 1 + (k - (len(kept) - 1) / 2) * 0.02
+        ax.errorbar(deals * shift, value, yerr=np.clip([value - lo, hi - value], 0, None), fmt="o-",
+                    color=f"C{k % 10}", lw=1.2, label=f"candidate {cand}", zorder=3)
+    ax.axhline(target, color="0.3", lw=1, ls="--", label=f"target ({target:g})")
+    ax.set_xscale("log")
+    ax.set(xlabel="deals per candidate (log scale)", ylabel=unit or objective,
+           title=f"{objective}: every candidate by round (grey: left the race; colour: the best group)")
+    _legend(fig, "")
+    return fig
+
+
+@styled
+def front(points: Sequence[Mapping[str, Any]], x: str, y: str, on_front: Sequence[bool]) -> Figure:
+    """Two objectives of the candidates left at the end, with their 95 % intervals: the
+    Pareto front (no other candidate closer to both targets) in colour. ``points``: each
+    candidate's ``measures`` as ``sim.tune.outcome`` gives them, plus ``candidate``."""
+    fig = Figure(figsize=(WIDTH * 0.7, 5.6), layout="constrained")
+    ax = fig.subplots()
+    for p, on in zip(points, on_front, strict=True):
+        vx, vy = p["measures"][x], p["measures"][y]
+        ax.errorbar(vx["value"], vy["value"],
+                    xerr=[[max(vx["value"] - vx["lo"], 0)], [max(vx["hi"] - vx["value"], 0)]],
+                    yerr=[[max(vy["value"] - vy["lo"], 0)], [max(vy["hi"] - vy["value"], 0)]],
+                    fmt="o", color="C3" if on else "0.6", zorder=3 if on else 2)
+        ax.annotate(str(p["candidate"]), (vx["value"], vy["value"]), fontsize=7,
+                    xytext=(3, 3), textcoords="offset points")
+    ax.set(xlabel=x, ylabel=y, title="The candidates left: the Pareto front in red")
+    return fig
+
+
 def _compared(table: pl.DataFrame, unit: str | None, names: str, against: str, title: str,
               star: bool) -> Figure:
     """Each row's measure with its interval against the fair value (the fairest starred where
@@ -268,7 +317,8 @@ def _compared(table: pl.DataFrame, unit: str | None, names: str, against: str, t
         at = table["variant"].to_list().index(best)
         left.plot(value[at], at, "*", ms=14, color="C2", zorder=3,
                   label=f"fairest: {best}" + (f" (tied: {', '.join(tied)})" if tied else ""))
-    left.axvline(measure.fair * scale, color="0.3", lw=1, ls="--", label=f"fair value ({measure.fair:g})")
+    fair = measure.fair_value
+    left.axvline(fair * scale, color="0.3", lw=1, ls="--", label=f"fair value ({fair:g})")
     left.set(title=measure.label, xlabel=unit, ylabel=names)
     _categories(left, table[names].to_list())
     if "diff" in table.columns:

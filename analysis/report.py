@@ -377,7 +377,7 @@ def _sweep_headline(tables: dict[str, pl.DataFrame], run: Run) -> list[str]:
     unit = " " + unit
     best, tied = balance.fairest(t)
     row = _pick(t, variant=best)
-    lines = [f"The fairest setting by the {measure.label} (fair value {measure.fair:g}) is "
+    lines = [f"The fairest setting by the {measure.label} (fair value {measure.fair_value:g}) is "
              f"{run.describe(best)}: {estimate(row, unit, scale, sign=True)}; tied with it (overlapping "
              f"intervals): {', '.join(tied) if tied else 'none'}."]
     others = t.filter(pl.col("variant") != "base")
@@ -454,8 +454,8 @@ def _check(columns: Iterable[str], questions: list[str] | None, measure: str, ga
         if name not in found:
             raise ValueError(f"question {name!r} not available for {game} "
                              f"(questions: {', '.join(found)})")
-    if measure not in balance.MEASURES:
-        raise ValueError(f"unknown measure {measure!r} (measures: {', '.join(balance.MEASURES)})")
+    if measure not in balance.MEASURES or not balance.MEASURES[measure].sweepable:
+        raise ValueError(f"unknown measure {measure!r} (measures: {', '.join(balance.SWEEPABLE)})")
     return names
 
 
@@ -565,8 +565,8 @@ def _robustness_headline(run: Run, answer: Row, options: pl.DataFrame | None,
     found = robustness.verdict(answer, rows)
     tried = [f"under every one of the {len(readings)} rule settings changed one at a time"] * bool(readings) \
         + [f"on every rung ({', '.join(r['rung'] for r in steps.values())})"] * bool(steps)
-    first = (f"The answer is the {measure.label} (fair value {measure.fair:g}), {shown(answer)} under the "
-             f"experiment's rules: {SIGN[found.sign]}")
+    first = (f"The answer is the {measure.label} (fair value {measure.fair_value:g}), {shown(answer)} "
+             f"under the experiment's rules: {SIGN[found.sign]}")
     if found.holds:
         lines = [f"{first}, and {SIGN[found.sign]} {' and '.join(tried)}."]
     elif found.sign == 0:

@@ -1,8 +1,10 @@
-"""The ``stichsim`` command: ``run``, ``report``, ``rules``, ``trace``, ``replay``, ``play``,
-``arena``, ``bench``.
+"""The ``stichsim`` command: ``run``, ``report``, ``tune``, ``rules``, ``trace``, ``replay``,
+``play``, ``arena``, ``bench``.
 
-``report`` is the one place that uses both packages: it runs what an experiment still
-lacks with ``sim.runner`` and hands the results folder to ``analysis.report`` (imported
+``report`` and ``tune`` are the places that use both packages: ``report`` runs what an
+experiment still lacks with ``sim.runner`` and hands the results folder to
+``analysis.report``; ``tune`` races rule sets with ``sim.tune`` (which judges each round
+with ``analysis.race``) and hands the outcome to ``analysis.tune_report`` (each imported
 only then).
 
 Bad input (an unknown game, option, value or policy, a malformed experiment, a
@@ -169,9 +171,9 @@ def cmd_report(args: argparse.Namespace) -> int:
                        f"{', '.join(map(repr, wrong))} not available for {exp.game} "
                        f"(questions: {', '.join(applicable)})")
     measure = exp.report.get("measure", "start_edge")
-    if measure not in balance.MEASURES:
+    if measure not in balance.SWEEPABLE:
         raise CliError(f"{exp.source}: [report] unknown measure {measure!r} "
-                       f"(measures: {', '.join(balance.MEASURES)})")
+                       f"(measures: {', '.join(balance.SWEEPABLE)})")
     jobs = args.jobs or _default_jobs()
     with _terminate_as_interrupt(), _backend(args, jobs) as backend:
         root = run_experiment(exp, out_dir=args.results, jobs=jobs, resume=True,
@@ -182,6 +184,32 @@ def cmd_report(args: argparse.Namespace) -> int:
                                   one_at_a_time=extra.get("one-at-a-time"),
                                   rungs=[extra[k] for k in ("rungs", "pimc") if k in extra])
     print(f"{exp.name}: report in {index} (summary: {index.parent / 'summary.md'})")
+    return 0
+
+
+def cmd_tune(args: argparse.Namespace) -> int:
+    """Race rule sets on common deals and report the fairest (``sim.tune``)."""
+    import json
+    import time
+
+    from sim.tune import load_tune, run_tune
+
+    tune = load_tune(args.config, budget=args.budget)
+    from analysis import tune_report
+
+    jobs = args.jobs or _default_jobs()
+    start = time.perf_counter()
+    with _terminate_as_interrupt(), _backend(args, jobs) as backend:
+        _, outcome = run_tune(tune, results=args.results, jobs=jobs, force=args.force,
+                              progress=not args.no_progress, backend=backend)
+    out = args.out if args.out is not None else Path("reports") / tune.experiment.name
+    index = tune_report.build(outcome, out)
+    if args.json:
+        print(json.dumps(outcome))
+    else:
+        for line in tune_report.headlines(outcome):
+            print(line.replace("`", ""))
+        print(f"{tune.experiment.name}: report in {index} ({time.perf_counter() - start:.1f} s)")
     return 0
 
 
@@ -441,6 +469,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_backend_arguments(p)
     p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("tune", help="race rule sets on common deals and name the fairest",
+                       description="Search the rule options of an experiment's [tune] table: every "
+                                   "rule set plays the same deals in growing rounds, the clearly "
+                                   "worse leave; write reports/<name>/index.html and tune.json.")
+    p.add_argument("config", metavar="EXPERIMENT.toml", help="an experiment file with a [tune] table")
+    p.add_argument("--budget", type=_positive, metavar="DEALS",
+                   help="the most deals one rule set plays (default: the experiment's deals)")
+    p.add_argument("--out", type=Path, metavar="DIR", help="report folder (default: reports/<name>)")
+    p.add_argument("--results", default=Path("results"), type=Path, metavar="DIR",
+                   help="results root (default: results); a killed tune resumes from it")
+    p.add_argument("--force", action="store_true", help="replace an existing results folder")
+    p.add_argument("--jobs", type=_positive, metavar="N",
+                   help="worker processes (default: every CPU); the outcome does not depend on it")
+    p.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_backend_arguments(p)
+    p.set_defaults(func=cmd_tune)
 
     p = sub.add_parser("rules", help="list a game's rule options",
                        description="Print every rule option of GAME: name, default, allowed "

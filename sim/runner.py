@@ -69,8 +69,10 @@ from sim.registry import GameError, find_game
 BASE = "base"
 """Name of the variant that the experiment's own rules and policies make."""
 
-KEYS = ("name", "game", "deals", "seed", "shard_size", "policies", "rules", "variants", "report")
-"""Keys an experiment file may hold (``rules``, ``variants`` and ``report`` are optional)."""
+KEYS = ("name", "game", "deals", "seed", "shard_size", "policies", "rules", "variants", "report",
+        "tune")
+"""Keys an experiment file may hold (``rules``, ``variants``, ``report`` and ``tune`` are
+optional; ``[tune]`` is read by ``sim.tune``)."""
 REPORT_SIZES = ("robustness_deals", "rung_deals", "pimc_deals")
 """Keys of an experiment's ``[report]`` table that size the runs behind the report's
 robustness section (``sim.robustness``), in deals (0: left out)."""
@@ -138,6 +140,8 @@ class Experiment:
     extra_variants: tuple[Variant, ...] = ()
     source: str = field(default="config", compare=False)
     report: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    tune: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    """The ``[tune]`` table as written (``sim.tune`` validates it; ``run`` ignores it)."""
 
     # --- building -------------------------------------------------------------------
 
@@ -219,7 +223,8 @@ class Experiment:
             variants.append(Variant(vname, vrules, vpolicies))
         return cls(name=name, game=game.name, deals=deals, seed=seed, shard_size=shard_size,
                    policies=policies, rules=rules, extra_variants=tuple(variants), source=source,
-                   report=_report(data.get("report", {}), fail))
+                   report=_report(data.get("report", {}), fail),
+                   tune=_tune_table(data.get("tune", {}), fail))
 
     # --- what it plays --------------------------------------------------------------
 
@@ -347,6 +352,12 @@ def _report(value: Any, fail: Fail) -> dict[str, Any]:
     for key in REPORT_SIZES:
         if key in value:
             _non_negative(value[key], f"[report]: {key}", fail)
+    return dict(value)
+
+
+def _tune_table(value: Any, fail: Fail) -> dict[str, Any]:
+    if not isinstance(value, Mapping):
+        raise fail(f"tune must be a table ([tune] with options, measure, delta ...), got {_show(value)}")
     return dict(value)
 
 

@@ -1,0 +1,190 @@
+"""The rule tuner (``stichsim tune``): what it races, that its measures are the reports'
+measures on the same deals, that it is identical whatever the workers or the backend and
+resumes without replaying, and that a bad ``[tune]`` table is one line and nothing written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from analysis import balance, load
+from sim import cluster
+from sim.cli import main
+from sim.runner import Experiment, run_experiment
+from sim.tune import RACE, load_tune, run_tune
+
+TUNE = """\
+name = "tune-test"
+game = "doko_duell"
+deals = 6000
+seed = 11
+shard_size = 2000
+policies = ["heuristic", "heuristic"]
+[tune]
+options = ["equal_cards", "tie_rule"]
+measure = "start_edge"
+delta = 0.05
+first_round = 2000
+"""
+"""3 ways to play (equal_cards) x 6 tie rules, re-scored: 18 candidates in 3 play groups."""
+
+
+def write(tmp_path: Path, text: str = TUNE, name: str = "tune.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+@pytest.fixture(scope="module")
+def raced(tmp_path_factory) -> tuple[Path, dict]:
+    """The test tune raced once on 2 workers: its results folder and outcome."""
+    folder = tmp_path_factory.mktemp("tune")
+    tune = load_tune(write(folder))
+    root, out = run_tune(tune, folder / "results", jobs=2, progress=False)
+    return root, out
+
+
+def test_candidates_are_every_combination_grouped_by_how_they_play(tmp_path) -> None:
+    tune = load_tune(write(tmp_path))
+    assert len(tune.candidates) == 18
+    assert [len(g) for g in tune.groups] == [6, 6, 6]
+    assert {c["equal_cards"] for c in tune.candidates} == {"first_wins", "second_wins", "second_heart_ten"}
+    assert tune.rounds() == [2000, 4000, 6000]
+    # every other option keeps the experiment's rules
+    assert all(c["b_marker_supply"] == "12" for c in tune.candidates)
+
+
+def test_the_outcome_has_every_candidate_and_the_best_group(raced) -> None:
+    _, out = raced
+    assert len(out["candidates"]) == 18
+    for c in out["candidates"]:
+        assert set(c["rules"]) == {"equal_cards", "tie_rule"}
+        assert c["lo"] <= c["value"] <= c["hi"]
+        assert c["deals"] in (2000, 4000, 6000)
+        played = out["rounds"][(c["eliminated_round"] or len(out["rounds"])) - 1]["deals"]
+        assert c["deals"] == played
+    best = out["best"]
+    assert best and all(out["candidates"][i]["eliminated_round"] is None for i in best)
+    distance = [abs(out["candidates"][i]["value"]) for i in best]
+    assert distance == sorted(distance)
+    # deals played: each play group as far as its longest-racing candidate
+    assert out["deals_spent"] == sum(max(out["candidates"][i]["deals"] for i in range(g, g + 6))
+                                     for g in (0, 6, 12))
+
+
+def test_a_candidates_measure_is_the_sweeps_on_the_same_deals(raced, tmp_path) -> None:
+    """The tune's re-scored candidates against ``stichsim run`` variants of the same rules on
+    the same deals: the same start edge to the last digit."""
+    _, out = raced
+    n = out["rounds"][0]["deals"]
+    first = out["rounds"][0]
+    exp = Experiment.from_dict({
+        "name": "same", "game": "doko_duell", "deals": n, "seed": 11, "shard_size": 2000,
+        "policies": ["heuristic", "heuristic"], "rules": {"equal_cards": "second_wins"},
+        "variants": [{"name": "starter-wins", "rules": {"tie_rule": "starter_wins"}}]})
+    root = run_experiment(exp, tmp_path, jobs=1, progress=False)
+    table = balance.sweep(load.scan(root), load.read_outcome(root))
+    for variant, tie_rule in (("base", "draw"), ("starter-wins", "starter_wins")):
+        index = next(i for i, c in enumerate(out["candidates"])
+                     if c["rules"] == {"equal_cards": "second_wins", "tie_rule": tie_rule})
+        at = first["entered"].index(index)
+        expected = table.filter(pl.col("variant") == variant)["value"][0]
+        assert first["values"]["start_edge"][at][0] == pytest.approx(expected, abs=1e-12)
+
+
+def test_the_same_outcome_on_one_worker_and_after_a_resume(raced, tmp_path) -> None:
+    root, out = raced
+    tune = load_tune(write(tmp_path))
+    _, again = run_tune(tune, tmp_path / "results", jobs=1, progress=False)
+    assert json.dumps(again) == json.dumps(out)
+    # a killed race: the last round's files gone; the rest is kept, not replayed
+    race = tmp_path / "results" / "tune-test" / RACE
+    files = sorted(race.rglob("*.parquet"))
+    last = [p for p in files if p.name == "shard=00002.parquet"]
+    for p in last:
+        p.unlink()
+    kept = {p: p.stat().st_mtime_ns for p in files if p not in last}
+    _, resumed = run_tune(tune, tmp_path / "results", jobs=2, progress=False)
+    assert json.dumps(resumed) == json.dumps(out)
+    assert {p: p.stat().st_mtime_ns for p in kept} == kept
+
+
+def test_cli_json_and_report(capsys, tmp_path, raced) -> None:
+    _, out = raced
+    config = write(tmp_path)
+    status = main(["tune", str(config), "--results", str(tmp_path / "r"), "--out", str(tmp_path / "rep"),
+                   "--json", "--no-progress", "--jobs", "2"])
+    printed = capsys.readouterr().out
+    assert status == 0
+    assert json.loads(printed) == json.loads(json.dumps(out))
+    assert json.loads((tmp_path / "rep" / "tune.json").read_text()) == json.loads(printed)
+    page = (tmp_path / "rep" / "index.html").read_text()
+    assert "Every candidate" in page and "data:image/png;base64," in page
+    assert (tmp_path / "rep" / "race_0.png").stat().st_size > 1000
+
+
+def test_a_dask_cluster_gives_the_identical_outcome(raced, tmp_path) -> None:
+    distributed = pytest.importorskip("distributed")
+    _, out = raced
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address="127.0.0.1:0",
+                                  scheduler_kwargs={"dashboard": False}) as local_cluster, \
+            cluster.joblib_backend("dask", local_cluster.scheduler_address) as backend:
+        _, found = run_tune(load_tune(write(tmp_path)), tmp_path / "results", jobs=2, progress=False,
+                            backend=backend)
+    assert json.dumps(found) == json.dumps(out)
+
+
+def test_a_constraint_sends_away_the_candidates_that_surely_break_it(tmp_path) -> None:
+    """Every duel hands out well over one B marker a deal, whatever its tie rule or equal
+    cards: a bound of 0.5 breaks every candidate in the first round, and the race ends."""
+    text = TUNE.replace('delta = 0.05', 'delta = 0.05\nconstraints = ["b_markers_per_deal <= 0.5"]')
+    tune = load_tune(write(tmp_path, text))
+    _, out = run_tune(tune, tmp_path / "results", jobs=2, progress=False)
+    assert all(c["reason"] == "constraint" and c["eliminated_round"] == 1 for c in out["candidates"])
+    assert out["best"] == [] and len(out["rounds"]) == 1
+
+
+BAD = [
+    ('options = ["equal_cards", "tie_rule"]', 'options = ["nope"]', "unknown option 'nope'"),
+    ('options = ["equal_cards", "tie_rule"]', 'options = {tie_rule = ["draw", "sometimes"]}',
+     "value sometimes is not allowed"),
+    ('measure = "start_edge"', 'measure = "fun"', "unknown measure 'fun'"),
+    ('measure = "start_edge"', 'measure = "ramsch_rate"', "not available for doko_duell"),
+    ('measure = "start_edge"', 'measure = "b_markers_per_deal"', "has no fair value"),
+    ('delta = 0.05', 'delta = 0.05\nconstraints = ["tie_rate =< 0.01"]', "expected 'measure <= number'"),
+    ('delta = 0.05', 'delta = 0.05\nconstraints = ["ties <= 0.01"]', "unknown measure 'ties'"),
+    ('delta = 0.05', '', "missing delta"),
+    ('delta = 0.05', 'delta = 0.05\ncolour = "red"', "unknown key 'colour'"),
+    ('delta = 0.05', 'delta = 0.05\npolicies = ["perfect"]', "policies:"),
+    ('first_round = 2000', 'first_round = 0', "first_round must be a positive"),
+    ('[tune]\n', '[tune]\ntargets = {tie_rate = 0.0}\n', "'tie_rate' is not a raced measure"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "fragment"), BAD)
+def test_a_bad_tune_table_is_one_line_and_nothing_written(capsys, tmp_path, old, new, fragment) -> None:
+    assert old in TUNE
+    config = write(tmp_path, TUNE.replace(old, new))
+    status = main(["tune", str(config), "--results", str(tmp_path / "r"), "--out", str(tmp_path / "rep"),
+                   "--no-progress"])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1 and err.startswith("stichsim: error: "), err
+    assert fragment in err, err
+    assert not (tmp_path / "r").exists() and not (tmp_path / "rep").exists()
+
+
+def test_every_measure_a_tune_races_reads_the_columns_it_names() -> None:
+    """Each measure's ``needs`` are exactly the columns beyond the outcome it reads: a frame
+    with those columns (and the outcome's) gives a value per deal."""
+    outcome = load.Outcome(2, ("vp_0", "vp_1"), "VP", "start_seat", ("won_0", "won_1"))
+    for name, m in balance.MEASURES.items():
+        columns = {c: [1, 0] for c in (*outcome.columns, *m.needs)}
+        frame = pl.LazyFrame({"variant": ["a", "a"], "deal": [0, 1], **columns})
+        values = m.per_deal(frame, outcome).collect()["value"].to_numpy()
+        assert values.shape == (2,), name
+        assert not np.isnan(values[0]), name
