@@ -57,6 +57,10 @@ class Option:
     """An integer option's least value (``None``: the option lists its values)."""
     high: int | None = None
     """An integer option's greatest value."""
+    beyond_rules: bool = False
+    """stichsim's own option, not one of RULES.md's (a number a house rule may turn): its
+    default is the seed's own value, so a trace written before the option existed, which
+    names no value for it, was played under that default."""
 
     def __post_init__(self) -> None:
         if self.low is not None or self.high is not None:
@@ -69,9 +73,9 @@ class Option:
 
     @classmethod
     def integer(cls, name: str, default: int, low: int, high: int, doc: str,
-                scoring_only: bool = False) -> Option:
+                scoring_only: bool = False, beyond_rules: bool = False) -> Option:
         """An option whose value is any integer in ``low..high`` (both included)."""
-        return cls(name, default, (), doc, scoring_only, low, high)
+        return cls(name, default, (), doc, scoring_only, low, high, beyond_rules)
 
     @property
     def is_integer(self) -> bool:
@@ -191,7 +195,9 @@ class OptionTable:
 
     def describe(self) -> list[dict[str, Any]]:
         """Rows for the rules table: name, default, allowed values (an integer option's
-        range as ``low..high``), meaning."""
+        range as ``low..high``), meaning (with whether it only scores and whether it is
+        stichsim's own, beyond the rule book)."""
         return [dict(name=o.name, default=_show(o.default), allowed=o.shown_range,
-                     doc=o.doc + (" (scoring only)" if o.scoring_only else ""))
+                     doc=o.doc + (" (scoring only)" if o.scoring_only else "")
+                     + (" (beyond the rule book)" if o.beyond_rules else ""))
                 for o in self.options]
