@@ -288,7 +288,10 @@ def test_without_rules_the_record_shows_them() -> None:
 
 @pytest.mark.parametrize("rules", [{}, {"b_marker_mode": "v2", "tie_rule": "b_markers"},
                                    {"tie_rule": "last_trick", "a_marker_on_setup": False},
-                                   {"tie_rule": "starter_loses", "tie_win_base": 1}])
+                                   {"tie_rule": "starter_loses", "tie_win_base": 1},
+                                   {"tie_rule": "last_trick", "vp_band_90": 0, "vp_band_60": 7,
+                                    "vp_band_no_trick": 30, "vp_per_a_marker": 3,
+                                    "vp_per_b_marker": 2, "compensation": 4}])
 def test_the_settlements_terms_add_up_to_the_columns(rules: dict) -> None:
     resolved = GAME.rules(rules)
     cols = GAME.play(41, 0, 1500, resolved, ["heuristic", "random"]).columns
@@ -299,20 +302,27 @@ def test_the_settlements_terms_add_up_to_the_columns(rules: dict) -> None:
         assert (t.winner, t.tie, t.vp_0, t.vp_1, t.raw) == (c["winner"], c["tie"], c["vp_0"],
                                                             c["vp_1"], c["vp_raw"])
         ties += t.tie
+        # the compensation goes to the player who did not start, on top of what he won
+        assert t.compensation == resolved["compensation"]
+        paid = [0, 0]
+        paid[1 - c["starter"]] = t.compensation
         if t.winner < 0:
             assert (t.band, t.base, t.total) == (-1, 0, 0)
+            assert (t.vp_0, t.vp_1) == tuple(paid)
             continue
         loser = 1 - t.winner
         if t.tie:  # won by the tie rule: the loser at 120 is in no band, the base is the option's
             assert (t.band, t.base) == (G.TIE_BAND, resolved["tie_win_base"])
         else:
-            assert t.base == G.BAND_VP[t.band] == G.base_vp(c[f"points_{loser}"],
-                                                            c[f"tricks_{loser}"])
+            assert t.base == resolved[G.BAND_OPTIONS[t.band]]
+            assert G.BAND_VP[t.band] == G.base_vp(c[f"points_{loser}"], c[f"tricks_{loser}"])
         assert t.loser_a == c[f"a_markers_{loser}"]
         assert t.b_diff == c[f"b_markers_{t.winner}"] - c[f"b_markers_{loser}"]
-        assert t.raw == t.base + t.loser_a + t.b_diff
+        assert (t.a_vp, t.b_vp) == (resolved["vp_per_a_marker"] * t.loser_a,
+                                    resolved["vp_per_b_marker"] * t.b_diff)
+        assert t.raw == t.base + t.a_vp + t.b_vp
         floor = resolved["b_marker_mode"] == "v1" and t.raw < 1
         assert t.total == (1 if floor else t.raw)
-        assert (t.vp_0, t.vp_1)[t.winner] == max(t.total, 0)
-        assert (t.vp_0, t.vp_1)[loser] == max(-t.total, 0)
+        assert (t.vp_0, t.vp_1)[t.winner] == max(t.total, 0) + paid[t.winner]
+        assert (t.vp_0, t.vp_1)[loser] == max(-t.total, 0) + paid[loser]
     assert ties > 0

@@ -95,18 +95,45 @@ def base_points(loser_points: int, loser_tricks: int) -> int:
     return 1 + (loser_points < 90) + (loser_points < 60) + 2 * (loser_points < 30)
 
 
-def ref_base(pts: list[int], tricks: list[int], winner: int, tie_win_base: int) -> int:
+SEED_NUMBERS = {"vp_band_90": 1, "vp_band_60": 2, "vp_band_30": 3, "vp_band_under_30": 5,
+                "vp_band_no_trick": 10, "vp_per_a_marker": 1, "vp_per_b_marker": 1,
+                "compensation": 0}
+"""The numbers of the settlement as RULES.md gives them, by the options beyond it that turn
+them."""
+
+
+def band_vp(loser_points: int, loser_tricks: int, numbers: dict[str, int]) -> int:
+    """The base VP of the loser's band as ``numbers`` (the ``vp_band_*`` options) give it."""
+    if loser_tricks == 0:
+        return numbers["vp_band_no_trick"]
+    band = "under_30" if loser_points < 30 else "30" if loser_points < 60 else \
+        "60" if loser_points < 90 else "90"
+    return numbers[f"vp_band_{band}"]
+
+
+def ref_base(pts: list[int], tricks: list[int], winner: int, tie_win_base: int,
+             numbers: dict[str, int] = SEED_NUMBERS) -> int:
     """The winner's base VP: the loser's band, or for a tie won by a rule ``tie_win_base``
     (the loser has 120: "keine 120" does not hold)."""
     if pts[0] == pts[1]:
         return tie_win_base
-    return base_points(pts[1 - winner], tricks[1 - winner])
+    return band_vp(pts[1 - winner], tricks[1 - winner], numbers)
+
+
+def ref_raw(pts: list[int], tricks: list[int], a: list[int], b: list[int], winner: int,
+            tie_win_base: int, numbers: dict[str, int] = SEED_NUMBERS) -> int:
+    """The winner's VP before ``b_marker_mode``: the base, per A marker of the loser, per B
+    marker the winner holds more."""
+    loser = 1 - winner
+    return (ref_base(pts, tricks, winner, tie_win_base, numbers)
+            + numbers["vp_per_a_marker"] * a[loser] + numbers["vp_per_b_marker"] * (b[winner] - b[loser]))
 
 
 def ref_settle(pts: list[int], tricks: list[int], a: list[int], b: list[int], starter: int,
-               last: int, mode: str, tie_rule: str,
-               tie_win_base: int = 0) -> tuple[int, bool, int, int]:
-    """``(winner, tie, vp0, vp1)`` by RULES.md."""
+               last: int, mode: str, tie_rule: str, tie_win_base: int = 0,
+               numbers: dict[str, int] = SEED_NUMBERS) -> tuple[int, bool, int, int]:
+    """``(winner, tie, vp0, vp1)`` by RULES.md, with the numbers beyond it (the player who
+    did not start credited the compensation, whatever the result)."""
     tie = pts[0] == pts[1]
     winner = -1
     if not tie:
@@ -121,17 +148,18 @@ def ref_settle(pts: list[int], tricks: list[int], a: list[int], b: list[int], st
         winner = int(tricks[1] > tricks[0])
     elif tie_rule == "b_markers" and b[0] != b[1]:
         winner = int(b[1] > b[0])
+    vp = [0, 0]
+    vp[1 - starter] = numbers["compensation"]
     if winner < 0:
-        return -1, tie, 0, 0
+        return -1, tie, vp[0], vp[1]
     loser = 1 - winner
-    total = ref_base(pts, tricks, winner, tie_win_base) + a[loser] + b[winner] - b[loser]
+    total = ref_raw(pts, tricks, a, b, winner, tie_win_base, numbers)
     if mode == "v1":
         total = max(total, 1)
-    vp = [0, 0]
     if total > 0:
-        vp[winner] = total
+        vp[winner] += total
     else:
-        vp[loser] = -total
+        vp[loser] -= total
     return winner, tie, vp[0], vp[1]
 
 
@@ -337,10 +365,10 @@ def referee(layout: Layout, rules: dict, choose: Chooser) -> Outcome:
         tricks.append(Trick(t, leader, trick, sources, winner, events, awarded, turned, before))
         leader = winner
     assert not any(duel.hand) and not any(duel.present)
+    numbers = {name: rules[name] for name in SEED_NUMBERS}
     w, tie, v0, v1 = ref_settle(pts, won, a, b, layout.starter, leader, rules["b_marker_mode"],
-                                rules["tie_rule"], rules["tie_win_base"])
-    raw = 0 if w < 0 else (ref_base(pts, won, w, rules["tie_win_base"]) + a[1 - w] + b[w]
-                           - b[1 - w])
+                                rules["tie_rule"], rules["tie_win_base"], numbers)
+    raw = 0 if w < 0 else ref_raw(pts, won, a, b, w, rules["tie_win_base"], numbers)
     cols = {"deal": layout.deal, "dealer": layout.deal % 2, "starter": layout.starter,
             "supply_exhausted": int(supply == 0), "last_trick_winner": leader, "winner": w,
             "tie": int(tie), "vp_0": v0, "vp_1": v1, "vp_raw": raw, "replay_error": 0}
@@ -425,6 +453,10 @@ RULE_SETS = {
                   "b_marker_mode": "v2"},
     "unlimited": {"b_marker_supply": "none", "tie_rule": "more_tricks"},
     "one_per_trick": {"b_one_per_trick": True, "tie_rule": "starter_wins"},
+    "numbers": {"b_marker_supply": "none", "b_marker_mode": "v2", "tie_rule": "last_trick",
+                "vp_band_90": 0, "vp_band_60": 4, "vp_band_30": 9, "vp_band_under_30": 17,
+                "vp_band_no_trick": 30, "vp_per_a_marker": 3, "vp_per_b_marker": 10,
+                "compensation": 30},
 }
 
 
@@ -456,8 +488,11 @@ def test_options_are_those_of_rules_md() -> None:
     scoring = {name for name, o in opts.items() if o.scoring_only}
     # the tie rule and its base, the mode and the setup A markers change only the scoring; the
     # trick rule, the box and one-per-trick change what happens during the play (the box is
-    # visible)
-    assert scoring == {"a_marker_on_setup", "b_marker_mode", "tie_rule", "tie_win_base"}
+    # visible); beyond the rule book, the numbers of the settlement and the compensation
+    numbers = {*dd.BAND_OPTIONS, "vp_per_a_marker", "vp_per_b_marker", "compensation"}
+    assert scoring == {"a_marker_on_setup", "b_marker_mode", "tie_rule", "tie_win_base", *numbers}
+    assert set(GAME.options.ranges()) == numbers
+    assert [opts[n].default for n in dd.BAND_OPTIONS] == [1, 2, 3, 5, 10]
 
 
 def test_constants() -> None:
@@ -574,7 +609,7 @@ def vp(winner_points: int, loser_a: int = 0, winner_b: int = 0, loser_b: int = 0
     if winner == 1:
         pts, tricks, a, b = pts[::-1], tricks[::-1], a[::-1], b[::-1]
     w, tie, v0, v1, raw = dd.settle(pts[0], pts[1], tricks[0], tricks[1], a[0], a[1], b[0], b[1],
-                                    0, 0, p[dd.P_MODE], p[dd.P_TIE], p[dd.P_TIE_BASE])
+                                    0, 0, p)
     assert (int(w), bool(tie)) == (winner, False)
     band = base_points(pts[1 - winner], tricks[1 - winner])
     assert raw == band + loser_a + winner_b - loser_b  # before v1 floors it or v2 turns it
@@ -642,6 +677,7 @@ def test_seed_v2_example_credits_1_to_the_loser(winner: int) -> None:
 @pytest.mark.parametrize("mode", ["v1", "v2"])
 def test_every_loser_band(loser_points: int, loser_tricks: int, base: int, mode: str) -> None:
     assert base_points(loser_points, loser_tricks) == base
+    assert band_vp(loser_points, loser_tricks, SEED_NUMBERS) == base
     assert int(dd.base_vp(loser_points, loser_tricks)) == base
     for winner in (0, 1):
         assert vp(240 - loser_points, loser_tricks=loser_tricks, mode=mode,
@@ -664,8 +700,7 @@ def tie(rule: str, mode: str = "v1", tricks: tuple = (10, 10), a: tuple = (0, 0)
     checked against the referee's ``ref_settle``."""
     p = dd.kernel_params(GAME.rules({"tie_rule": rule, "b_marker_mode": mode,
                                      "tie_win_base": base}))
-    got = dd.settle(120, 120, tricks[0], tricks[1], a[0], a[1], b[0], b[1], starter, last,
-                    p[dd.P_MODE], p[dd.P_TIE], p[dd.P_TIE_BASE])
+    got = dd.settle(120, 120, tricks[0], tricks[1], a[0], a[1], b[0], b[1], starter, last, p)
     got = tuple(int(x) if i != 1 else bool(x) for i, x in enumerate(got))[:4]
     assert got == ref_settle([120, 120], list(tricks), list(a), list(b), starter, last, mode, rule,
                              base)
@@ -758,22 +793,22 @@ def test_tie_won_by_the_last_trick_by_hand(a0: int, a1: int, b0: int, b1: int, b
     rules = GAME.rules({"tie_rule": "last_trick", "b_marker_mode": mode, "tie_win_base": base})
     p = dd.kernel_params(rules)
     # seat 0 started and took more tricks and markers: only the 20th trick counts
-    terms = dd.settlement(120, 120, 10, 10, a0, a1, b0, b1, 0, 1, p[dd.P_MODE], p[dd.P_TIE],
-                          p[dd.P_TIE_BASE])
-    winner, tied, band, got_base, loser_a, b_diff, got_raw, total, vp0, vp1 = (int(x) for x in terms)
+    terms = dd.settlement(120, 120, 10, 10, a0, a1, b0, b1, 0, 1, p)
+    (winner, tied, band, got_base, loser_a, a_vp, b_diff, b_vp, got_raw, total, compensation, vp0,
+     vp1) = (int(x) for x in terms)
     assert (winner, bool(tied)) == (1, True)
     assert band == dd.TIE_BAND and got_base == base
-    assert (loser_a, b_diff, got_raw) == (a0, b1 - b0, raw)
+    assert (loser_a, a_vp, b_diff, b_vp, got_raw, compensation) == (a0, a0, b1 - b0, b1 - b0, raw, 0)
     assert (vp0, vp1) == vp
     assert total == (max(raw, 1) if mode == "v1" else raw)
     # the same through the per-deal settlement and the Python one the screen shows
     c = {"points_0": 120, "points_1": 120, "tricks_0": 10, "tricks_1": 10, "a_markers_0": a0,
          "a_markers_1": a1, "b_markers_0": b0, "b_markers_1": b1, "starter": 0,
          "last_trick_winner": 1}
-    assert tuple(int(x) for x in dd.settle(120, 120, 10, 10, a0, a1, b0, b1, 0, 1, p[dd.P_MODE],
-                                           p[dd.P_TIE], p[dd.P_TIE_BASE])) == (1, 1, *vp, raw)
-    assert dd.settle_deal(c, rules) == dd.Settlement(1, True, dd.TIE_BAND, base, a0, b1 - b0, raw,
-                                                     total, *vp)
+    assert tuple(int(x) for x in dd.settle(120, 120, 10, 10, a0, a1, b0, b1, 0, 1, p)) == \
+        (1, 1, *vp, raw)
+    assert dd.settle_deal(c, rules) == dd.Settlement(1, True, dd.TIE_BAND, base, a0, a0, b1 - b0,
+                                                     b1 - b0, raw, total, 0, *vp)
     assert ref_settle([120, 120], [10, 10], [a0, a1], [b0, b1], 0, 1, mode, "last_trick",
                       base) == (1, True, *vp)
 
@@ -782,14 +817,12 @@ def test_tie_win_base_changes_only_ties_won_by_a_rule() -> None:
     # a decided deal keeps its band: 121 : 119 is keine 120 = 1 under either base
     for base in (0, 1):
         p = dd.kernel_params(GAME.rules({"tie_rule": "last_trick", "tie_win_base": base}))
-        got = dd.settlement(121, 119, 10, 10, 0, 0, 0, 0, 0, 1, p[dd.P_MODE], p[dd.P_TIE],
-                            p[dd.P_TIE_BASE])
-        assert tuple(int(x) for x in got) == (0, 0, 0, 1, 0, 0, 1, 1, 1, 0)
+        got = dd.settlement(121, 119, 10, 10, 0, 0, 0, 0, 0, 1, p)
+        assert tuple(int(x) for x in got) == (0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 1, 0)
         # a drawn tie stays a draw
         p = dd.kernel_params(GAME.rules({"tie_win_base": base}))
-        got = dd.settlement(120, 120, 10, 10, 2, 0, 0, 3, 0, 1, p[dd.P_MODE], p[dd.P_TIE],
-                            p[dd.P_TIE_BASE])
-        assert tuple(int(x) for x in got) == (-1, 1, -1, 0, 0, 0, 0, 0, 0, 0)
+        got = dd.settlement(120, 120, 10, 10, 2, 0, 0, 3, 0, 1, p)
+        assert tuple(int(x) for x in got) == (-1, 1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
 
 def test_tie_rule_names_map_to_the_kernel() -> None:

@@ -323,7 +323,8 @@ def test_scoring_only_options_do_not_change_the_play() -> None:
     """Deals played under other scoring-only options are the same deals, and re-scoring the
     default's equals them."""
     scoring = {"a_marker_on_setup": False, "b_marker_mode": "v2", "tie_rule": "last_trick",
-               "tie_win_base": 1}
+               "tie_win_base": 1, "vp_band_60": 9, "vp_band_no_trick": 0, "vp_per_b_marker": 4,
+               "compensation": 3}
     policies = ["lookahead:8", "lookahead:16"]
     default, other = scoring_only_runs(GAME, {}, scoring, policies, 8)
     # the same cards from the same places (the marker rows differ: no A markers at the deal)

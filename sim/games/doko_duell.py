@@ -18,7 +18,9 @@ What the game is
 * Settlement: more than 120 card points wins victory points by the loser's band,
   plus the loser's A markers, plus the B-marker difference (``b_marker_mode``); the
   120 : 120 tie by ``tie_rule``, a tie it wins with base ``tie_win_base`` (a loser at 120
-  is in none of the bands).
+  is in none of the bands). The numbers are options beyond the rule book (``vp_band_*``,
+  ``vp_per_a_marker``, ``vp_per_b_marker``, the seed's values by default), and
+  ``compensation`` credits the player who does not start a side payment.
 * Options: ``OPTIONS`` (``sim.games.doko_duell_values``, with the settlement).
 
 How a deal is played
@@ -72,11 +74,16 @@ from sim.games.doko_duell_cardplay import (  # noqa: F401  (the duel's names, fo
 )
 from sim.games.doko_duell_values import (  # noqa: F401  (the options and settlement, here too)
     A_SETUP_ON,
+    BAND_OPTIONS,
     BAND_VP,
     MODE_V1,
     ONE_PER_TRICK_ON,
     OPTIONS,
     P_A_SETUP,
+    P_A_VP,
+    P_B_VP,
+    P_BAND,
+    P_COMPENSATION,
     P_EQUAL,
     P_MODE,
     P_ONE_PER_TRICK,
@@ -94,6 +101,7 @@ from sim.games.doko_duell_values import (  # noqa: F401  (the options and settle
     TIE_TRICKS,
     band,
     base_vp,
+    settle,
     settlement,
 )
 from sim.games.doko_obs import FIELDS as O
@@ -138,32 +146,20 @@ def play_rules(params):
 # --- settlement (``settlement`` and its terms: sim.games.doko_duell_values) ----------------
 
 @numba.njit(cache=True)
-def settle(points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last_winner, mode,
-           tie_rule, tie_base):
-    """``(winner, tie, vp0, vp1, raw)`` of a finished deal (``settlement``; winner -1:
-    nobody); ``raw`` is the winner's VP sum before ``b_marker_mode`` floors it (v1) or hands
-    a negative one to the loser (v2); 0 without a winner."""
-    w, tie, _, _, _, _, raw, _, vp0, vp1 = settlement(
-        points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last_winner, mode, tie_rule,
-        tie_base)
-    return w, tie, vp0, vp1, raw
-
-
-@numba.njit(cache=True)
-def settle_all(points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last_winner, mode,
-               tie_rule, tie_base):
-    """``settle`` for every deal of the arrays: ``(winner, tie, vp0, vp1, total)`` arrays."""
+def settle_all(points0, points1, tricks0, tricks1, a0, a1, b0, b1, starter, last_winner, params):
+    """``settle`` for every deal of the arrays under the rules ``params``: ``(winner, tie, vp0,
+    vp1, raw)`` arrays."""
     n = points0.shape[0]
     winner = np.empty(n, np.int64)
     tie = np.empty(n, np.bool_)
     vp0 = np.empty(n, np.int64)
     vp1 = np.empty(n, np.int64)
-    total = np.empty(n, np.int64)
+    raw = np.empty(n, np.int64)
     for i in range(n):
-        winner[i], tie[i], vp0[i], vp1[i], total[i] = settle(
+        winner[i], tie[i], vp0[i], vp1[i], raw[i] = settle(
             points0[i], points1[i], tricks0[i], tricks1[i], a0[i], a1[i], b0[i], b1[i],
-            starter[i], last_winner[i], mode, tie_rule, tie_base)
-    return winner, tie, vp0, vp1, total
+            starter[i], last_winner[i], params)
+    return winner, tie, vp0, vp1, raw
 
 
 class Settlement(NamedTuple):
@@ -174,9 +170,12 @@ class Settlement(NamedTuple):
     band: int
     base: int
     loser_a: int
+    a_vp: int
     b_diff: int
+    b_vp: int
     raw: int
     total: int
+    compensation: int
     vp_0: int
     vp_1: int
 
@@ -190,7 +189,7 @@ def settle_deal(c: Mapping[str, Any], rules: Mapping[str, Any]) -> Settlement:
                                          "b_markers_1", "starter", "last_trick_winner")}
     terms = settlement(v["points_0"], v["points_1"], v["tricks_0"], v["tricks_1"],
                        v["a_markers_0"], v["a_markers_1"], v["b_markers_0"], v["b_markers_1"],
-                       v["starter"], v["last_trick_winner"], p[P_MODE], p[P_TIE], p[P_TIE_BASE])
+                       v["starter"], v["last_trick_winner"], p)
     return Settlement(int(terms[0]), bool(terms[1]), *(int(x) for x in terms[2:]))
 
 
@@ -206,14 +205,15 @@ COLUMNS = (
     ("identical_0", "int8"), ("identical_1", "int8"), ("twenty_two_0", "int8"),
     ("twenty_two_1", "int8"), ("pin_0", "int8"), ("pin_1", "int8"),
     ("supply_exhausted", "bool"), ("last_trick_winner", "int8"), ("winner", "int8"),
-    ("tie", "bool"), ("vp_0", "int8"), ("vp_1", "int8"), ("hand_0", "uint64"), ("hand_1", "uint64"),
+    ("tie", "bool"), ("vp_0", "int16"), ("vp_1", "int16"), ("hand_0", "uint64"), ("hand_1", "uint64"),
 ) + tuple((f"pyramid_{s}_{k}", "int8") for s in range(2) for k in range(PYRAMID)) + (
-    ("vp_raw", "int8"), ("replay_error", "int16"),)
+    ("vp_raw", "int16"), ("replay_error", "int16"),)
 """The result columns. ``a_markers`` are the A markers awarded under the rules: ``a_play``
 (top trumps turned up or played from the hand) plus, with ``a_marker_on_setup``,
 ``a_setup`` (face up at the deal). ``fox`` ... ``pin``: B events of each kind per player
-(happened, awarded or not). ``vp_raw``: the winner's VP sum before ``b_marker_mode`` acts
-on it (``settlement``)."""
+(happened, awarded or not). ``vp_0``, ``vp_1``: each player's VP, ``compensation`` included
+(int16: the largest bands, marker VP and compensation overflow int8). ``vp_raw``: the
+winner's VP sum before ``b_marker_mode`` acts on it (``settlement``)."""
 COL = {name: j for j, (name, _) in enumerate(COLUMNS)}
 C_DEAL, C_DEALER, C_STARTER = COL["deal"], COL["dealer"], COL["starter"]
 C_LAST_WINNER, C_WINNER, C_TIE, C_VP = (COL["last_trick_winner"], COL["winner"], COL["tie"],
@@ -227,8 +227,8 @@ STORE = np.array([(COL[name], at) for name, at in cp.RESULT_FIELDS], np.int64)
 
 def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray]:
     """Played deals' columns under other scoring-only rules (``a_marker_on_setup``,
-    ``b_marker_mode``, ``tie_rule``, ``tie_win_base``): the A markers and the settlement
-    again."""
+    ``b_marker_mode``, ``tie_rule``, ``tie_win_base``, the ``vp_*`` numbers,
+    ``compensation``): the A markers and the settlement again."""
     p = kernel_params(rules)
     out = dict(columns)
     a = []
@@ -240,11 +240,10 @@ def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray
         columns["points_0"].astype(np.int64), columns["points_1"].astype(np.int64),
         columns["tricks_0"].astype(np.int64), columns["tricks_1"].astype(np.int64), a[0], a[1],
         columns["b_markers_0"].astype(np.int64), columns["b_markers_1"].astype(np.int64),
-        columns["starter"].astype(np.int64), columns["last_trick_winner"].astype(np.int64),
-        p[P_MODE], p[P_TIE], p[P_TIE_BASE])
+        columns["starter"].astype(np.int64), columns["last_trick_winner"].astype(np.int64), p)
     out["winner"], out["tie"] = winner.astype(np.int8), tie
-    out["vp_0"], out["vp_1"] = vp0.astype(np.int8), vp1.astype(np.int8)
-    out["vp_raw"] = raw.astype(np.int8)
+    for name, values in (("vp_0", vp0), ("vp_1", vp1), ("vp_raw", raw)):
+        out[name] = values.astype(columns[name].dtype)
     return out
 
 
@@ -336,10 +335,10 @@ def tricks(state, pols, obs, streams, script, cur, err, log, nlog):
 def settle_row(row, state, params):
     """The settlement of the finished card play into the result row."""
     row[C_LAST_WINNER] = state[S.LAST_WINNER]
-    w, tie, _, _, _, _, raw, _, v0, v1 = settlement(
+    w, tie, v0, v1, raw = settle(
         state[S.POINTS], state[S.POINTS + 1], state[S.TRICKS], state[S.TRICKS + 1],
         state[S.A_MARKERS], state[S.A_MARKERS + 1], state[S.B_MARKERS], state[S.B_MARKERS + 1],
-        state[S.STARTER], state[S.LAST_WINNER], params[P_MODE], params[P_TIE], params[P_TIE_BASE])
+        state[S.STARTER], state[S.LAST_WINNER], params)
     row[C_WINNER] = w
     row[C_TIE] = tie
     row[C_VP] = v0

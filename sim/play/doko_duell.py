@@ -53,11 +53,12 @@ EVENT_LABELS = {"fox": "fox (the opponent's DA caught)", "karlchen": "Karlchen (
                 "pin": "fox at the pin (the 20th trick won with DA)"}
 """What each B event (``B_EVENTS``) is, as the screen says it."""
 
-BANDS = ("90 or more", "60-89", "30-59", "under 30: 4 + 1 bonus", "no trick: 5 doubled",
+BANDS = ("90 or more", "60-89", "30-59", "under 30", "no trick",
          "120 : 120 won by the tie rule, tie_win_base")
-"""The loser's bands of the base VP, by the settlement's ``band`` (``doko_duell.BAND_VP``
-gives the value); the last, ``doko_duell.TIE_BAND``, a tie won by the tie rule, whose base
-is ``tie_win_base``."""
+"""The loser's bands of the base VP, by the settlement's ``band`` (the ``vp_band_*`` options
+give the value: the seed's 4 + 1 bonus under 30 and 5 doubled without a trick by default);
+the last, ``doko_duell.TIE_BAND``, a tie won by the tie rule, whose base is
+``tie_win_base``."""
 
 TIE_LABELS = {"draw": "a draw", "last_trick": "the taker of the 20th trick wins",
               "starter_loses": "the starter loses", "starter_wins": "the starter wins",
@@ -275,9 +276,11 @@ class DokoDuellScreen:
         w, said = self._winner(c, terms)
         lines = [said]
         players = (self.seat, 1 - self.seat)
+        vp = (terms.vp_0, terms.vp_1)
+        total = "Victory points: " + ", ".join(f"{self.player_name(p)} {vp[p]}" for p in players)
+        paid = self.compensation_lines(c, terms)
         if w < 0:
-            return lines + ["Nobody scores. Victory points: "
-                            + ", ".join(f"{self.player_name(p)} 0" for p in players)], 0
+            return lines + ["Nobody scores."] + paid + [total], 0
         loser = 1 - w
         lw, ll = self.player_name(w), self.possessive(loser)
         band = BANDS[terms.band]
@@ -285,9 +288,9 @@ class DokoDuellScreen:
             band += f" {self.rules['tie_win_base']}"
         lines += [f"Victory points of the winner ({lw}):",
                   f"  {ll} card points {c[f'points_{loser}']} ({band}): {terms.base}",
-                  f"  + {ll} A markers: {terms.loser_a}",
+                  f"  + {ll} A markers: {terms.loser_a}{self.per_marker('a', terms.a_vp)}",
                   f"  + B markers {lw} {c[f'b_markers_{w}']} - {self.player_name(loser)} "
-                  f"{c[f'b_markers_{loser}']}: {terms.b_diff:+d}",
+                  f"{c[f'b_markers_{loser}']}: {terms.b_diff:+d}{self.per_marker('b', terms.b_vp)}",
                   f"  = {terms.raw}"]
         mode = self.rules["b_marker_mode"]
         if terms.total != terms.raw:  # v1 floored it
@@ -297,6 +300,17 @@ class DokoDuellScreen:
         elif mode == "v2" and terms.raw < 0:
             lines.append(f"  b_marker_mode v2: a negative total goes to the loser: "
                          f"{self.player_name(loser)} {-terms.raw}")
-        vp = (terms.vp_0, terms.vp_1)
-        lines.append("Victory points: " + ", ".join(f"{self.player_name(p)} {vp[p]}" for p in players))
-        return lines, terms.total
+        return lines + paid + [total], terms.total
+
+    def per_marker(self, kind: str, vp: int) -> str:
+        """`` x 2 VP = 4`` when a marker is worth other than 1 VP (``vp_per_a_marker``,
+        ``vp_per_b_marker``); nothing at 1."""
+        each = self.rules[f"vp_per_{kind}_marker"]
+        return "" if each == 1 else f" x {each} VP = {vp:+d}"
+
+    def compensation_lines(self, c: dict[str, Any], terms: Settlement) -> list[str]:
+        """The ``compensation`` the player who did not start is credited, if any."""
+        if not terms.compensation:
+            return []
+        return [f"Compensation for not starting: {self.player_name(1 - c['starter'])} "
+                f"+{terms.compensation}"]

@@ -23,8 +23,9 @@ keeps no card in the world (-1: nothing reads it); the B events per kind are lef
 
 ``value`` scores a finished state for a player: his VP minus the opponent's, under the
 defaults of the scoring-only options (``a_marker_on_setup`` true, ``b_marker_mode`` v1,
-``tie_rule`` draw, ``tie_win_base`` 0), whatever the deal is played under, so re-scoring a
-lookahead deal under other scoring options equals playing it under them. The A markers are
+``tie_rule`` draw, ``tie_win_base`` 0, the seed's VP per band and per marker, no
+compensation), whatever the deal is played under, so re-scoring a lookahead deal under other
+scoring options equals playing it under them. The A markers are
 counted as the default counts them (``A_SETUP + A_PLAY``), not as the state holds them.
 """
 
@@ -36,7 +37,7 @@ import numpy as np
 from sim.cards import bit, lsb, popcount
 from sim.games import doko_duell_cardplay as cp
 from sim.games.cardplay import PLAY
-from sim.games.doko_duell_values import OPTIONS, P_MODE, P_TIE, P_TIE_BASE, settlement
+from sim.games.doko_duell_values import OPTIONS, settle
 from sim.games.doko_obs import FIELDS as O
 from sim.rng import below
 from sim.search.worlds import deal_world
@@ -49,9 +50,8 @@ CARDS_EACH = cp.PYRAMID + cp.HAND_CARDS
 FULL = np.uint64((1 << cp.N_CARDS) - 1)
 ALL_POSITIONS = cp.ALL_PRESENT
 
-_DEFAULTS = OPTIONS.codes(OPTIONS.resolve())
-MODE, TIE, TIE_BASE = int(_DEFAULTS[P_MODE]), int(_DEFAULTS[P_TIE]), int(_DEFAULTS[P_TIE_BASE])
-"""The codes of the scoring-only options' defaults, under which ``value`` scores."""
+DEFAULTS = OPTIONS.codes(OPTIONS.resolve())
+"""The options' defaults as the kernel takes them, under which ``value`` scores."""
 
 
 @numba.njit(cache=True, inline="always")
@@ -179,11 +179,10 @@ def value(state, player):
     them: top trumps face up at the deal, turned up or played from the hand)."""
     a0 = state[S.A_SETUP] + state[S.A_PLAY]
     a1 = state[S.A_SETUP + 1] + state[S.A_PLAY + 1]
-    terms = settlement(state[S.POINTS], state[S.POINTS + 1], state[S.TRICKS],
-                       state[S.TRICKS + 1], a0, a1, state[S.B_MARKERS], state[S.B_MARKERS + 1],
-                       state[S.STARTER], state[S.LAST_WINNER], MODE, TIE, TIE_BASE)
-    vp0 = terms[8]
-    vp1 = terms[9]
+    _, _, vp0, vp1, _ = settle(state[S.POINTS], state[S.POINTS + 1], state[S.TRICKS],
+                               state[S.TRICKS + 1], a0, a1, state[S.B_MARKERS],
+                               state[S.B_MARKERS + 1], state[S.STARTER], state[S.LAST_WINNER],
+                               DEFAULTS)
     return float(vp0 - vp1) if player == 0 else float(vp1 - vp0)
 
 

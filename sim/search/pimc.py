@@ -36,6 +36,19 @@ DOKO_LOSER = (1, 30, 60, 90)
 90); the winner's side mirrors them from the sum in play (``doko_bands``)."""
 
 
+def doko_steps(band_scores: tuple[int, ...]) -> tuple[int, ...]:
+    """The ten weights of ``doko_bands`` from what a winner scores by the loser's band
+    (``band_scores``: the loser at 90 or more, 60-89, 30-59, under 30, none), a tie scoring 0:
+    how much the mover's score rises at each threshold, from the score at 0 points (minus the
+    last band) up to the score with every point (plus it).
+
+    >>> doko_steps((1, 2, 3, 5, 10))
+    (5, 2, 1, 1, 1, 1, 1, 1, 2, 5)
+    """
+    ladder = [-v for v in reversed(band_scores)] + [0] + list(band_scores)
+    return tuple(int(b - a) for a, b in zip(ladder, ladder[1:]))
+
+
 @numba.njit(cache=True, inline="always")
 def doko_bands(q, thresholds, weights, steps):
     """The bands of the two Doppelkopf games over the count ``q`` asks (one side's card

@@ -31,6 +31,7 @@ from sim.games.doko_duell_cardplay import (
     legal,
     step,
 )
+from sim.games.doko_duell_values import BAND_VP
 from sim.search import pimc, solver
 from sim.search.doko_duell import world
 from sim.search.solver import Q_COUNTED, Q_KIND, Q_MAXIMIZERS, Q_SUM
@@ -146,10 +147,11 @@ def counts_after(state, q, ws, out):
 
 # --- the solving players (``sim.search.pimc``) -------------------------------------------------
 
-VP_STEPS = (5, 2, 1, 1, 1, 1, 1, 1, 2, 5)
+VP_STEPS = pimc.doko_steps(BAND_VP)
 """What each of ``pimc.doko_bands``' thresholds adds to player 0's VP (RULES.md: the loser's
 10, 5, 3, 2 or 1 VP by his card points, 0 at the 120 : 120 draw, the winner's 1, 2, 3, 5 or
-10); the markers are no part of a solved count."""
+10: the seed's ``BAND_VP``, the ``vp_band_*`` defaults, since scoring-only options change no
+play); the markers are no part of a solved count."""
 
 
 @numba.njit(inline="always", **JIT)
