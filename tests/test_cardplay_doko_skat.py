@@ -23,6 +23,7 @@ from sim.games import doko_skat_cardplay as cp
 from sim.games.doko_skat_obs import FIELDS as O
 from sim.games.doko_skat_obs import PH_DECLARE, PH_DISCARD, PH_FIRST_ROUND, PH_PLAY
 from sim.games.doko_skat_values import (
+    BAND_POINTS,
     BRIDGE_BASE,
     GRAND,
     GRAND_CODE,
@@ -30,6 +31,7 @@ from sim.games.doko_skat_values import (
     N_KINDS,
     PAIR,
     band,
+    band_index,
     declaration_order,
     table_of,
 )
@@ -203,16 +205,16 @@ def test_a_late_grand_built_field_by_field() -> None:
     assert [state[S.POINTS + s] for s in range(3)] == [0, 15, 12]
     assert [state[S.TRICKS + s] for s in range(3)] == [0, 1, 1]
     # the pair: 15 in tricks + 44 in first-round tricks = 59; the lone player 12 + 3 put away
-    pair, lone, terms = cp.settlement(state, 0, 0, 1, False)
+    pair, lone, terms = cp.settlement(state, 0, 0, 1, False, BAND_POINTS)
     assert (pair, lone) == ((15, 0, 44), (12, 3, 0))
     winner, tie, paid, spitzen_term, special, value, pair_score, lone_score = terms
     assert (winner, tie) == (PAIR, False)
     assert paid == band(15) == 6 and spitzen_term == 0 and special == 1 and value == 7
     assert (pair_score, lone_score) == (7, 0)
-    assert cp.settlement(state, 0, 0, 1, True)[2][6:] == (7, -14)
+    assert cp.settlement(state, 0, 0, 1, True, BAND_POINTS)[2][6:] == (7, -14)
     # the scoring rules that do not apply here change nothing: both copies, Spitzen by
     # ranks (the declaring side lost), the tie's special points
-    assert all(cp.settlement(state, both, ranks, tie_special, False)[2] == terms
+    assert all(cp.settlement(state, both, ranks, tie_special, False, BAND_POINTS)[2] == terms
                for both in range(3) for ranks in (0, 1) for tie_special in (0, 1))
     assert cp.result(state) == {
         "points_0": 0, "points_1": 15, "points_2": 12, "tricks_0": 0, "tricks_1": 1,
@@ -371,15 +373,17 @@ def test_the_heuristics_playout_plays_the_recorded_main_game(rules: dict) -> Non
         assert np.bitwise_or.reduce(np.array(cards, np.uint64)) == D.full
 
 
-def scoring(rules: dict[str, Any]) -> tuple[int, int, int, int]:
+def scoring(rules: dict[str, Any]) -> tuple[Any, ...]:
     """The scoring rules as ``settlement`` takes them, from the kernel's parameters."""
     p = G.kernel_params(rules)
     return (int(p[G.P_BOTH_COPIES]), int(G.SPITZEN_RANKS[p[G.P_SPITZEN]]),
-            int(G.TIE_SPECIAL[p[G.P_TIE_SPECIAL]]), int(G.ZERO_SUM[p[G.P_ZERO_SUM]]))
+            int(G.TIE_SPECIAL[p[G.P_TIE_SPECIAL]]), int(G.ZERO_SUM[p[G.P_ZERO_SUM]]),
+            G.rule_bands(rules))
 
 
 @pytest.mark.parametrize("given", [{}, {"zero_sum": True}, {
-    "both_copies": "skat", "spitzen": "ranks", "tie_special_points": False}, {"both_copies": "stock"}])
+    "both_copies": "skat", "spitzen": "ranks", "tie_special_points": False}, {"both_copies": "stock"},
+    {"points_band_90": 0, "points_band_30": 11, "points_band_zero": 30, "zero_sum": True}])
 def test_the_settlements_terms_add_up_to_the_columns(given: dict) -> None:
     """The settlement of each recorded deal's finished state under the scoring rules it was
     played under gives its columns, term by term."""
@@ -407,7 +411,7 @@ def test_the_settlements_terms_add_up_to_the_columns(given: dict) -> None:
         assert value == paid + spitzen_term + special
         if not tie:
             losers = lone if winner == PAIR else pair
-            assert paid == band(sum(losers))
+            assert paid == G.rule_bands(rules)[band_index(sum(losers))]
             assert spitzen_term == (c["spitzen"] * (2 if c["game"] == GRAND else 1)
                                     if c["declaring_side"] == winner else 0)
             assert special == (c["special_pair"] if winner == PAIR else c["special_lone"])

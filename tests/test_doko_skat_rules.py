@@ -34,6 +34,7 @@ import pytest
 from sim import actions as A
 from sim.cards import DOKO_DECK_48, SUITS
 from sim.games.doko_skat_values import (
+    BAND_POINTS,
     EFF,
     GAME_LABELS,
     STRENGTH,
@@ -237,19 +238,27 @@ def ref_spitzen(cards: int, game: Rule, reading: str = "copies") -> int:
     return n
 
 
-def ref_band(loser_points: int) -> int:
-    """2; 3 under 90; 4 under 60; 6 under 30; 8 with no card points."""
+SEED_BANDS = {"90": 2, "60": 3, "30": 4, "under_30": 6, "zero": 8}
+"""RULES.md's points for each winner by the losers' card points, as the ``points_band_*``
+options name the bands."""
+
+
+def ref_band(loser_points: int, bands: dict[str, int] = SEED_BANDS) -> int:
+    """2; 3 under 90; 4 under 60; 6 under 30; 8 with no card points (or what ``bands``
+    says)."""
     if loser_points == 0:
-        return 8
-    return 6 if loser_points < 30 else 4 if loser_points < 60 else 3 if loser_points < 90 else 2
+        return bands["zero"]
+    return bands["under_30" if loser_points < 30 else "30" if loser_points < 60
+                 else "60" if loser_points < 90 else "90"]
 
 
 def ref_settle(points_pair: int, points_lone: int, declaring: int, grand: bool, n_spitzen: int,
-               special_pair: int, special_lone: int, tie_special: bool, zero_sum: bool
-               ) -> dict[str, int]:
+               special_pair: int, special_lone: int, tie_special: bool, zero_sum: bool,
+               bands: dict[str, int] = SEED_BANDS) -> dict[str, int]:
     """The result by RULES.md: winner side, tie, what each player of the scoring side
     scores, the scores of a pair member and of the lone player. A tie: the non-declaring
-    side 1, with ``tie_special_points`` plus its special points, never Spitzen."""
+    side 1, with ``tie_special_points`` plus its special points, never Spitzen. ``bands``:
+    the points of each band (the ``points_band_*`` options)."""
     if points_pair == points_lone:
         if declaring < 0:
             return {"winner_side": -1, "tie": 1, "value": 0, "pair": 0, "lone": 0}
@@ -258,7 +267,7 @@ def ref_settle(points_pair: int, points_lone: int, declaring: int, grand: bool, 
             value += special_pair if scoring == PAIR else special_lone
     else:
         winner = scoring = PAIR if points_pair > points_lone else LONE
-        value = ref_band(points_lone if winner == PAIR else points_pair)
+        value = ref_band(points_lone if winner == PAIR else points_pair, bands)
         if declaring == winner:
             value += n_spitzen * (2 if grand else 1)
         value += special_pair if winner == PAIR else special_lone
@@ -459,12 +468,14 @@ def test_golden_the_special_point_for_both_copies_by_reading() -> None:
     for reading, value in (("team_cards", 2), ("stock", 3), ("skat", 3)):
         special = special_points(holds_both(at, BOTH_COPIES.index(reading), False), 1, False)
         assert special == (0, value - 2), reading
-        assert settle(110, 130, LONE, False, 0, *special, True, False) == (LONE, False, value, 0, value)
+        assert settle(110, 130, LONE, False, 0, *special, True, False, BAND_POINTS) == \
+            (LONE, False, value, 0, value)
     fr, st, sk = masks("CK S9 D9", "HA SA", "CK DT DQ")
     at = both_copies_at(np.uint64(fr), np.uint64(st), np.uint64(sk), turned)
     for reading, value in (("team_cards", 3), ("stock", 3), ("skat", 4)):
         special = special_points(holds_both(at, BOTH_COPIES.index(reading), False), 3, False)
-        assert settle(100, 140, LONE, False, 0, *special, True, False) == (LONE, False, value, 0, value)
+        assert settle(100, 140, LONE, False, 0, *special, True, False, BAND_POINTS) == \
+            (LONE, False, value, 0, value)
     # a redeal earns no special point, whatever the cards
     assert special_points(True, 3, True) == (0, 0)
 
@@ -629,7 +640,8 @@ def test_golden_spitzen_by_ranks_and_by_copies_in_one_settlement() -> None:
     grand = table_of(GAME_LABELS.index("grand"), False)
     for ranks, value in ((0, 4), (1, 10)):
         n = spitzen(cards, grand, ranks)
-        assert settle(150, 90, PAIR, True, n, 0, 0, True, False) == (PAIR, False, value, value, 0)
+        assert settle(150, 90, PAIR, True, n, 0, 0, True, False, BAND_POINTS) == \
+            (PAIR, False, value, value, 0)
 
 
 @pytest.mark.parametrize(("args", "result"), [
@@ -658,17 +670,17 @@ def test_golden_spitzen_by_ranks_and_by_copies_in_one_settlement() -> None:
     ((95, 105, PAIR, False, 2, 1, 1, True), (LONE, False, 3, 0, 3)),     # totals under 240
 ])
 def test_golden_settlement(args: tuple, result: tuple) -> None:
-    assert tuple(settle(*args, False)) == result
-    terms = settle_terms(*args, False)
+    assert tuple(settle(*args, False, BAND_POINTS)) == result
+    terms = settle_terms(*args, False, BAND_POINTS)
     assert terms[5] == terms[2] + terms[3] + terms[4] == result[2]  # band + Spitzen + special
     # zero_sum: the lone player wins or loses twice the value, each pair member once
     winner, tie, value, pair_score, lone_score = result
     zero_sum = (pair_score, -2 * pair_score) if pair_score else (-lone_score, 2 * lone_score)
-    assert tuple(settle(*args, True)) == (winner, tie, value, *zero_sum)
+    assert tuple(settle(*args, True, BAND_POINTS)) == (winner, tie, value, *zero_sum)
     for zs in (False, True):
         ref = ref_settle(*args, zs)
-        assert tuple(settle(*args, zs)) == (ref["winner_side"], bool(ref["tie"]), ref["value"],
-                                            ref["pair"], ref["lone"])
+        assert tuple(settle(*args, zs, BAND_POINTS)) == (ref["winner_side"], bool(ref["tie"]),
+                                                         ref["value"], ref["pair"], ref["lone"])
 
 
 # --- the referee -----------------------------------------------------------------------------------
@@ -896,7 +908,8 @@ def referee(d: Dealt, rules: dict, decide: Decisions, seen: Counter | None = Non
     n_spitzen = by_reading[rules["spitzen"]]
     result = ref_settle(by_side[PAIR], by_side[LONE], side, game.kind == "grand", n_spitzen,
                         special[PAIR], special[LONE], bool(rules["tie_special_points"]),
-                        bool(rules["zero_sum"]))
+                        bool(rules["zero_sum"]),
+                        {band: rules[f"points_band_{band}"] for band in SEED_BANDS})
     exp |= {"discard_points_pair": discard_points[PAIR], "discard_points_lone": discard_points[LONE],
             "points_pair": by_side[PAIR], "points_lone": by_side[LONE], "special_pair": special[PAIR],
             "special_lone": special[LONE], "spitzen": n_spitzen,
@@ -936,11 +949,12 @@ def referee_recorded(batch_columns: dict[str, np.ndarray], actions: list[np.ndar
 RULE_SETS = [{}, {"bridge_order": "skat", "team_cards": "all", "first_round_points": False,
                   "zero_sum": True, "both_copies": "skat", "spitzen": "ranks"},
              {"team_cards": "all", "zero_sum": True, "tie_special_points": False},
-             {"both_copies": "stock", "spitzen": "ranks"}]
+             {"both_copies": "stock", "spitzen": "ranks", "points_band_90": 1, "points_band_60": 5,
+              "points_band_30": 0, "points_band_under_30": 12, "points_band_zero": 30}]
 
 
 @pytest.mark.parametrize("given", RULE_SETS, ids=["default", "skat_all_nofr_zero_skat_ranks",
-                                                  "all_zero_no_tie_special", "stock_ranks"])
+                                                  "all_zero_no_tie_special", "stock_ranks_bands"])
 @pytest.mark.parametrize("policies", [RANDOM, ["heuristic"] * 3, ["heuristic", "random", "random"]],
                          ids=["random", "heuristic", "mixed"])
 def test_played_deals_agree_with_the_rules(policies: list[str], given: dict) -> None:

@@ -15,6 +15,7 @@ import pytest
 from sim import actions as A
 from sim.cards import DOKO_DECK_40, DOKO_DECK_48, SKAT_DECK
 from sim.games import doko_duell as dd
+from sim.games import doko_skat as dsk
 from sim.games import doko_skat_values as dv
 from sim.games import skat_en_deux as sed
 from sim.games.base import Batch
@@ -452,7 +453,8 @@ def doko_skat_invariants(batch: Batch, rules: dict) -> None:
         # the result is settle's
         result = dv.settle(totals[0], totals[1], side, dv.GAME_TYPE[code] == dv.GRAND, int(c["spitzen"][i]),
                            int(c["special_pair"][i]), int(c["special_lone"][i]),
-                           rules["tie_special_points"], rules["zero_sum"])
+                           rules["tie_special_points"], rules["zero_sum"],
+                           dsk.rule_bands(rules))
         winner, tie, value, pair_score, lone_score = result
         assert (int(c["winner_side"][i]), bool(c["tie"][i]), int(c["value"][i])) == (winner, tie, value)
         assert [int(c[f"score_{s}"][i]) for s in range(3)] == [lone_score if s == lone else pair_score

@@ -518,7 +518,8 @@ def test_the_defaults_the_value_scores_under_are_the_options_defaults() -> None:
     assert sd.DEFAULT_TIE_SPECIAL == int(defaults["tie_special_points"])
     assert sd.DEFAULT_ZERO_SUM == defaults["zero_sum"]
     scoring = {name for name, option in GAME.options.by_name.items() if option.scoring_only}
-    assert scoring == {"both_copies", "spitzen", "tie_special_points", "zero_sum"}
+    assert scoring == {"both_copies", "spitzen", "tie_special_points", "zero_sum", *G.BAND_OPTIONS}
+    assert G.rule_bands(defaults) == sd.BAND_POINTS
 
 
 @pytest.mark.parametrize("rules", [{}, {"both_copies": "skat", "spitzen": "ranks", "zero_sum": True,
@@ -589,7 +590,7 @@ def test_scoring_only_options_do_not_change_the_play() -> None:
     """Deals played under other scoring-only options are the same deals, and re-scoring the
     default's equals them."""
     scoring = {"both_copies": "skat", "spitzen": "ranks", "tie_special_points": False,
-               "zero_sum": True}
+               "zero_sum": True, "points_band_90": 7, "points_band_zero": 0}
     policies = ["lookahead:8", "lookahead:16", "heuristic"]
     default, other = scoring_only_runs(GAME, {}, scoring, policies, 8)
     assert all(np.array_equal(a, b) for a, b in zip(default.actions, other.actions))

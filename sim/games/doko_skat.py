@@ -19,7 +19,8 @@ What the game is
   2 to each pair member; everyone discards 4 (for his side).
 * Main game: 12 tricks; more card points wins; bands, Spitzen and special points
   (``settle_terms``). Options: ``OPTIONS`` below; ``both_copies``, ``spitzen``,
-  ``tie_special_points`` and ``zero_sum`` only score (no policy reads them), and
+  ``tie_special_points``, ``zero_sum`` and the bands' points (``points_band_*``, options
+  beyond the rule book, the seed's values by default) only score (no policy reads them), and
   ``rescore`` scores played deals under other values from their columns.
 
 ``play_deal`` goes through the phases as the rules name them (``_deal``, the first round's
@@ -64,6 +65,7 @@ from sim.games.doko_skat_cardplay import (
 from sim.games.doko_skat_obs import FIELDS as O
 from sim.games.doko_skat_obs import PH_DECLARE, PH_DISCARD, PH_PLAY
 from sim.games.doko_skat_values import (
+    BAND_POINTS,
     BOTH_COPIES,
     BOTH_PLACES,
     GAME_TRUMP,
@@ -114,6 +116,13 @@ LEFT_OVER = 9
 OBSERVATION = O
 """The fields of a seat's observation, what its policy (or a person at the table) sees."""
 
+BAND_OPTIONS = ("points_band_90", "points_band_60", "points_band_30", "points_band_under_30",
+                "points_band_zero")
+"""The options giving each band's points (``doko_skat_values.band``), in its order."""
+BAND_POINTS_MAX = 30
+"""The most points a band may give (``value`` stays an int8 with the Spitzen and special
+points on top)."""
+
 OPTIONS = OptionTable([
     Option("bridge_order", "natural", ("natural", "skat"),
            "in a bridge every suit ranks A K Q J T 9 (natural) or A T K Q J 9 (skat)"),
@@ -137,13 +146,22 @@ OPTIONS = OptionTable([
            "the lone player wins or loses twice the game's points, each pair member once, "
            "the other side the opposite; false: only the winning side scores",
            scoring_only=True),
+    *(Option.integer(name, points, 0, BAND_POINTS_MAX,
+                     f"points for each player of the winning side when {doc}", scoring_only=True,
+                     beyond_rules=True)
+      for name, points, doc in zip(BAND_OPTIONS, BAND_POINTS, (
+          "the losers have 90 or more card points", "the losers have 60-89",
+          "the losers have 30-59", "the losers have under 30", "the losers have none"))),
 ])
 
 P_BRIDGE_ORDER, P_TEAM_CARDS, P_BOTH_COPIES, P_FIRST_ROUND_POINTS, P_SPITZEN, P_TIE_SPECIAL, \
     P_ZERO_SUM = (OPTIONS.position(n) for n in (
         "bridge_order", "team_cards", "both_copies", "first_round_points", "spitzen",
         "tie_special_points", "zero_sum"))
-"""Where each option's code lies in the kernel's parameters (``kernel_params``)."""
+P_BAND = OPTIONS.position(BAND_OPTIONS[0])
+"""Where each option's code lies in the kernel's parameters (``kernel_params``); band
+``k``'s points (an integer option: its value) at ``P_BAND + k``."""
+assert [OPTIONS.position(n) for n in BAND_OPTIONS] == list(range(P_BAND, P_BAND + len(BAND_POINTS)))
 
 
 def _is(name: str, value: object) -> np.ndarray:
@@ -163,6 +181,20 @@ first-round tricks count, Spitzen by ranks, special points in a tie, zero sum.
 def kernel_params(rules: dict) -> np.ndarray:
     """The rules as the kernel's parameter array: each option's code (``OPTIONS.codes``)."""
     return OPTIONS.codes(rules)
+
+
+@numba.njit(inline="always", **JIT)
+def band_points(params):
+    """The points of each band (``points_band_*``) from the kernel's parameters, as the
+    settlement takes them (a tuple)."""
+    return (params[P_BAND], params[P_BAND + 1], params[P_BAND + 2], params[P_BAND + 3],
+            params[P_BAND + 4])
+
+
+def rule_bands(rules: Mapping[str, Any]) -> tuple[int, ...]:
+    """The points of each band under ``rules`` (``points_band_*``), as the settlement takes
+    them: ``band_points`` for Python."""
+    return tuple(int(rules[name]) for name in BAND_OPTIONS)
 
 
 def rule_flags(rules: Mapping[str, Any]) -> tuple[int, int, int]:
@@ -244,8 +276,9 @@ CATEGORIES = {"turned_up": DECK.names[:N_KINDS], "second_turned_up": DECK.names[
 
 def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray]:
     """Played deals' columns under other scoring-only rules (``both_copies``, ``spitzen``,
-    ``tie_special_points``, ``zero_sum``): the lone player's both copies, the special points,
-    the Spitzen and the settlement again (``settle_all``), from what the play decided."""
+    ``tie_special_points``, ``zero_sum``, ``points_band_*``): the lone player's both copies,
+    the special points, the Spitzen and the settlement again (``settle_all``), from what the
+    play decided."""
     p = kernel_params(rules)
     out = dict(columns)
     i64 = {k: columns[k].astype(np.int64) for k in (
@@ -259,7 +292,7 @@ def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray
         i64["spitzen_copies"], i64["spitzen_ranks"], i64["lone_both_by"], i64["team_cards"],
         fr_tricks[lone, np.arange(lone.shape[0])], columns["nobody_declared"],
         p[P_BOTH_COPIES], SPITZEN_RANKS[p[P_SPITZEN]], TIE_SPECIAL[p[P_TIE_SPECIAL]],
-        ZERO_SUM[p[P_ZERO_SUM]])
+        ZERO_SUM[p[P_ZERO_SUM]], rule_bands(rules))
     for name, values in (("special_pair", special_pair), ("special_lone", special_lone),
                          ("spitzen", spitzen), ("winner_side", winner), ("value", value)):
         out[name] = values.astype(np.int8)
@@ -514,10 +547,10 @@ def _main_game(state, obs, row, ranks, pols, rngs, script, cur, err, log, nlog):
 
 
 @numba.njit(inline="always", **JIT)
-def _settlement(state, row, both_copies, ranks, tie_special, zero_sum):
-    """More card points win; each winner scores the band, the Spitzen and his side's special
-    points; a tie the non-declaring side (``settlement``)."""
-    pair, lone, terms = settlement(state, both_copies, ranks, tie_special, zero_sum)
+def _settlement(state, row, both_copies, ranks, tie_special, zero_sum, bands):
+    """More card points win; each winner scores the band's points (``bands``), the Spitzen
+    and his side's special points; a tie the non-declaring side (``settlement``)."""
+    pair, lone, terms = settlement(state, both_copies, ranks, tie_special, zero_sum, bands)
     winner, tie, _, _, _, value, pair_score, lone_score = terms
     row[C_SP_PAIR], row[C_SP_LONE] = earned(state, both_copies)
     for s in range(3):
@@ -576,7 +609,7 @@ def play_deal(seed, deal, params, pols, row, obs, rngs, stocks, first_round, ext
         row[C_ERROR] = err[0]
         return
     _settlement(state, row, both_copies, ranks, TIE_SPECIAL[params[P_TIE_SPECIAL]],
-                ZERO_SUM[params[P_ZERO_SUM]])
+                ZERO_SUM[params[P_ZERO_SUM]], band_points(params))
 
 
 @implements(deal_scratch, NAME)

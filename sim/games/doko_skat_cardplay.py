@@ -42,6 +42,7 @@ from sim.games.cardplay import PLAY, offsets
 from sim.games.doko_skat_obs import FIELDS as O
 from sim.games.doko_skat_obs import PH_FIRST_ROUND, PH_PLAY
 from sim.games.doko_skat_values import (
+    BAND_POINTS,
     EFF,
     FIRST_ROUND_TRICKS,
     GAME_TYPE,
@@ -369,11 +370,11 @@ def side_spitzen(state, ranks):
 
 
 @numba.njit(**JIT)
-def settlement(state, both_copies, ranks, tie_special, zero_sum):
+def settlement(state, both_copies, ranks, tie_special, zero_sum, bands):
     """The finished main game settled under the scoring rules (``both_copies``'s code, the
-    ``spitzen`` flag ``ranks``, ``tie_special_points``, ``zero_sum``): ``(pair, lone,
-    terms)``, each side's card points part by part (``side_points``) and ``settle_terms``'s
-    terms."""
+    ``spitzen`` flag ``ranks``, ``tie_special_points``, ``zero_sum``, the ``points_band_*``
+    points ``bands``): ``(pair, lone, terms)``, each side's card points part by part
+    (``side_points``) and ``settle_terms``'s terms."""
     lone = state[S.LONE]
     declarer = state[S.DECLARER]
     pair_parts, lone_parts = side_points(
@@ -385,7 +386,7 @@ def settlement(state, both_copies, ranks, tie_special, zero_sum):
     terms = settle_terms(
         pair_parts[0] + pair_parts[1] + pair_parts[2], lone_parts[0] + lone_parts[1] + lone_parts[2],
         declaring, GAME_TYPE[state[S.GAME]] == GRAND, side_spitzen(state, ranks), special_pair,
-        special_lone, tie_special, zero_sum)
+        special_lone, tie_special, zero_sum, bands)
     return pair_parts, lone_parts, terms
 
 
@@ -441,7 +442,8 @@ def result(state: np.ndarray) -> dict[str, int]:
     and the tie, the Spitzen by either reading and where the lone player's cards hold both
     turned-up cards (what the special points and the value are settled from,
     ``settlement``)."""
-    pair, lone, terms = settlement(state, 0, 0, 0, False)  # no scoring rule moves the winner
+    # no scoring rule moves the winner
+    pair, lone, terms = settlement(state, 0, 0, 0, False, BAND_POINTS)
     out = {f"points_{s}": int(state[S.POINTS + s]) for s in range(3)}
     out.update({f"tricks_{s}": int(state[S.TRICKS + s]) for s in range(3)})
     out.update(discard_points_pair=int(pair[1]), discard_points_lone=int(lone[1]),

@@ -17,7 +17,8 @@ tests, so each rule lives once:
   (``spitzen``);
 * the settlement, term by term (``side_points``, ``special_points``, ``settle_terms``; the
   kernel, the re-scoring and the table screen all read these): each side's card points,
-  the band, Spitzen (doubled in grand), special points, the tie (``tie_special_points``),
+  the band (its points the ``points_band_*`` options, the seed's ``BAND_POINTS`` by
+  default), Spitzen (doubled in grand), special points, the tie (``tie_special_points``),
   ``zero_sum``.
 
 >>> GAME_LABELS[game_of_card(DECK.index("HA"))], GAME_LABELS[game_of_card(DECK.index("ST"))]
@@ -256,19 +257,31 @@ def spitzen(cards, table, ranks):
     return n
 
 
+BAND_POINTS = (2, 3, 4, 6, 8)
+"""The seed's points for each winner by the losers' band (``band_index``): 90 or more card
+points, 60-89, 30-59, under 30, none: the defaults of the ``points_band_*`` options."""
+
+
+@numba.njit(inline="always", **JIT)
+def band_index(loser_points):
+    """The losers' band of their card points: 0 at least 90, 1 60-89, 2 30-59, 3 under 30,
+    4 none."""
+    if loser_points == 0:
+        return 4
+    if loser_points < 30:
+        return 3
+    if loser_points < 60:
+        return 2
+    if loser_points < 90:
+        return 1
+    return 0
+
+
 @numba.njit(inline="always", **JIT)
 def band(loser_points):
-    """Points for each winner by the losers' card points: 2; 3 under 90; 4 under 60;
-    6 under 30; 8 with none."""
-    if loser_points == 0:
-        return 8
-    if loser_points < 30:
-        return 6
-    if loser_points < 60:
-        return 4
-    if loser_points < 90:
-        return 3
-    return 2
+    """The seed's points for each winner by the losers' card points (``BAND_POINTS``, the
+    ``points_band_*`` defaults): 2; 3 under 90; 4 under 60; 6 under 30; 8 with none."""
+    return BAND_POINTS[band_index(loser_points)]
 
 
 PAIR, LONE = 0, 1
@@ -322,13 +335,14 @@ def special_points(lone_both, lone_fr_tricks, redeal):
 
 @numba.njit(**JIT)
 def settle_terms(points_pair, points_lone, declaring, grand, n_spitzen, special_pair, special_lone,
-                 tie_special, zero_sum):
+                 tie_special, zero_sum, bands):
     """The settlement of a played deal term by term: ``(winner_side, tie, band, spitzen,
     special, value, pair_score, lone_score)``.
 
     More card points wins (equal: the tie, no winner). Each winner scores ``value``: the
-    ``band`` of the losers' points, plus ``spitzen``, the declaring side's Spitzen (doubled
-    in grand) if it won, plus ``special``, his side's special points. A tie gives each
+    ``band``, what ``bands`` (the ``points_band_*`` options, by ``band_index``) give for the
+    losers' points, plus ``spitzen``, the declaring side's Spitzen (doubled in grand) if it
+    won, plus ``special``, his side's special points. A tie gives each
     player of the non-declaring side ``band`` 1, never Spitzen, and with ``tie_special`` its
     special points on top; without a declaring side nobody scores (every term 0).
     ``pair_score`` is each pair member's score, ``lone_score`` the lone player's; with
@@ -345,7 +359,7 @@ def settle_terms(points_pair, points_lone, declaring, grand, n_spitzen, special_
     else:
         winner = PAIR if points_pair > points_lone else LONE
         scoring = winner
-        paid = band(points_lone if winner == PAIR else points_pair)
+        paid = bands[band_index(points_lone if winner == PAIR else points_pair)]
         spitzen_term = n_spitzen * (2 if grand else 1) if declaring == winner else 0
         counted = True
     special = (special_pair if scoring == PAIR else special_lone) if counted else 0
@@ -359,20 +373,22 @@ def settle_terms(points_pair, points_lone, declaring, grand, n_spitzen, special_
 
 @numba.njit(**JIT)
 def settle(points_pair, points_lone, declaring, grand, n_spitzen, special_pair, special_lone,
-           tie_special, zero_sum):
+           tie_special, zero_sum, bands):
     """``(winner_side, tie, value, pair_score, lone_score)`` of a played deal: the totals of
     ``settle_terms``."""
     winner, tie, _, _, _, value, pair_score, lone_score = settle_terms(
         points_pair, points_lone, declaring, grand, n_spitzen, special_pair, special_lone,
-        tie_special, zero_sum)
+        tie_special, zero_sum, bands)
     return winner, tie, value, pair_score, lone_score
 
 
 @numba.njit(**JIT_NRT)
 def settle_all(points_pair, points_lone, declaring, grand, spitzen_copies, spitzen_ranks, both_at,
-               all_cards, lone_fr_tricks, redeal, both_copies, ranks, tie_special, zero_sum):
+               all_cards, lone_fr_tricks, redeal, both_copies, ranks, tie_special, zero_sum,
+               bands):
     """Every deal of the arrays scored under the scoring rules (``both_copies`` reading, the
-    ``ranks`` flag of ``spitzen``, ``tie_special``, ``zero_sum``) from what its play
+    ``ranks`` flag of ``spitzen``, ``tie_special``, ``zero_sum``, the ``bands``' points) from
+    what its play
     decided: the side totals and declaring side, the Spitzen by either reading, where the
     lone player's cards hold both copies (``both_copies_at``) and the teams' ``all_cards``,
     the lone player's first-round tricks and the redeal. Returns the arrays ``(lone_both,
@@ -394,6 +410,6 @@ def settle_all(points_pair, points_lone, declaring, grand, spitzen_copies, spitz
         n_spitzen[i] = spitzen_ranks[i] if ranks else spitzen_copies[i]
         winner[i], tie[i], value[i], pair_score[i], lone_score[i] = settle(
             points_pair[i], points_lone[i], declaring[i], grand[i], n_spitzen[i], special_pair[i],
-            special_lone[i], tie_special, zero_sum)
+            special_lone[i], tie_special, zero_sum, bands)
     return (lone_both, special_pair, special_lone, n_spitzen, winner, tie, value, pair_score,
             lone_score)

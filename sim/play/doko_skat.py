@@ -20,6 +20,7 @@ import numpy as np
 from sim import actions as A
 from sim.cards import DOKO_DECK_48, SUITS, popcount
 from sim.games.base import Game
+from sim.games.doko_skat import rule_bands
 from sim.games.doko_skat_obs import FIELDS as O
 from sim.games.doko_skat_obs import PH_DECLARE, PH_DISCARD, PH_FIRST_ROUND, PH_PLAY
 from sim.games.doko_skat_values import (
@@ -320,7 +321,8 @@ class DokoSkatScreen:
                                  and not c["nobody_declared"])
         terms = settle_terms(sum(pair), sum(lone), c["declaring_side"], c["game"] == GRAND,
                              c["spitzen"], c["special_pair"], c["special_lone"],
-                             bool(self.rules["tie_special_points"]), bool(self.rules["zero_sum"]))
+                             bool(self.rules["tie_special_points"]), bool(self.rules["zero_sum"]),
+                             rule_bands(self.rules))
         return pair, lone, terms
 
     def side_points(self, c: dict[str, Any]) -> tuple[list[str], int, int]:

@@ -37,8 +37,8 @@ the discards (or deals the redeal) as the kernel does, and plays the main game.
 
 ``value`` scores a finished deal for a player's side under the scoring-only options'
 defaults (``both_copies`` team_cards, ``spitzen`` copies, ``tie_special_points`` true,
-``zero_sum`` false: they do not change how anybody plays): what each player of his side
-scores less what each player of the other side scores.
+``zero_sum`` false, the seed's ``BAND_POINTS``: they do not change how anybody plays): what
+each player of his side scores less what each player of the other side scores.
 """
 
 from __future__ import annotations
@@ -63,6 +63,7 @@ from sim.games.doko_skat_cardplay import (
 from sim.games.doko_skat_obs import FIELDS as O
 from sim.games.doko_skat_obs import PH_DECLARE, PH_DISCARD, PH_FIRST_ROUND
 from sim.games.doko_skat_values import (
+    BAND_POINTS,
     FIRST_ROUND_TRICKS,
     JIT,
     JIT_NRT,
@@ -464,7 +465,7 @@ def value(state, player):
     """What the finished deal is worth to ``player``'s side under the scoring-only
     options' defaults: each of its players' score less each of the other side's."""
     _, _, terms = settlement(state, DEFAULT_BOTH_COPIES, DEFAULT_RANKS, DEFAULT_TIE_SPECIAL,
-                             DEFAULT_ZERO_SUM)
+                             DEFAULT_ZERO_SUM, BAND_POINTS)
     pair_score = terms[6]
     lone_score = terms[7]
     if player == state[S.LONE]:

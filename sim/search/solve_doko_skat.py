@@ -16,7 +16,7 @@ import numpy as np
 from sim.cards import bit, mask_points
 from sim.games.cardplay import HEADER
 from sim.games.doko_skat_cardplay import LENGTH, S, legal, step
-from sim.games.doko_skat_values import EFF, JIT, JIT_NRT, POINTS, STRENGTH
+from sim.games.doko_skat_values import BAND_POINTS, EFF, JIT, JIT_NRT, POINTS, STRENGTH
 from sim.games.kernel import card_row
 from sim.search import pimc, solver
 from sim.search.doko_skat import world
@@ -145,11 +145,12 @@ def counts_after(state, q, ws, out):
 
 # --- the solving players (``sim.search.pimc``) -------------------------------------------------
 
-POINT_STEPS = (2, 2, 1, 1, 2, 2, 1, 1, 2, 2)
+POINT_STEPS = pimc.doko_steps(BAND_POINTS)
 """What each of ``pimc.doko_bands``' thresholds adds to the lone player's score (RULES.md:
-2, 3, 4, 6 or 8 points a player for the winners by the losers' card points; at the tie the
-non-declaring side's 1 taken as even); Spitzen and special points are no part of a solved
-count."""
+2, 3, 4, 6 or 8 points a player for the winners by the losers' card points: the seed's
+``BAND_POINTS``, the ``points_band_*`` defaults, since scoring-only options change no play;
+at the tie the non-declaring side's 1 taken as even); Spitzen and special points are no part
+of a solved count."""
 
 
 @numba.njit(inline="always", **JIT)
