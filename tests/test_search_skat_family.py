@@ -523,7 +523,10 @@ def test_the_defaults_the_value_scores_under_are_the_options_defaults() -> None:
     skat, en_deux = GAMES["skat"], GAMES["skat_en_deux"]
     assert {n for n, o in skat.options.by_name.items() if o.scoring_only} == {
         "lost_factor", "scoring", "ramsch_jungfrau"}
-    assert {n for n, o in en_deux.options.by_name.items() if o.scoring_only} == {"lost_factor"}
+    assert {n for n, o in en_deux.options.by_name.items() if o.scoring_only} == {
+        "lost_factor", "give_up_penalty", "rejection_premium_percent", "compensation"}
+    assert (en_deux.rules()["rejection_premium_percent"], en_deux.rules()["compensation"]) == (
+        sf.REJECTION_PREMIUM, 0)
     for game in (skat, en_deux):
         assert game.rules()["lost_factor"] == sf.DEFAULT_LOST_FACTOR == 2
     assert skat.rules()["scoring"] == "seed" and skat.rules()["ramsch_jungfrau"] is False
@@ -798,7 +801,9 @@ def test_a_lookahead_trace_replays(name: str, rules: dict, tmp_path: Path) -> No
 @pytest.mark.parametrize("name, base, scoring", [
     ("skat", {"all_pass": "ramsch"},
      {"lost_factor": 1, "scoring": "seeger_fabian", "ramsch_jungfrau": True}),
-    ("skat_en_deux", {"contra_re": True}, {"lost_factor": 1})])
+    ("skat_en_deux", {"contra_re": True}, {"lost_factor": 1, "rejection_premium_percent": 130,
+                                           "compensation": 7}),
+    ("skat_en_deux", {}, {"give_up_penalty": 13, "compensation": 100})])
 def test_scoring_only_options_do_not_change_the_play(name: str, base: dict,
                                                      scoring: dict) -> None:
     """Deals played under other scoring-only options are the same deals, and re-scoring the

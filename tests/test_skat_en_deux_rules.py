@@ -1,7 +1,7 @@
 """Golden cases for Skat-en-deux (``skat_en_deux``), worked out by hand from RULES.md
 ("Skat game value" and the ``skat_en_deux`` section) and the seed's examples.
 
-Three levels: the kernel's settlement (``_settle_declared``) fed with hand-made trick results;
+Three levels: the kernel's settlement (``score_row``) fed with hand-made trick results;
 the kernel's bidding (``_bidding``) fed with scripted rows; whole deals replayed from
 scripted action rows whose card play this file works out itself (its own trick rules,
 independent of the engine's tables), checked against the result columns. Last, many
@@ -63,18 +63,21 @@ def settle(game: int, held: str, points: int, tricks: int = 5, bid: int = 18, ha
            open_level: int = 0, ouvert: bool = False, offer: int = 0, accepted: bool = False,
            contra: bool = False, re: bool = False, skat: str = "",
            declarer: int = 1, **given: object) -> dict:
-    """Settle a game through ``skat_en_deux._settle_declared``: the declarer took ``points``
-    card points in ``tricks`` tricks, ``held`` are his twelve cards' trumps (for the
-    matadors), ``skat`` the skat that counts for him (its points added to his)."""
-    params = sed.kernel_params(GAME.rules(given))
-    row = np.zeros(len(sed.COLUMNS), np.int64)
-    mat = 0 if game == NULL else int(sed.matadors(np.uint64(cards(held)), game))
+    """Settle a game through the kernel's ``skat_en_deux.score_row``, from a result row
+    holding its facts: the declarer took ``points`` card points in ``tricks`` tricks,
+    ``held`` are his twelve cards' trumps (for the matadors), ``skat`` the skat that counts
+    for him (its points added to his)."""
     # an offer not accepted was rejected: under contra_re (these cases) the level applies
-    rejected = bool(offer) and not accepted
-    sed._settle_declared(row, declarer, game, mat, hand, bool(ouvert), open_level,
-                         points + card_points(cards(skat)), tricks, bid,
-                         offer if accepted else 0, bool(accepted), rejected, bool(contra),
-                         bool(re), int(sed.LOST_FACTORS[params[sed.P_LOST_FACTOR]]))
+    params = sed.kernel_params(GAME.rules({"contra_re": bool(offer), **given}))
+    row = np.zeros(len(sed.COLUMNS), np.int64)
+    facts = {"declarer": declarer, "game": game, "hand": hand, "ouvert": int(ouvert),
+             "open_level": open_level, "declarer_points": points + card_points(cards(skat)),
+             "declarer_tricks": tricks, "bid": bid, "offer": offer, "second_offer_trick": -1,
+             "accepted": int(accepted), "contra": int(contra), "re": int(re),
+             "matadors": 0 if game == NULL else int(sed.matadors(np.uint64(cards(held)), game))}
+    for name, value in facts.items():
+        row[sed.COL[name]] = value
+    sed.score_row(row, params)
     return {"won": bool(row[sed.C_WON]), "value": int(row[sed.C_VALUE]),
             "score": int(row[sed.C_SCORE + declarer]),
             "other": int(row[sed.C_SCORE + 1 - declarer]),

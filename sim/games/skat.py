@@ -86,6 +86,7 @@ from sim.games.skat_values import (
     NULL,
     POSITIONS,
     RAMSCH,
+    REJECTION_PREMIUM,
     T_OVERBID,
     T_SCHNEIDER_MADE,
     T_SCHWARZ_MADE,
@@ -424,7 +425,7 @@ def settle(game, mat, hand, ouvert, schneider_announced, schwarz_announced, decl
     """Skat's settlement of a declared game: its terms (``skat_values.TERMS``)."""
     return game_terms(game, mat, hand, ouvert, schneider_announced, schwarz_announced, 0,
                       declarer_points, declarer_tricks, TRICKS, bid, 0, False, False, False,
-                      False, lost_factor)
+                      False, lost_factor, REJECTION_PREMIUM)
 
 
 def settlement_terms(c: dict[str, Any], rules: dict[str, Any]) -> dict[str, int]:

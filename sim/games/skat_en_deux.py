@@ -15,7 +15,9 @@ What the game is
   blind, which is turned face up after the opening lead; offers, Contra and Re
   before tricks from the second on; settlement. When both pass: ramsch in
   two-card tricks without the blind, or a throw-in.
-* Options: ``OPTIONS`` below.
+* Options: ``OPTIONS`` below; beyond the rule book, the numbers ``give_up_penalty`` and
+  ``rejection_premium_percent`` (the seed's 60 and 50 % by default) and ``compensation``,
+  a side payment to the player who does not start (the dealer: forehand starts).
 
 ``play_deal`` goes through the phases as the rules name them (``_deal``, ``_bidding``,
 ``_skat`` with the give-ups, ``_declaration``, ``_game`` with its ``_tricks``,
@@ -106,6 +108,7 @@ from sim.games.skat_values import (
     NULL,
     POSITIONS,
     RAMSCH,
+    REJECTION_PREMIUM,
     T_OVERBID,
     T_SCHNEIDER_MADE,
     T_SCHWARZ_MADE,
@@ -118,7 +121,6 @@ from sim.games.skat_values import (
     game_terms,
     matadors,
     overbid_value,
-    rescore_lost_factor,
     terms_dict,
 )
 from sim.options import Option, OptionTable
@@ -135,14 +137,22 @@ FH, BLIND, RH = 0, 1, 2
 OBSERVATION = O
 """The fields of a seat's observation, what its policy (or a person at the table) sees."""
 
+PENALTY_MAX = 200
+"""The most ``give_up_penalty`` may take."""
+PREMIUM_MAX = 200
+"""The largest ``rejection_premium_percent``: x 3 (with Contra and Re a game's value stays
+far inside the int16 score columns)."""
+COMPENSATION_MAX = 100
+"""The largest ``compensation``."""
+
 OPTIONS = OptionTable([
     Option("all_pass", "ramsch", ("ramsch", "throw_in"),
            "when both pass: ramsch (the blind stays out), or the deal is thrown in"),
     Option("open_hand", False, (False, True),
            "open levels may also be played hand, adding the hand level too"),
     Option("give_up_at_18", True, (True, False),
-           "with a bid of 18 the declarer may give up for -60, after the bidding or after "
-           "picking up the skat; never with contra_re"),
+           "with a bid of 18 the declarer may give up for -60 (give_up_penalty), after the "
+           "bidding or after picking up the skat; never with contra_re"),
     Option("give_up_after_pickup", True, (True, False),
            "after picking up, the declarer may give up naming his intended suit or grand when "
            "it cannot reach the bid even at its highest level (lost as that game overbid); "
@@ -153,15 +163,28 @@ OPTIONS = OptionTable([
            "the defender may offer 'raus' or 'Stich' before a trick from the second on, each "
            "once ('Stich' may follow a rejected 'raus'); the declarer accepts or rejects"),
     Option("contra_re", False, (False, True),
-           "implies offers; a game whose first offer was rejected gets one more level and x1.5, "
-           "then the defender may say Contra (x2) and the declarer Re (x4)"),
+           "implies offers; a game whose first offer was rejected gets one more level and x1.5 "
+           "(rejection_premium_percent), then the defender may say Contra (x2) and the "
+           "declarer Re (x4)"),
+    Option.integer("give_up_penalty", GIVE_UP_SCORE, 0, PENALTY_MAX,
+                   "what giving up at 18 costs the declarer", scoring_only=True,
+                   beyond_rules=True),
+    Option.integer("rejection_premium_percent", REJECTION_PREMIUM, 0, PREMIUM_MAX,
+                   "with contra_re, a game whose first offer was rejected is worth this many "
+                   "per cent more after its extra level (rounded up)", scoring_only=True,
+                   beyond_rules=True),
+    Option.integer("compensation", 0, 0, COMPENSATION_MAX,
+                   "points credited every deal to the player who does not start (the dealer), "
+                   "whatever the result (a side payment: who won does not change)",
+                   scoring_only=True, beyond_rules=True),
 ])
 
 (P_ALL_PASS, P_OPEN_HAND, P_GIVE_UP_18, P_GIVE_UP_PICKUP, P_LOST_FACTOR, P_OFFERS,
- P_CONTRA_RE) = (OPTIONS.position(n) for n in (
+ P_CONTRA_RE, P_PENALTY, P_PREMIUM, P_COMPENSATION) = (OPTIONS.position(n) for n in (
      "all_pass", "open_hand", "give_up_at_18", "give_up_after_pickup", "lost_factor", "offers",
-     "contra_re"))
-"""Where each option's code lies in the kernel's parameters (``kernel_params``)."""
+     "contra_re", "give_up_penalty", "rejection_premium_percent", "compensation"))
+"""Where each option's code lies in the kernel's parameters (``kernel_params``; an integer
+option's code is its value)."""
 RAMSCH_ON = OPTIONS.code("all_pass", "ramsch")
 OPEN_HAND_ON = OPTIONS.code("open_hand", True)
 GIVE_UP_18_ON = OPTIONS.code("give_up_at_18", True)
@@ -183,10 +206,14 @@ def extra_levels(rules: dict) -> int:
 
 
 def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray]:
-    """Played deals' columns under other scoring-only rules (``lost_factor``); a give-up
-    at 18 (no game value) keeps its − 60."""
-    keep = columns["give_up"] & (columns["game_value"] == 0)
-    return {**columns, **rescore_lost_factor(columns, int(rules["lost_factor"]), N_PLAYERS, keep)}
+    """Played deals' columns under other scoring-only rules (``lost_factor``,
+    ``give_up_penalty``, ``rejection_premium_percent``, ``compensation``): every deal's
+    settlement again from the facts its play left in its row, by the kernel's own rule
+    (``score_row``)."""
+    rows = np.stack([np.asarray(columns[name]).astype(np.int64) for name, _ in COLUMNS], axis=1)
+    score_rows(rows, kernel_params(rules))
+    return {**columns, **{name: rows[:, COL[name]].astype(dtype) for name, dtype in COLUMNS
+                          if name in SCORED}}
 
 
 def bid_list(rules: dict) -> np.ndarray:
@@ -227,6 +254,9 @@ C_RAMSCH, C_RPOINTS, C_RLOSER, C_RTIE, C_RSKAT = (COL[n] for n in (
     "ramsch", "ramsch_points_0", "ramsch_loser", "ramsch_tie_last_trick", "ramsch_skat_points"))
 C_HANDS, C_BLIND, C_SKAT, C_DISCARD, C_ERROR = (COL[n] for n in (
     "hand_0", "blind", "skat", "discard", "replay_error"))
+SCORED = ("schneider", "schwarz", "overbid", "won", "game_value", "score_0", "score_1")
+"""The columns the settlement writes from the play's facts (``score_row``): what re-scoring
+may change."""
 
 
 # --- decisions -----------------------------------------------------------------------------
@@ -269,17 +299,19 @@ the pickup naming a game (lost as that game overbid)."""
 
 @numba.njit(**JIT)
 def settle(kind, game, mat, hand, ouvert, open_level, declarer_points, declarer_tricks, bid,
-           offer, accepted, rejected, contra, re, lost_factor):
-    """Skat-en-deux's settlement of the declarer's game: its terms (``skat_values.TERMS``).
-    ``offer`` is the offer accepted, ``rejected`` whether the rejection level applies
-    (``offer_outcome``). A game given up has only its value, lost, the lost factor and the
-    score; after the pickup ``game`` is the one he named."""
+           offer, accepted, rejected, contra, re, params):
+    """Skat-en-deux's settlement of the declarer's game under the rules ``params``
+    (``lost_factor``, ``give_up_penalty``, ``rejection_premium_percent``): its terms
+    (``skat_values.TERMS``). ``offer`` is the offer accepted, ``rejected`` whether the
+    rejection level applies (``offer_outcome``). A game given up has only its value, lost,
+    the lost factor and the score; after the pickup ``game`` is the one he named."""
+    lost_factor = LOST_FACTORS[params[P_LOST_FACTOR]]
     if kind == DECLARED:
         return game_terms(game, mat, hand, ouvert, 0, 0, open_level, declarer_points,
                           declarer_tricks, TRICKS, bid, offer, accepted, rejected, contra, re,
-                          lost_factor)
+                          lost_factor, params[P_PREMIUM])
     value = overbid_value(game, bid) if kind == GIVEN_UP_AFTER_PICKUP else 0
-    score = -lost_factor * value if kind == GIVEN_UP_AFTER_PICKUP else -GIVE_UP_SCORE
+    score = -lost_factor * value if kind == GIVEN_UP_AFTER_PICKUP else -params[P_PENALTY]
     z = np.int64(0)
     return (z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, np.int64(value), z,
             np.int64(lost_factor), np.int64(score), z, z)
@@ -288,40 +320,70 @@ def settle(kind, game, mat, hand, ouvert, open_level, declarer_points, declarer_
 assert TERMS[21:25] == ("value", "won", "lost_factor", "score")  # settle's give-up terms
 
 
+@numba.njit(**JIT)
+def _row_terms(row, params):
+    """The settlement's terms of the declarer's game from the facts of its result ``row``
+    (``settle``): given up or declared, its contract, card points and tricks, offers,
+    Contra and Re."""
+    kind = DECLARED
+    if row[C_GIVE_UP]:
+        kind = GIVEN_UP_AFTER_PICKUP if row[C_GAME] >= 0 else GIVEN_UP_AT_18
+    taken, rejected = offer_outcome(row[C_OFFER], row[C_SECOND_OFFER], row[C_ACCEPTED] != 0,
+                                    params[P_CONTRA_RE] == CONTRA_RE_ON)
+    return kind, settle(kind, row[C_GAME], row[C_MATADORS], row[C_HAND], row[C_OUVERT],
+                        row[C_OPEN], row[C_DPOINTS], row[C_DTRICKS], row[C_BID], taken,
+                        row[C_ACCEPTED], rejected, row[C_CONTRA], row[C_RE], params)
+
+
+@numba.njit(**JIT)
+def score_row(row, params):
+    """Settle a finished deal into its result ``row`` from the facts its play left there, as
+    the scoring rules ``params`` say (the kernel and ``rescore`` both): a declared game's
+    result and value (``settle``) and the declarer's score; a game given up; a ramsch's
+    loser, minus his card points and the skat's; nothing for a deal thrown in. Then the
+    ``compensation``: the player who does not start, the dealer, is credited it whatever
+    happened."""
+    row[C_SCORE] = 0
+    row[C_SCORE + 1] = 0
+    if row[C_RAMSCH]:
+        loser = row[C_RLOSER]
+        row[C_SCORE + loser] = -(row[C_RPOINTS + loser] + row[C_RSKAT])
+    elif row[C_DECLARER] >= 0:
+        kind, t = _row_terms(row, params)
+        if kind == DECLARED:
+            row[C_SCHNEIDER] = t[T_SCHNEIDER_MADE]
+            row[C_SCHWARZ] = t[T_SCHWARZ_MADE]
+            row[C_OVERBID] = t[T_OVERBID]
+            row[C_WON] = t[T_WON]
+        row[C_VALUE] = t[T_VALUE]
+        row[C_SCORE + row[C_DECLARER]] = t[T_SCORE]
+    row[C_SCORE + row[C_DEALER]] += params[P_COMPENSATION]
+
+
+@numba.njit(**JIT)
+def score_rows(rows, params):
+    """``score_row`` for every deal of ``rows`` (``[deal, column]``, each a row as the kernel
+    fills it) that finished without a replay error."""
+    for i in range(rows.shape[0]):
+        if rows[i, C_ERROR] == 0:
+            score_row(rows[i], params)
+
+
 def settlement_terms(c: dict[str, Any], rules: dict[str, Any]) -> dict[str, int]:
     """The settlement's terms of the declarer's game, from its result columns ``c``."""
-    kind = DECLARED
-    if c["give_up"]:
-        kind = GIVEN_UP_AFTER_PICKUP if c["game"] >= 0 else GIVEN_UP_AT_18
-    taken, rejected = offer_outcome(c["offer"], c["second_offer_trick"], bool(c["accepted"]),
-                                    bool(rules["contra_re"]))
-    return terms_dict(settle(kind, c["game"], c["matadors"], int(c["hand"]), int(c["ouvert"]),
-                             c["open_level"], c["declarer_points"], c["declarer_tricks"],
-                             c["bid"], taken, int(c["accepted"]), rejected, int(c["contra"]),
-                             int(c["re"]), int(rules["lost_factor"])))
+    row = np.zeros(len(COLUMNS), np.int64)
+    for name in ("give_up", "game", "matadors", "hand", "ouvert", "open_level",
+                 "declarer_points", "declarer_tricks", "bid", "offer", "second_offer_trick",
+                 "accepted", "contra", "re"):
+        row[COL[name]] = int(c[name])
+    return terms_dict(_row_terms(row, kernel_params(OPTIONS.resolve(rules, NAME)))[1])
 
 
 @numba.njit(**JIT)
-def _settle_declared(row, declarer, game, mat, hand, ouvert, open_level, dpoints, dtricks, bid,
-                     offer, accepted, rejected, contra, re, lost_factor):
-    """A declared game's settlement into ``row`` (``offer``: the offer accepted)."""
-    t = settle(DECLARED, game, mat, hand, ouvert, open_level, dpoints, dtricks, bid, offer,
-               accepted, rejected, contra, re, lost_factor)
-    row[C_DPOINTS] = dpoints
-    row[C_DTRICKS] = dtricks
-    row[C_MATADORS] = mat
-    row[C_SCHNEIDER] = t[T_SCHNEIDER_MADE]
-    row[C_SCHWARZ] = t[T_SCHWARZ_MADE]
-    row[C_OVERBID] = t[T_OVERBID]
-    row[C_WON] = t[T_WON]
-    row[C_VALUE] = t[T_VALUE]
-    row[C_SCORE + declarer] = t[T_SCORE]
-
-
-@numba.njit(**JIT)
-def _settlement(row, state, params):
-    """Score the declared game: the card play's result (card points and tricks, the offer,
-    Contra, Re), the matadors and the settlement's value, won or lost, into ``row``."""
+def _settlement(row, state):
+    """The declared game's facts for its settlement into ``row``: the card play's result
+    (card points and tricks, the offer, Contra, Re) and the matadors (``score_row`` settles
+    them)."""
     place = state[S.DECLARER]
     game = state[S.GAME]
     row[C_OFFER] = state[S.OFFER]
@@ -330,24 +392,9 @@ def _settlement(row, state, params):
     row[C_ACCEPTED] = state[S.ACCEPTED]
     row[C_CONTRA] = state[S.SAID_CONTRA]
     row[C_RE] = state[S.SAID_RE]
-    taken, rejected = offer_outcome(state[S.OFFER], state[S.SECOND_OFFER_TRICK],
-                                    state[S.ACCEPTED] != 0, state[S.CONTRA_RE] != 0)
-    mat = 0 if game == NULL else matadors(declarer_cards(state), game)
-    _settle_declared(row, state[S.PLAYER_AT + place], game, mat, state[S.HAND_GAME],
-                     state[S.OUVERT], state[S.OPEN_LEVEL], declarer_points(state),
-                     state[S.TRICKS + place], state[S.BID], taken, state[S.ACCEPTED], rejected,
-                     state[S.SAID_CONTRA], state[S.SAID_RE], LOST_FACTORS[params[P_LOST_FACTOR]])
-
-
-@numba.njit(**JIT)
-def _given_up(row, kind, game, declarer, bid, params):
-    """Score a game given up into ``row`` (after the pickup: the ``game`` he named)."""
-    t = settle(kind, game, 0, 0, 0, 0, 0, 0, bid, 0, 0, 0, 0, 0,
-               LOST_FACTORS[params[P_LOST_FACTOR]])
-    row[C_GIVE_UP] = 1
-    row[C_GAME] = game
-    row[C_VALUE] = t[T_VALUE]
-    row[C_SCORE + declarer] = t[T_SCORE]
+    row[C_DPOINTS] = declarer_points(state)
+    row[C_DTRICKS] = state[S.TRICKS + place]
+    row[C_MATADORS] = 0 if game == NULL else matadors(declarer_cards(state), game)
 
 
 # --- the phases of a deal ------------------------------------------------------------------
@@ -644,8 +691,8 @@ def _game(place, declarer, bid, pickup, decl, hands, skat, seen, state, obs, pol
 @numba.njit(**JIT)
 def _ramsch(dealer, hands, skat, state, obs, pols, states, script, cur, err, log, nlog, row):
     """Both passed, ramsch: forehand and rearhand play their own ten cards in two-card
-    tricks, jacks trump, the blind stays out; more card points lose them plus the skat's;
-    with equal points the taker of the last trick loses."""
+    tricks, jacks trump, the blind stays out; more card points lose (``score_row``: them
+    plus the skat's); with equal points the taker of the last trick loses."""
     fhp = 1 - dealer
     record(log, nlog, A.RAMSCH, fhp, 0, 0)
     if cur[0] < script.shape[0] and script[cur[0], 0] == A.RAMSCH:
@@ -668,14 +715,14 @@ def _ramsch(dealer, hands, skat, state, obs, pols, states, script, cur, err, log
     for p in range(2):
         row[C_RPOINTS + state[S.PLAYER_AT + p]] = state[S.POINTS + p]
     row[C_RLOSER] = state[S.PLAYER_AT + loser]
-    row[C_SCORE + state[S.PLAYER_AT + loser]] = -(state[S.POINTS + loser] + skat_points)
 
 
 @numba.njit(**JIT)
-def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, state, work,
-              script, cur, err, log, nlog, preset):
-    """Deal ``deal``, bid, take the skat (or give up), declare, play the tricks and settle,
-    into the result ``row`` (dealt as ``preset`` lays the cards if it is not empty)."""
+def _play(seed, deal, params, pols, values, row, obs, states, hands, perm, state, work, script,
+          cur, err, log, nlog, preset):
+    """Deal ``deal``, bid, take the skat (or give up), declare and play the tricks, leaving
+    what happened in the result ``row`` (dealt as ``preset`` lays the cards if it is not
+    empty)."""
     cur[0] = 0
     nlog[0] = 0
     dealer, skat = _deal(seed, deal, states, perm, hands, preset, obs, row)
@@ -704,7 +751,8 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, s
     gave_up, named, pickup, skat, seen = _skat(place, declarer, bid, hands, skat, obs, pols,
                                                states, params, script, cur, err, log, nlog)
     if gave_up:
-        _given_up(row, gave_up, named, declarer, bid, params)
+        row[C_GIVE_UP] = 1
+        row[C_GAME] = named
         return
     if err[0]:
         row[C_ERROR] = err[0]
@@ -716,7 +764,18 @@ def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, s
         return
     _game(place, declarer, bid, pickup, decl, hands, skat, seen, state, obs, pols, states,
           params, script, cur, err, log, nlog, row)
-    _settlement(row, state, params)
+    _settlement(row, state)
+
+
+@numba.njit(**JIT)
+def play_deal(seed, deal, params, pols, values, row, obs, states, hands, perm, state, work,
+              script, cur, err, log, nlog, preset):
+    """Deal, play and settle deal ``deal`` into the result ``row`` (``_play``, then
+    ``score_row`` unless a replay stopped it)."""
+    _play(seed, deal, params, pols, values, row, obs, states, hands, perm, state, work, script,
+          cur, err, log, nlog, preset)
+    if row[C_ERROR] == 0:
+        score_row(row, params)
 
 
 def start(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
@@ -743,6 +802,13 @@ def _play_deal(game, seed, deal, params, pols, values, row, work, script, cur, e
 
 # --- the declaration -----------------------------------------------------------------------
 
+def _ramsch_won(columns: Mapping[str, np.ndarray], seat: int) -> np.ndarray:
+    """A ramsch is won by the player who did not lose it (``ramsch_loser``; the scores carry
+    the ``compensation``, so they cannot say)."""
+    won: np.ndarray = np.asarray(columns["ramsch_loser"], np.int64) != seat
+    return won
+
+
 DEAL_LAYOUT = Layout(
     (Group("hand of player 0", 10), Group("hand of player 1", 10), Group("blind", 10),
      Group("skat", 2)),
@@ -753,7 +819,7 @@ player who does not deal), the blind, rearhand (the dealer), the skat."""
 
 GAME = Game(
     name=NAME, n_players=N_PLAYERS, deck=DECK, tricks=TRICKS, options=OPTIONS, columns=COLUMNS,
-    categories=CATEGORIES, outcome=outcome(N_PLAYERS), observation=O, kernel=KernelTag(NAME),
+    categories=CATEGORIES, outcome=outcome(N_PLAYERS, _ramsch_won), observation=O, kernel=KernelTag(NAME),
     kernel_params=kernel_params, rescore=rescore, deal_layout=DEAL_LAYOUT,
     trace_codec="sim.games.skat_en_deux_trace", screen="sim.play.skat_family:SkatEnDeuxScreen",
     bid_values=bid_list,

@@ -10,7 +10,7 @@ Compiled as ``skat_values.JIT`` says (without numba's reference counting).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numba
 import numpy as np
@@ -30,21 +30,34 @@ from sim.policies.skat_family_lookahead import (
     decide_yes,
 )
 
+SeatWon = Callable[[Mapping[str, np.ndarray], int], np.ndarray]
+"""Whether a seat won each deal (``Outcome.seat_won``: 1, 0, -1 nobody)."""
 
-def outcome(n_players: int) -> Outcome:
-    """How a Skat-family deal reads in the analysis: scores in game points; forehand
-    leads; a declared game is won by the declarer's side or the defenders (``won``); a
-    ramsch by the best score (no loss, or the Durchmarsch; nobody when every seat lost
-    points); a deal thrown in by nobody."""
 
-    def seat_won(columns: Mapping[str, np.ndarray], seat: int) -> np.ndarray:
+def ramsch_by_score(n_players: int) -> SeatWon:
+    """Who won a ramsch by its scores: those with the best score when it is not a loss (no
+    loss, or the Durchmarsch); nobody when every seat lost points."""
+
+    def won(columns: Mapping[str, np.ndarray], seat: int) -> np.ndarray:
         scores = np.stack([columns[f"score_{s}"].astype(np.int64) for s in range(n_players)])
         best = scores.max(axis=0)
+        return np.where(best >= 0, scores[seat] == best, -1).astype(np.int8)
+
+    return won
+
+
+def outcome(n_players: int, ramsch_won: SeatWon | None = None) -> Outcome:
+    """How a Skat-family deal reads in the analysis: scores in game points; forehand
+    leads; a declared game is won by the declarer's side or the defenders (``won``); a
+    ramsch as ``ramsch_won`` says (by default ``ramsch_by_score``); a deal thrown in by
+    nobody."""
+    in_ramsch = ramsch_won or ramsch_by_score(n_players)
+
+    def seat_won(columns: Mapping[str, np.ndarray], seat: int) -> np.ndarray:
         ramsch = columns["ramsch"].astype(bool)
         declared = (columns["declarer"] >= 0) & ~ramsch
-        out = np.full(best.shape[0], -1, np.int8)
-        on_top = ramsch & (best >= 0)
-        out[on_top] = scores[seat][on_top] == best[on_top]
+        out = np.full(ramsch.shape[0], -1, np.int8)
+        out[ramsch] = in_ramsch(columns, seat)[ramsch]
         out[declared] = (columns["declarer"][declared] == seat) == columns["won"][declared].astype(bool)
         return out
 

@@ -95,7 +95,21 @@ def game_value_levels(game, mat, extra_levels):
 
 
 GIVE_UP_SCORE = 60
-"""What giving up at 18 costs the declarer of Skat-en-deux."""
+"""What giving up at 18 costs the declarer of Skat-en-deux in the seed (the default of the
+option ``give_up_penalty``, and what the policies weigh a give-up against)."""
+REJECTION_PREMIUM = 50
+"""The seed's premium, in per cent, on a game whose first offer was rejected under
+``contra_re`` (x 1.5; the default of Skat-en-deux's ``rejection_premium_percent``)."""
+
+
+@numba.njit(**JIT)
+def with_premium(value, premium):
+    """``value`` raised by ``premium`` per cent, rounded up: the seed's x 1.5 at 50.
+
+    >>> int(with_premium(144, 50)), int(with_premium(145, 50)), int(with_premium(145, 20))
+    (216, 218, 174)
+    """
+    return (value * (100 + premium) + 99) // 100
 
 
 @numba.njit(**JIT)
@@ -127,10 +141,10 @@ TERMS = ("base", "matadors", "game", "hand", "stich", "schneider", "schneider_an
 the matadors (signed: "with" > 0, "without" < 0) and each level (``game`` 1, ``hand``, Schneider
 conceded by an accepted "Stich", Schneider, Schneider announced, Schwarz, Schwarz announced,
 ouvert announced, the open levels), their sum and ``level_value`` = base x levels; whether the
-game was overbid and its value then; a rejected offer's value (one level more, x 1.5 rounded
-up), after Contra (x 2) and Re (x 2); the final ``value``, ``won``, the ``lost_factor`` and
-the declarer's ``score``; whether Schneider and Schwarz were reached in play. A null game
-has only ``value``, ``won``, ``lost_factor`` and ``score``."""
+game was overbid and its value then; a rejected offer's value (one level more, then the
+premium: x 1.5 rounded up in the seed), after Contra (x 2) and Re (x 2); the final ``value``,
+``won``, the ``lost_factor`` and the declarer's ``score``; whether Schneider and Schwarz were
+reached in play. A null game has only ``value``, ``won``, ``lost_factor`` and ``score``."""
 T = {name: j for j, name in enumerate(TERMS)}
 (T_BASE, T_MATADORS, T_GAME, T_HAND, T_STICH, T_SCHNEIDER, T_SCHNEIDER_ANN, T_SCHWARZ,
  T_SCHWARZ_ANN, T_OUVERT, T_OPEN, T_LEVELS, T_LEVEL_VALUE, T_OVERBID, T_OVERBID_VALUE,
@@ -166,7 +180,7 @@ def _suit_levels(mat, hand, ouvert, schneider_announced, schwarz_announced, open
 @numba.njit(**JIT)
 def game_terms(game, mat, hand, ouvert, schneider_announced, schwarz_announced, open_levels,
                declarer_points, declarer_tricks, total_tricks, bid, offer, accepted, rejected,
-               contra, re, lost_factor):
+               contra, re, lost_factor, premium):
     """Settle a finished declared game: its terms (``TERMS``, a tuple in that order).
 
     Suit and grand: base x (matadors + 1 game + hand + Schneider + Schwarz + announcements +
@@ -175,8 +189,8 @@ def game_terms(game, mat, hand, ouvert, schneider_announced, schwarz_announced, 
     points. A game below the bid is lost at the smallest multiple of its base reaching the
     bid. Skat-en-deux's offers: an accepted ``offer`` (1 "raus", 2 "Stich") scores as offered
     (Schneider for "Stich"); when ``rejected`` (a first offer rejected under ``contra_re``) the
-    value gets one more level, then x 1.5 rounded up, x 2 for ``contra`` and x 2 more for
-    ``re``. Null: 23, hand 35, ouvert 46,
+    value gets one more level, then ``premium`` per cent more rounded up (``with_premium``:
+    the seed's x 1.5 at 50), x 2 for ``contra`` and x 2 more for ``re``. Null: 23, hand 35, ouvert 46,
     ouvert hand 59, won without a trick. Lost: - ``lost_factor`` x value.
     """
     z = np.int64(0)
@@ -198,7 +212,7 @@ def game_terms(game, mat, hand, ouvert, schneider_announced, schwarz_announced, 
         value = overbid_value(game, bid)
     overbid_v = value if overbid else 0
     if rejected:
-        value = (3 * (value + base) + 1) // 2
+        value = with_premium(value + base, premium)
     rejected_v = value if rejected else 0
     said_contra = rejected and contra != 0
     if said_contra:
@@ -232,7 +246,7 @@ def settle_suit(game, mat, hand, ouvert_announced, schneider_announced, schwarz_
     """
     t = game_terms(game, mat, hand, ouvert_announced, schneider_announced, schwarz_announced,
                    open_levels, declarer_points, declarer_tricks, total_tricks, bid, 0, False,
-                   False, False, False, 1)
+                   False, False, False, 1, REJECTION_PREMIUM)
     return (t[T_WON] == 1, t[T_VALUE], t[T_SCHNEIDER_MADE] == 1, t[T_SCHWARZ_MADE] == 1,
             t[T_OVERBID] == 1)
 
@@ -267,28 +281,6 @@ def bid_values(extra_levels: int) -> np.ndarray:
 def card_points(mask):
     """Card points of a set of Skat cards."""
     return mask_points(mask, POINTS)
-
-
-def rescore_lost_factor(columns: dict[str, np.ndarray], lost_factor: int, n_players: int,
-                        keep: np.ndarray | None = None) -> dict[str, np.ndarray]:
-    """The score columns of played deals under another ``lost_factor``.
-
-    A declared game scores + its value when won and − ``lost_factor`` x its value when
-    lost, for the declarer alone; deals without a declarer, and those in ``keep``,
-    keep their scores.
-    """
-    declarer = columns["declarer"].astype(np.int64)
-    declared = declarer >= 0
-    if keep is not None:
-        declared &= ~keep
-    value = columns["game_value"].astype(np.int64)
-    score = np.where(columns["won"], value, -lost_factor * value)
-    out = {}
-    for s in range(n_players):
-        name = f"score_{s}"
-        fresh = np.where(declarer == s, score, 0)
-        out[name] = np.where(declared, fresh, columns[name]).astype(columns[name].dtype)
-    return out
 
 
 @numba.njit(**JIT)

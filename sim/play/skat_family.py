@@ -39,7 +39,16 @@ from sim.games.skat_obs import (
     PH_RE,
 )
 from sim.games.skat_obs import FIELDS as O
-from sim.games.skat_values import EFF, GRAND, NULL, RAMSCH, STRENGTH, declaration_choices, overbid_value
+from sim.games.skat_values import (
+    EFF,
+    GRAND,
+    NULL,
+    RAMSCH,
+    REJECTION_PREMIUM,
+    STRENGTH,
+    declaration_choices,
+    overbid_value,
+)
 from sim.play.common import (
     Choice,
     Question,
@@ -235,7 +244,8 @@ class SkatFamilyScreen:
             raised = self.rules.get("contra_re") and not view[O.REJECTED]
             return Question(f"Accept the offer {OFFER_LABELS[int(view[O.OFFER])]}", (
                 Choice("accept", (A.ACCEPT, me, 0, 0), ("ACCEPT", "YES", "Y")),
-                Choice("reject (one level more, x 1.5)" if raised else "reject (play on)",
+                Choice(f"reject (one level more, {self.premium()})" if raised
+                       else "reject (play on)",
                        (A.REJECT, me, 0, 0), ("REJECT", "NO", "N"))))
         if phase in (PH_CONTRA, PH_RE):
             word = "Contra" if phase == PH_CONTRA else "Re"
@@ -351,9 +361,18 @@ class SkatFamilyScreen:
                 out.append(f"{who} gave up at 18: - {-t['score']}")
         else:
             out += self.value_lines(c)[0]
+        if self.rules.get("compensation"):
+            out.append(f"Compensation for not starting: {self.player_name(c['dealer'])} "
+                       f"+{self.rules['compensation']}")
         out.append("Scores: " + ", ".join(f"{self.player_name(p)} {c[f'score_{p}']:+d}"
                                           for p in range(n)))
         return out
+
+    def premium(self) -> str:
+        """What a rejected offer adds after its level: ``x 1.5`` (the seed), or ``+ 30 %``
+        under another ``rejection_premium_percent``."""
+        percent = self.rules.get("rejection_premium_percent", REJECTION_PREMIUM)
+        return "x 1.5" if percent == REJECTION_PREMIUM else f"+ {percent} %"
 
     def _ramsch_lines(self, c: dict[str, Any]) -> list[str]:
         n = self.game.n_players
@@ -422,8 +441,8 @@ class SkatFamilyScreen:
             if c.get("accepted") and c.get("second_offer_trick", -1) >= 0:
                 lines.append("Stich offered after the rejected raus, and accepted")
             if t["rejected"]:
-                lines.append(f"Offer {OFFER_LABELS[c['offer']]} rejected: one level more, x 1.5 "
-                             f"(rounded up) = {t['rejected_value']}")
+                lines.append(f"Offer {OFFER_LABELS[c['offer']]} rejected: one level more, "
+                             f"{self.premium()} (rounded up) = {t['rejected_value']}")
                 for term, word in (("contra", "Contra"), ("re", "Re")):
                     if t[term]:
                         lines.append(f"{word}: x 2 = {t[term + '_value']}")

@@ -24,9 +24,9 @@ where a plan (``plan``: hand or pickup, the discard, the game) is played out
 (``plan_step``).
 
 ``value`` scores a finished state for a player's side as the default scoring does
-(``lost_factor`` 2, the seed's scoring, no Jungfrau: the scoring-only options do not change
-how anybody plays): a declared game is the declarer's score for him and its negative for
-the defenders; a ramsch is each player's own score.
+(``lost_factor`` 2, the seed's scoring, no Jungfrau, the seed's rejection premium: the
+scoring-only options do not change how anybody plays): a declared game is the declarer's
+score for him and its negative for the defenders; a ramsch is each player's own score.
 """
 
 from __future__ import annotations
@@ -70,6 +70,7 @@ from sim.games.skat_values import (
     JIT_NRT,
     NULL,
     RAMSCH,
+    REJECTION_PREMIUM,
     T_SCORE,
     card_points,
     game_terms,
@@ -385,7 +386,8 @@ def value(state, player):
     t = game_terms(game, mat, state[S.HAND_GAME], state[S.OUVERT], state[S.SCHNEIDER_ANN],
                    state[S.SCHWARZ_ANN], state[S.OPEN_LEVEL], declarer_points(state),
                    state[S.TRICKS + declarer], TRICKS, state[S.BID], taken, state[S.ACCEPTED],
-                   rejected, state[S.SAID_CONTRA], state[S.SAID_RE], DEFAULT_LOST_FACTOR)
+                   rejected, state[S.SAID_CONTRA], state[S.SAID_RE], DEFAULT_LOST_FACTOR,
+                   REJECTION_PREMIUM)
     score = np.float64(t[T_SCORE])
     return score if state[S.PLAYER_AT + declarer] == player else -score
 
