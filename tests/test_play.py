@@ -502,3 +502,24 @@ def test_a_person_answering_at_random_finishes_every_deal_and_its_trace_replays(
             obj = play_deal(game, table, screen, read, lambda line: None, trace, [])
             assert obj["policies"][seat] == "person"
             assert replay_file(trace) == [], (rules, seed)
+
+
+def test_the_skat_en_deux_result_names_the_premium_and_the_compensation() -> None:
+    # RULES.md's example (grand with one, zweimal offen, Schneider, raus rejected, Contra, Re)
+    # at a premium of 20 %: 24 x 6 = 144 -> 173 -> 346 -> 692; you deal, so you do not start
+    # and get the compensation of 9
+    game = GAMES["skat_en_deux"]
+    rules = game.rules({"contra_re": True, "rejection_premium_percent": 20, "compensation": 9})
+    row = {name: 0 for name, _ in game.columns} | dict(
+        declarer=1, game=4, matadors=1, open_level=2, declarer_points=95, declarer_tricks=8,
+        bid=18, offer=1, second_offer_trick=-1, contra=1, re=1, won=1, game_value=692,
+        score_0=9, score_1=692)
+    columns = {k: np.array([v], np.int64) for k, v in row.items()}
+    assert screen_for(game, rules, 0, 0).result_lines(columns)[2:] == [
+        "Offer raus rejected: one level more, + 20 % (rounded up) = 173", "Contra: x 2 = 346",
+        "Re: x 2 = 692", "Won: player 1 (forehand) +692", "Compensation for not starting: you +9",
+        "Scores: you +9, player 1 (forehand) +692"]
+    # the seed's premium reads as the seed says it
+    seed = game.rules({"contra_re": True})
+    assert "one level more, x 1.5 (rounded up) = 216" in \
+        screen_for(game, seed, 0, 0).result_lines(columns)[2]

@@ -322,3 +322,23 @@ def test_a_card_in_hand_and_pyramid_asks_which() -> None:
                 return
             table.decide(question.choices[0].row)
     pytest.fail("no card legal both from hand and pyramid in 40 deals")
+
+
+def test_other_numbers_and_the_compensation_term_by_term() -> None:
+    """170 : 70, the loser (you, player 1) holds an A marker, B markers 3 : 1; 4 VP for
+    60-89, 2 per A marker, 3 per B marker: 4 + 2 + 6 = 12; you did not start: + 5."""
+    rules = GAME.rules({"vp_band_60": 4, "vp_per_a_marker": 2, "vp_per_b_marker": 3,
+                        "compensation": 5})
+    c = {"points_0": 170, "points_1": 70, "tricks_0": 14, "tricks_1": 6, "a_markers_0": 0,
+         "a_markers_1": 1, "b_markers_0": 3, "b_markers_1": 1, "starter": 0,
+         "last_trick_winner": 0}
+    lines, total = DokoDuellScreen(GAME, rules, 1, 0).vp_terms(c)
+    assert lines == ["Player 0 wins with 170 card points.",
+                     "Victory points of the winner (player 0):",
+                     "  your card points 70 (60-89): 4",
+                     "  + your A markers: 1 x 2 VP = +2",
+                     "  + B markers player 0 3 - you 1: +2 x 3 VP = +6",
+                     "  = 12",
+                     "Compensation for not starting: you +5",
+                     "Victory points: you 5, player 0 12"]
+    assert total == 12
