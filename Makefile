@@ -18,12 +18,14 @@ setup: $(STAMP)
 QUESTIONS := start-player-skat start-player-skat-en-deux start-player-doko-duell \
 	start-player-doko-skat markers-doko-duell ramsch-skat ramsch-skat-en-deux tie-doko-duell \
 	tie-doko-skat sweep-doko-duell scoring-skat
+TUNES := tune-skat tune-skat-en-deux tune-doko-duell tune-doko-skat
 
 run: $(STAMP)
 	$(BIN)/python -m sim.warm
 	@for q in $(QUESTIONS); do $(BIN)/stichsim report experiments/$$q.toml || exit 1; done
+	@for t in $(TUNES); do $(BIN)/stichsim tune experiments/$$t.toml || exit 1; done
 	@echo "Reports (open index.html in a browser; summary.md beside it):"
-	@for q in $(QUESTIONS); do echo "  reports/$$q/index.html"; done
+	@for q in $(QUESTIONS) $(TUNES); do echo "  reports/$$q/index.html"; done
 
 # `make test`: the linter (ruff) and the type checker (mypy, over sim and analysis, set up in
 # pyproject.toml), every game compiled side by side (`sim.warm`: numba's cache, cold in a

@@ -46,7 +46,7 @@ import pyarrow.parquet as pq
 
 import sim
 from analysis import balance, load
-from analysis.race import Constraint, Estimates, Moments, Objective, Verdict, judge, pareto_front
+from analysis.race import Constraint, Estimates, Moments, Objective, Verdict, judge, pareto_front, quantile
 from analysis.stats import ALPHA
 from sim.errors import ConfigError
 from sim.games.base import Game
@@ -382,7 +382,7 @@ class Standing:
     deals: int = 0
     left: int | None = None
     reason: str | None = None
-    unpaired: float = 1.0
+    separate: int = 0
 
 
 @dataclass
@@ -393,10 +393,9 @@ class Round:
     entered: list[int]
     values: dict[str, list[tuple[float, float, float]]]
     z: float
-    unpaired: list[float]
-    """Per candidate: how many times more deals independent samples would need than paired
-    ones for the same interval on its difference from the round's best (first objective;
-    ``var(c) + var(best)`` over ``var(c - best)``; 1 for the best)."""
+    separate: list[int]
+    """Per candidate: the deals an experiment of its own (independent deals) would need to
+    judge it against the round's best as well as the race did (``separate_deals``)."""
 
 
 def shard_file(root: Path, rung: int, group: int, shard: int) -> Path:
@@ -495,7 +494,7 @@ def race(tune: Tune, root: Path, jobs: int = 1, backend: Any = "loky",
             for j, cand in enumerate(alive):
                 standing[cand].deals = end
                 standing[cand].values = {name: vals[j] for name, vals in record.values.items()}
-                standing[cand].unpaired = record.unpaired[j]
+                standing[cand].separate = record.separate[j]
                 if verdict.leaves[j]:
                     standing[cand].left = number
                     standing[cand].reason = "constraint" if verdict.violates[j] else "beaten"
@@ -540,12 +539,27 @@ def _judge(tune: Tune, moments: Moments, keys: list[tuple[int, int, str, str]], 
     for name, est in shown:
         lo, hi = est.interval(ALPHA)
         values[name] = [(float(v), float(a), float(b)) for v, a, b in zip(est.value, lo, hi, strict=True)]
-    first, target = raced[0], objectives[0][2].target
-    best = int(np.argmin(np.abs(first.value - target)))
-    var = np.diag(first.cov)
-    paired = np.maximum(var + var[best] - 2 * first.cov[:, best], 1e-300)
-    ratio = np.where(np.arange(len(alive)) == best, 1.0, (var + var[best]) / paired)
-    return verdict, Round(end, list(alive), values, verdict.z, [float(r) for r in ratio])
+    separate = separate_deals(raced[0], objectives[0][2], end)
+    return verdict, Round(end, list(alive), values, verdict.z, separate)
+
+
+def separate_deals(est: Estimates, objective: Objective, n: int) -> list[int]:
+    """For each candidate, the deals an experiment on deals of its own would need for its
+    difference from the best (closest to the target) to be as precise as the race's paired
+    one after ``n`` deals: ``n (var(c) + var(best)) / var(c - best)``, but no more than
+    settle a difference of delta (a 95 % half width of delta / 2); the best and a candidate
+    that plays every deal as the best does: ``n``."""
+    best = int(np.argmin(np.abs(est.value - objective.target)))
+    var = np.diag(est.cov)
+    summed = var + var[best]
+    paired = var + var[best] - 2 * est.cov[:, best]
+    found = []
+    for c in range(len(var)):
+        need = float(n) if c == best or paired[c] <= 0 else n * summed[c] / paired[c]
+        if objective.delta > 0:
+            need = min(need, (quantile(ALPHA) * np.sqrt(summed[c]) / (objective.delta / 2)) ** 2)
+        found.append(int(np.ceil(need)))
+    return found
 
 
 def outcome(tune: Tune, standing: list[Standing], rounds: list[Round], alive: list[int]) -> dict[str, Any]:
@@ -584,7 +598,7 @@ def outcome(tune: Tune, standing: list[Standing], rounds: list[Round], alive: li
         "deals_spent": plays,
         "candidate_deals": sum(s.deals for s in standing) * len(tune.rungs),
         "sweep_deals": len(tune.groups) * last * len(tune.rungs),
-        "separate_deals": round(sum(last * s.unpaired for s in standing) * len(tune.rungs)),
+        "separate_deals": sum(s.separate for s in standing) * len(tune.rungs),
         "rounds": [{"deals": r.deals, "entered": r.entered, "z": r.z, "values": r.values} for r in rounds],
     }
 

@@ -13,7 +13,8 @@ from sim.runner import Experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPERIMENTS = sorted((ROOT / "experiments").glob("*.toml"))
-QUESTION_EXPERIMENTS = [p for p in EXPERIMENTS if "baseline" not in p.name and "tiny" not in p.name]
+QUESTION_EXPERIMENTS = [p for p in EXPERIMENTS
+                        if not any(word in p.name for word in ("baseline", "tiny", "tune"))]
 
 SMALL = """\
 name = "small-tie"

@@ -153,6 +153,9 @@ BAD = [
     ('options = ["equal_cards", "tie_rule"]', 'options = ["nope"]', "unknown option 'nope'"),
     ('options = ["equal_cards", "tie_rule"]', 'options = {tie_rule = ["draw", "sometimes"]}',
      "value sometimes is not allowed"),
+    ('options = ["equal_cards", "tie_rule"]', 'options = {compensation = "all"}', "searched over a range"),
+    ('options = ["equal_cards", "tie_rule"]', 'options = {compensation = {low = 0, high = 99}}',
+     "value 31 is not allowed"),
     ('measure = "start_edge"', 'measure = "fun"', "unknown measure 'fun'"),
     ('measure = "start_edge"', 'measure = "ramsch_rate"', "not available for doko_duell"),
     ('measure = "start_edge"', 'measure = "b_markers_per_deal"', "has no fair value"),
@@ -188,3 +191,67 @@ def test_every_measure_a_tune_races_reads_the_columns_it_names() -> None:
         values = m.per_deal(frame, outcome).collect()["value"].to_numpy()
         assert values.shape == (2,), name
         assert not np.isnan(values[0]), name
+
+
+def test_an_integer_option_is_searched_over_its_range(tmp_path) -> None:
+    """The duel's compensation (VP to the player who does not start, every deal) over 0..2:
+    one play re-scored three ways, each VP of compensation one VP off the starter's edge."""
+    text = TUNE.replace('options = ["equal_cards", "tie_rule"]', 'options = {compensation = {low = 0, high = 2}}')
+    tune = load_tune(write(tmp_path, text))
+    assert [c["compensation"] for c in tune.candidates] == [0, 1, 2] and len(tune.groups) == 1
+    _, out = run_tune(tune, tmp_path / "results", jobs=1, progress=False)
+    first = out["rounds"][0]["values"]["start_edge"]
+    assert first[1][0] == pytest.approx(first[0][0] - 1) and first[2][0] == pytest.approx(first[0][0] - 2)
+    assert out["deals_spent"] == out["rounds"][-1]["deals"]  # one play for all three
+
+
+def test_several_objectives_and_rungs_give_a_pareto_front(tmp_path) -> None:
+    """Two measures on two rungs of players: four objectives, each candidate measured on
+    each; the front is the best group's candidates no other beats on every objective, and the
+    report draws it."""
+    text = (TUNE.replace('options = ["equal_cards", "tie_rule"]', 'options = ["tie_rule", "b_one_per_trick"]')
+            .replace('measure = "start_edge"', 'measure = ["start_edge", "b_markers_per_deal"]\n'
+                     'targets = {b_markers_per_deal = 1.0}\npolicies = ["heuristic", "random"]')
+            .replace("deals = 6000", "deals = 2000"))
+    tune = load_tune(write(tmp_path, text))
+    assert [name for name, _, _ in tune.objectives()] == ["start_edge", "b_markers_per_deal"] * 2
+    _, out = run_tune(tune, tmp_path / "results", jobs=2, progress=False)
+    names = [o["name"] for o in out["objectives"]]
+    assert names == ["start_edge (heuristic, heuristic)", "b_markers_per_deal (heuristic, heuristic)",
+                     "start_edge (random, random)", "b_markers_per_deal (random, random)"]
+    assert all(set(c["measures"]) == set(names) for c in out["candidates"])
+    assert out["front"] and set(out["front"]) <= set(out["best"])
+    targets = [o["target"] for o in out["objectives"]]
+
+    def distances(i: int) -> list[float]:
+        m = out["candidates"][i]["measures"]
+        return [abs(m[n]["value"] - t) for n, t in zip(names, targets, strict=True)]
+
+    for i in out["front"]:
+        assert not any(all(a <= b for a, b in zip(distances(j), distances(i), strict=True))
+                       and distances(j) != distances(i) for j in out["best"])
+    # two rungs play every group's deals twice
+    assert out["deals_spent"] == 2 * sum(max(out["candidates"][i]["deals"] for i in g) for g in tune.groups)
+    from analysis import tune_report
+
+    tune_report.build(out, tmp_path / "rep")
+    assert (tmp_path / "rep" / "front.png").exists() and (tmp_path / "rep" / "race_3.png").exists()
+
+
+ROOT = Path(__file__).resolve().parents[1]
+READY = sorted((ROOT / "experiments").glob("tune-*.toml"))
+
+
+@pytest.mark.parametrize("path", READY, ids=lambda p: p.stem)
+def test_every_ready_tune_loads(path: Path) -> None:
+    tune = load_tune(path)
+    assert len(tune.candidates) >= 2 and tune.rounds()[-1] == tune.experiment.deals
+
+
+def test_make_run_races_one_tune_per_game() -> None:
+    """``make run`` writes the report of every ready tune but the full duel race, one per game."""
+    makefile = (ROOT / "Makefile").read_text()
+    listed = next(line for line in makefile.splitlines() if line.startswith("TUNES :=")).split()[2:]
+    assert sorted(listed) == sorted(p.stem for p in READY if not p.stem.endswith("-full"))
+    assert sorted(load_tune(ROOT / "experiments" / f"{t}.toml").experiment.game for t in listed) == \
+        sorted(["skat", "skat_en_deux", "doko_duell", "doko_skat"])
