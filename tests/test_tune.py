@@ -196,7 +196,8 @@ def test_every_measure_a_tune_races_reads_the_columns_it_names() -> None:
 def test_an_integer_option_is_searched_over_its_range(tmp_path) -> None:
     """The duel's compensation (VP to the player who does not start, every deal) over 0..2:
     one play re-scored three ways, each VP of compensation one VP off the starter's edge."""
-    text = TUNE.replace('options = ["equal_cards", "tie_rule"]', 'options = {compensation = {low = 0, high = 2}}')
+    text = TUNE.replace('options = ["equal_cards", "tie_rule"]',
+                        'options = {compensation = {low = 0, high = 2}}')
     tune = load_tune(write(tmp_path, text))
     assert [c["compensation"] for c in tune.candidates] == [0, 1, 2] and len(tune.groups) == 1
     _, out = run_tune(tune, tmp_path / "results", jobs=1, progress=False)
