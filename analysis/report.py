@@ -485,7 +485,7 @@ class Section:
     parts: list[Part]
 
 
-def _png(fig: Figure) -> bytes:
+def png_bytes(fig: Figure) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
     return buf.getvalue()
@@ -495,8 +495,8 @@ def _section(name: str, run: Run) -> Section:
     question = QUESTIONS[name]
     tables = question.tables_for(run.columns)
     computed = {t.name: t.compute(run) for t in tables}
-    parts = [Part(t.name, t.title, _png(t.draw(computed[t.name], run)), *t.display(computed[t.name], run))
-             for t in tables]
+    parts = [Part(t.name, t.title, png_bytes(t.draw(computed[t.name], run)),
+                  *t.display(computed[t.name], run)) for t in tables]
     return Section(name, question.title, question.headline(computed, run), parts)
 
 
@@ -600,11 +600,11 @@ def _robustness(run: Run, one_at_a_time: Run | None, rungs: list[Run]) -> Sectio
     parts = []
     if options is not None:
         parts.append(Part("one_at_a_time", "One rule option changed at a time (every other value; an "
-                          "integer option at the ends of its range)", _png(plots.tornado(
+                          "integer option at the ends of its range)", png_bytes(plots.tornado(
             options, run.sweep_unit)), *_display_one_at_a_time(options, run)))
     if ladder is not None:
         parts.append(Part("rungs", "The answer on every player rung",
-                          _png(plots.rungs(ladder, run.sweep_unit)), *_display_rungs(ladder, run)))
+                          png_bytes(plots.rungs(ladder, run.sweep_unit)), *_display_rungs(ladder, run)))
     return Section("robustness", "What moves the answer",
                    _robustness_headline(run, _answer(run), options, ladder), parts)
 
@@ -658,7 +658,7 @@ def _intro(run: Run) -> str:
             f"Intervals are 95 % (Wilson for shares, Student's t for means); pp: percentage points.")
 
 
-def _md_table(header: list[str], rows: list[list[str]]) -> str:
+def md_table(header: list[str], rows: list[list[str]]) -> str:
     def line(cells: list[str]) -> str:
         return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
     return "\n".join([line(header), line(["---"] * len(header)), *map(line, rows)])
@@ -666,16 +666,16 @@ def _md_table(header: list[str], rows: list[list[str]]) -> str:
 
 def _markdown(run: Run, sections: list[Section]) -> str:
     out = [f"# Balance report: {run.info['name']}", "", "## What was run", "", _intro(run), "",
-           _md_table(*_runs_table(run))]
+           md_table(*_runs_table(run))]
     for s in sections:
         out += ["", f"## {s.title}", "", *(f"- {h}" for h in s.headlines)]
         for p in s.parts:
             out += ["", f"### {p.title}", "", f"![{p.title}]({p.file})", "",
-                    _md_table(p.header, p.rows)]
+                    md_table(p.header, p.rows)]
     return "\n".join(out) + "\n"
 
 
-def _inline(text: str) -> str:
+def inline(text: str) -> str:
     """Escaped text with `code` spans."""
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
 
@@ -684,7 +684,7 @@ LONG = 40
 """Cells longer than this (lists of settings, not numbers) wrap; the others stay on one line."""
 
 
-def _html_table(header: list[str], rows: list[list[str]]) -> str:
+def html_table(header: list[str], rows: list[list[str]]) -> str:
     """A table in a box of its own, centred on the page: it may be as wide as the page (the
     text is narrower), and one wider still scrolls inside its box (``CSS``: ``.scroll``)."""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
@@ -700,22 +700,22 @@ def _html(run: Run, sections: list[Section]) -> str:
     title = html.escape(f"Balance report: {run.info['name']}")
     out = [f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title>"
            f"<style>{CSS}</style></head><body><h1>{title}</h1>",
-           f"<section><h2>What was run</h2><p>{_inline(_intro(run))}</p>"
-           f"{_html_table(*_runs_table(run))}</section>"]
+           f"<section><h2>What was run</h2><p>{inline(_intro(run))}</p>"
+           f"{html_table(*_runs_table(run))}</section>"]
     for s in sections:
-        items = "".join(f"<li>{_inline(h)}</li>" for h in s.headlines)
+        items = "".join(f"<li>{inline(h)}</li>" for h in s.headlines)
         out.append(f'<section id="{s.name}"><h2>{html.escape(s.title)}</h2><ul class="headline">{items}</ul>')
         for p in s.parts:
             data = base64.b64encode(p.png).decode("ascii")
             alt = html.escape(p.title)
             out.append(f"<h3>{alt}</h3><figure><img src=\"data:image/png;base64,{data}\" alt=\"{alt}\">"
                        f"</figure><details{' open' * (len(p.rows) <= OPEN_ROWS)}><summary>the table "
-                       f"({len(p.rows)} rows)</summary>{_html_table(p.header, p.rows)}</details>")
+                       f"({len(p.rows)} rows)</summary>{html_table(p.header, p.rows)}</details>")
         out.append("</section>")
     return "".join(out) + "</body></html>\n"
 
 
-def _write(path: Path, data: bytes) -> None:
+def write_whole(path: Path, data: bytes) -> None:
     """Write ``path`` whole or not at all: a temporary name, then an atomic rename."""
     tmp = path.with_name(f".{path.name}.tmp")
     try:
@@ -765,5 +765,5 @@ def build(root: str | Path, out: str | Path, questions: list[str] | None = None,
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     for name, data in _files(run, sections):
-        _write(out / name, data)
+        write_whole(out / name, data)
     return out / "index.html"

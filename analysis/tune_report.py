@@ -17,7 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from analysis import plots
-from analysis.report import CSS, _html_table, _inline, _md_table, _png, _write
+from analysis.report import CSS, html_table, inline, md_table, png_bytes, write_whole
+
+OPEN_ROWS = 40
+"""A candidates' table this long or shorter is shown open; a longer one folded."""
 
 Outcome = Mapping[str, Any]
 
@@ -112,12 +115,12 @@ def _tables(out: Outcome) -> tuple[tuple[list[str], list[list[str]]], tuple[list
 def _figures(out: Outcome) -> Iterator[tuple[str, str, bytes]]:
     for k, obj in enumerate(out["objectives"]):
         fig = plots.race(out["rounds"], obj["name"], obj["target"], out["best"])
-        yield f"race_{k}.png", f"The race: {obj['name']}", _png(fig)
+        yield f"race_{k}.png", f"The race: {obj['name']}", png_bytes(fig)
     if len(out["objectives"]) > 1:
         x, y = out["objectives"][0]["name"], out["objectives"][1]["name"]
         points = [{"candidate": i, **out["candidates"][i]} for i in out["best"]]
         fig = plots.front(points, x, y, [i in set(out["front"]) for i in out["best"]])
-        yield "front.png", "The Pareto front of the candidates left", _png(fig)
+        yield "front.png", "The Pareto front of the candidates left", png_bytes(fig)
 
 
 def build(out: Outcome, folder: str | Path) -> Path:
@@ -131,23 +134,26 @@ def build(out: Outcome, folder: str | Path) -> Path:
     md = [f"# {title}", "", _what(out), "", *(f"- {h}" for h in lines)]
     page = [f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}"
             f"</title><style>{CSS}</style></head><body><h1>{html.escape(title)}</h1>",
-            f"<section><h2>What was raced</h2><p>{_inline(_what(out))}</p></section>",
+            f"<section><h2>What was raced</h2><p>{inline(_what(out))}</p></section>",
             "<section><h2>What it found</h2><ul class=\"headline\">"
-            + "".join(f"<li>{_inline(h)}</li>" for h in lines) + "</ul>"]
+            + "".join(f"<li>{inline(h)}</li>" for h in lines) + "</ul>"]
     for name, caption, png in figures:
         data = base64.b64encode(png).decode("ascii")
         page.append(f"<h3>{html.escape(caption)}</h3><figure><img src=\"data:image/png;base64,{data}\" "
                     f"alt=\"{html.escape(caption)}\"></figure>")
         md += ["", f"## {caption}", "", f"![{caption}]({name})"]
-    page.append("</section><section><h2>Every candidate</h2>" + _html_table(*candidates)
-                + "<h2>The rounds</h2>" + _html_table(*rounds) + "</section></body></html>\n")
-    md += ["", "## Every candidate", "", _md_table(*candidates), "", "## The rounds", "", _md_table(*rounds)]
+    rows = len(candidates[1])
+    page.append(f"</section><section><h2>Every candidate</h2><details{' open' * (rows <= OPEN_ROWS)}>"
+                f"<summary>the table ({rows} rows: the best group first, then by the round each "
+                f"left)</summary>{html_table(*candidates)}</details>"
+                f"<h2>The rounds</h2>{html_table(*rounds)}</section></body></html>\n")
+    md += ["", "## Every candidate", "", md_table(*candidates), "", "## The rounds", "", md_table(*rounds)]
     folder.mkdir(parents=True, exist_ok=True)
     for name, _, png in figures:
-        _write(folder / name, png)
-    _write(folder / "tune.json", (json.dumps(out, indent=1) + "\n").encode())
-    _write(folder / "summary.md", ("\n".join(md) + "\n").encode())
-    _write(folder / "index.html", "".join(page).encode())
+        write_whole(folder / name, png)
+    write_whole(folder / "tune.json", (json.dumps(out, indent=1) + "\n").encode())
+    write_whole(folder / "summary.md", ("\n".join(md) + "\n").encode())
+    write_whole(folder / "index.html", "".join(page).encode())
     return folder / "index.html"
 
 
