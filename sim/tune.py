@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -348,8 +349,6 @@ def column(candidate: int, measure: str) -> str:
 def play_task(task: RaceTask) -> str:
     """Play the shard once, score it under each candidate's rules, write every candidate's
     per-deal measures (null where a rate leaves the deal out) atomically; the path."""
-    import polars as pl
-
     game = find_game(task.game)
     rules = task.candidates[0][1]
     batch = game.play(task.seed, task.first, task.count, rules, list(task.policies))
@@ -402,7 +401,8 @@ def shard_file(root: Path, rung: int, group: int, shard: int) -> Path:
     return root / RACE / f"rung={rung}" / f"group={group:03d}" / f"shard={shard:05d}.parquet"
 
 
-def _tasks(tune: Tune, root: Path, h: str, alive: set[int], start: int, end: int) -> Iterator[RaceTask]:
+def _tasks(tune: Tune, root: Path, tune_hash: str, alive: set[int], start: int,
+           end: int) -> Iterator[RaceTask]:
     """The shard files a round still lacks: every rung and group with a candidate still in,
     the shards from deal ``start`` to ``end``; a file of another race is removed."""
     exp = tune.experiment
@@ -416,7 +416,7 @@ def _tasks(tune: Tune, root: Path, h: str, alive: set[int], start: int, end: int
                 k = first // size
                 path = shard_file(root, rung, g, k)
                 meta = {"stichsim_version": sim.__version__, "engine_hash": sim.SOURCE_HASH,
-                        "tune_hash": h, "candidates": json.dumps(racing)}
+                        "tune_hash": tune_hash, "candidates": json.dumps(racing)}
                 found = read_shard_metadata(path) if path.exists() else None
                 if found is not None and all(found.get(key) == v for key, v in meta.items()):
                     continue
@@ -430,8 +430,6 @@ def _tasks(tune: Tune, root: Path, h: str, alive: set[int], start: int, end: int
 def _block(tune: Tune, root: Path, shard: int, keys: list[tuple[int, int, str, str]]) -> np.ndarray:
     """One shard's per-deal columns for ``keys`` (rung, candidate, measure, ``y`` or ``z``),
     the column of ones first: the rows the race's moments add up."""
-    import polars as pl
-
     parts: dict[tuple[int, int], pl.DataFrame] = {}
     out = []
     for rung, cand, measure, part in keys:
@@ -463,7 +461,7 @@ def race(tune: Tune, root: Path, jobs: int = 1, backend: Any = "loky",
     from joblib import Parallel, delayed
     from tqdm import tqdm
 
-    h = tune.config_hash()
+    tune_hash = tune.config_hash()
     exp = tune.experiment
     ends = tune.rounds()
     alive = list(range(len(tune.candidates)))
@@ -476,7 +474,7 @@ def race(tune: Tune, root: Path, jobs: int = 1, backend: Any = "loky",
                disable=None if progress else True, dynamic_ncols=True)
     try:
         for number, end in enumerate(ends, 1):
-            todo = list(_tasks(tune, root, h, set(alive), start, end))
+            todo = list(_tasks(tune, root, tune_hash, set(alive), start, end))
             if todo:
                 parallel = Parallel(n_jobs=min(jobs, len(todo)), backend=backend,
                                     return_as="generator_unordered")
