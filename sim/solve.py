@@ -49,7 +49,7 @@ class Position:
     why: str = ""
 
 
-def _players(game: Any, state: np.ndarray) -> list[int]:
+def players(game: Any, state: np.ndarray) -> list[int]:
     """The player at each place (Skat-en-deux's blind is played by the defender)."""
     fields = game.card_play.fields
     at = getattr(fields, "PLAYER_AT", None)
@@ -95,7 +95,7 @@ def _position(line: Any, columns: Any, i: int, log: np.ndarray, trick: int) -> P
         k += 1
     if cp.finished(state):
         return Position(game, line.deal, trick, None, [], f"the card play ended before trick {trick}")
-    return Position(game, line.deal, trick, state, _players(game, state))
+    return Position(game, line.deal, trick, state, players(game, state))
 
 
 def sides_of(counted: int, seats: list[int]) -> list[list[int]]:

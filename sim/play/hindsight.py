@@ -1,0 +1,247 @@
+"""Hindsight: after a deal, each of a person's decisions with the value of his choice and
+of the best choice under perfect play, every card known (the double-dummy solver that
+``stichsim solve`` uses, ``sim.solve.SOLVERS``).
+
+It sees every card, so it is for a finished deal only: a deal that is not over raises
+``HindsightError``. Public API:
+
+* ``hindsight(trace, seat=None)``: the decisions of ``seat`` (default: the seat whose policy
+  is ``person``) in a trace object (one trace line as a dict, e.g. what
+  ``sim.play.session.play_deal`` returns); replays it through the engine first.
+* ``hindsight_of_record(game, rules, columns, i, log, seat)``: the same from a played batch
+  (deal ``i`` of the result ``columns`` with its recorded action rows ``log``, as the
+  table's last ``Moment`` holds them), without a replay.
+* ``hindsight_lines(decisions)``: the decisions as lines for the terminal.
+
+Both return a JSON-able list, one dict a decision of the seat, in the order he made them:
+
+* every decision: ``seat``, ``decision`` (from 1), ``kind`` (the trace's action type: ``bid``,
+  ``play``, ...), ``action`` (the trace's action object), ``solved`` (bool);
+* one not solved: ``why``. Decisions before the card play (bids, the skat, declarations,
+  discards, Doko-Skat's first round, which decides the teams rather than card points) and
+  the card play's other decisions (Skat-en-deux's offers, Contra, Re) are not solved: the
+  solver answers card play only;
+* a card played: ``trick`` (from 1; Doko-Skat counts the main game's tricks), ``legal`` (the
+  card names he could play), ``played``, ``measure`` (``"card points"``: his side's final
+  card points; ``"own card points"``: a ramsch's, his alone against the two others taken as
+  one side; ``"declarer takes a trick"``: a null game's, 1 or 0), ``better`` (``"higher"``
+  or ``"lower"``: which way is better for him), ``side`` (the seats of his side),
+  ``value`` (his card's), ``best`` (the best card's), ``loss`` (how much worse his card
+  was, 0 for a best card), ``best_cards`` (the names that reach ``best``) and ``moves``
+  (each legal name's value; where one name can be played from two places, the duel's hand
+  and pyramid, the better of the two, while ``value`` is the one he played).
+
+Values are the solver's exact counts under best play by both sides from the position
+before his card (mid-trick positions included), the points taken before counted, the skat
+or discards counted as ``stichsim solve`` counts them. One solver table serves a deal's
+positions while the question stays the same, so the later positions reuse the earlier
+searches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from sim.errors import StichsimError
+from sim.games.base import Game
+from sim.games.cardplay import HEADER, PLAY
+from sim.games.skat_values import NULL, RAMSCH
+from sim.search import solve_skat_family, solver
+from sim.solve import SOLVERS, players, sides_of
+
+NOT_SOLVED = "not solved: the solver answers the card play only"
+NOT_OVER = "the deal is not over: hindsight sees every card, so it waits for the end"
+
+
+class HindsightError(StichsimError):
+    """Hindsight asked of a deal it may not or cannot look at (not over, not a trace)."""
+
+
+def hindsight(trace: Mapping[str, Any], seat: int | None = None) -> list[dict[str, Any]]:
+    """The decisions of ``seat`` in the finished deal of one trace object (module text)."""
+    from sim.trace import TraceError, dump_line, parse_line, replayed_deals
+
+    try:
+        line = parse_line(dump_line(dict(trace)), 1)
+    except TraceError as e:
+        raise HindsightError(f"not a trace of a deal: {e}") from None
+    if seat is None:
+        people = [s for s, name in enumerate(trace["policies"]) if name == "person"]
+        if len(people) != 1:
+            raise HindsightError("name the seat: the trace has no single 'person' seat")
+        seat = people[0]
+    _, [(columns, i, log)] = replayed_deals([line])
+    return hindsight_of_record(line.game, line.rules, columns, i, log, seat)
+
+
+def hindsight_of_record(game: Game, rules: Mapping[str, Any],
+                        columns: Mapping[str, np.ndarray] | None, i: int, log: np.ndarray,
+                        seat: int) -> list[dict[str, Any]]:
+    """The decisions of ``seat`` in deal ``i`` of a played batch (module text); raises
+    ``HindsightError`` unless the deal is over (``columns`` None: it is not)."""
+    if not 0 <= seat < game.n_players:
+        raise HindsightError(f"{game.name} has seats 0 to {game.n_players - 1}, not {seat}")
+    if columns is None or int(columns["replay_error"][i]):
+        raise HindsightError(NOT_OVER)
+    from sim.trace import trace_codec
+
+    mine = [a for a in trace_codec(game).actions_json(log) if a.get("seat") == seat]
+    solved = _card_play(game, rules, columns, i, log, seat)
+    plays = [k for k, a in enumerate(mine) if a["type"] == "play"]
+    # the card play's cards are his last plays (Doko-Skat's first round comes before)
+    at = dict(zip(plays[len(plays) - len(solved):], solved))
+    out = []
+    for k, action in enumerate(mine):
+        entry: dict[str, Any] = {"seat": seat, "decision": k + 1, "kind": action["type"],
+                                 "action": action}
+        found = at.get(k)
+        if found is None:
+            entry.update(solved=False, why=NOT_SOLVED)
+        else:
+            assert found["played"] == action["card"], (found, action)
+            entry.update(solved=True, **found)
+        out.append(entry)
+    return out
+
+
+def _card_play(game: Game, rules: Mapping[str, Any], columns: Mapping[str, np.ndarray], i: int,
+               log: np.ndarray, seat: int) -> list[dict[str, Any]]:
+    """Each card ``seat`` chose in the deal's card play, solved (``card_decision``)."""
+    cp = game.card_play
+    assert cp is not None  # every game of the registry has one
+    started = cp.start(columns, i, log, rules)
+    if started is None:
+        return []
+    state, actions = started
+    table = Table(game)
+    out = []
+    for action in actions:
+        if int(state[HEADER.PHASE]) == PLAY and int(state[HEADER.PLAYER]) == seat:
+            out.append(card_decision(game, state, int(action), table))
+        cp.step(state, int(action))
+    if not cp.finished(state):
+        raise HindsightError(NOT_OVER)
+    return out
+
+
+class Table:
+    """A game's solver workspace kept across a deal's positions while they ask the same
+    question (its table's bounds hold for that question only; a ramsch asks for the mover's
+    points, so a new mover clears it)."""
+
+    def __init__(self, game: Game) -> None:
+        self.module = SOLVERS[game.name]
+        self.ws = self.module.new_workspace()
+        self.question = np.full(solver.Q_LENGTH, -1, np.int64)
+
+    def ask(self, q: np.ndarray) -> Any:
+        """The workspace, cleared unless its entries answer ``q``."""
+        if not np.array_equal(q, self.question):
+            solver.clear(self.ws)
+            self.question = q.copy()
+        return self.ws
+
+
+def card_decision(game: Game, state: np.ndarray, played: int,
+                  table: Table | None = None) -> dict[str, Any]:
+    """The card-play position ``state`` (its mover's card ``played``, a bit index) solved
+    from the mover's side: the fields of a solved card (module text)."""
+    table = table or Table(game)
+    module = table.module
+    position = state.copy()
+    module.prepare(position)
+    q = np.zeros(solver.Q_LENGTH, np.int64)
+    module.question(position, q)
+    after = np.zeros(64, np.int64)
+    legal = int(module.counts_after(position, q, table.ask(q), after))
+    mover = int(position[HEADER.TO_MOVE])
+    skat_game = int(position[solve_skat_family.S.GAME]) if game.name in ("skat", "skat_en_deux") else -1
+    counted = int(q[solver.Q_COUNTED])
+    in_count = bool((counted >> mover) & 1)
+    if skat_game == NULL:
+        measure, better = "declarer takes a trick", "lower" if in_count else "higher"
+
+        def mine(c: int) -> int:
+            return min(c, 1)
+    else:
+        measure = "own card points" if skat_game == RAMSCH else "card points"
+        better = "lower" if skat_game == RAMSCH else "higher"
+
+        def mine(c: int) -> int:
+            return c if in_count else int(q[solver.Q_SUM]) - c
+    pick = max if better == "higher" else min
+    moves: dict[str, int] = {}
+    for card in range(64):
+        if (legal >> card) & 1:
+            name = game.deck.names[card]
+            v = mine(int(after[card]))
+            moves[name] = pick(moves.get(name, v), v)
+    best = pick(moves.values())
+    value = mine(int(after[played]))
+    seats = players(game, position)
+    who = int(position[HEADER.PLAYER])
+    side = next(s for s in sides_of(counted, seats) if who in s)
+    fields: Any = game.card_play.fields if game.card_play else None
+    return {"trick": int(position[fields.TRICK_NO]) + 1,
+            "legal": list(moves), "played": game.deck.names[played], "measure": measure,
+            "better": better, "side": side, "value": value, "best": best,
+            "loss": abs(best - value), "best_cards": [n for n, v in moves.items() if v == best],
+            "moves": moves}
+
+
+def _label(action: Mapping[str, Any]) -> str:
+    """A trace action in a few words: ``bid 18``, ``discard CK DK``, ``declare grand hand``."""
+    words = [str(action["type"])]
+    for key, v in action.items():
+        if key in ("type", "seat") or v is False or v is None or v == 0:
+            continue
+        if v is True:
+            words.append(key.replace("_", " "))
+        elif isinstance(v, list):
+            words.extend(map(str, v))
+        elif key in ("value", "card", "game", "cards") or isinstance(v, str):
+            words.append(str(v))
+        else:
+            words.append(f"{key.replace('_', ' ')} {v}")
+    return " ".join(words)
+
+
+def _worth(entry: Mapping[str, Any], v: int) -> str:
+    """A value in words: ``58`` (card points), or whether the declarer takes a trick."""
+    if entry["measure"] == "declarer takes a trick":
+        return "the declarer takes a trick" if v else "the declarer takes no trick"
+    return str(v)
+
+
+def hindsight_lines(decisions: list[dict[str, Any]]) -> list[str]:
+    """The decisions as lines for the terminal: each card with its value and the best one's,
+    the decisions not solved in one line."""
+    if not decisions:
+        return ["Hindsight: you made no decision in this deal."]
+    cards = [d for d in decisions if d["solved"]]
+    out = ["Hindsight (perfect play by both sides from each of your cards, every card known):"]
+    if cards:
+        first = cards[0]
+        if first["measure"] == "card points":
+            others = [f"seat {s}" for s in first["side"] if s != first["seat"]]
+            seats = ", ".join(["you", *others])
+            out.append(f"  values: the final card points of your side ({seats})")
+        elif first["measure"] == "own card points":
+            out.append("  values: your final card points (lower is better in a ramsch)")
+    for d in cards:
+        head = f"  trick {d['trick']:>2}: {d['played']:<3} {_worth(d, d['value'])}"
+        if not d["loss"]:
+            others = [n for n in d["best_cards"] if n != d["played"]]
+            also = f" (so were {' '.join(others)})" if others else ""
+            out.append(f"{head}, a best card{also}" if len(d["legal"]) > 1
+                       else f"{head} (the only card)")
+        else:
+            unit = "" if d["measure"] == "declarer takes a trick" else f" ({d['loss']} worse)"
+            out.append(f"{head}; best {' '.join(d['best_cards'])}: {_worth(d, d['best'])}{unit}")
+    rest = [_label(d["action"]) for d in decisions if not d["solved"]]
+    if rest:
+        out.append(f"  not solved (the solver answers card play only): {', '.join(rest)}")
+    return out
