@@ -352,13 +352,14 @@ def cmd_play(args: argparse.Namespace) -> int:
               + (" (cards given by hand)" if preset is not None else "")
               + f"; you are seat {args.seat}, the others play {label(args.policy)}",
               "Rules: " + (", ".join(f"{k}={v}" for k, v in changed.items()) or "the defaults")
-              + ". Answer with the number shown or the card (CJ, HT); 'quit' leaves."]
+              + ". Answer with the number shown or the card (CJ, HT), a bid with its value "
+              "(18); 'quit' leaves."]
 
     def read(prompt: str) -> str:
         return input(prompt)
 
     try:
-        play_deal(game, table, screen, read, print, trace, header)
+        play_deal(game, table, screen, read, print, trace, header, hindsight=not args.no_hindsight)
     except (EOFError, LeftTable):
         print(f"\nLeft the table before the end; no trace written (replay this deal with "
               f"--seed {seed}).")
@@ -539,7 +540,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "simulator's players: your seat's view, each decision with "
                                    "its legal choices (answer with the number or the card), the "
                                    "others' moves, the result with its score; the deal's trace "
-                                   "is written for 'stichsim replay'.")
+                                   "is written for 'stichsim replay'; then the hindsight: each "
+                                   "of your cards against the best under perfect play.")
     p.add_argument("game", metavar="GAME", help=f"game id ({games})")
     p.add_argument("--seat", type=_non_negative, default=0, metavar="N",
                    help="your seat (default: 0)")
@@ -555,6 +557,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "trace's cards block (see docs/play.md)")
     p.add_argument("--trace", type=Path, metavar="FILE.jsonl",
                    help="where the deal's trace goes (default: traces/play-GAME-seedS-dealD.jsonl)")
+    p.add_argument("--no-hindsight", action="store_true",
+                   help="skip the hindsight at the end (each of your cards against the best "
+                        "under perfect play, every card known)")
     p.set_defaults(func=cmd_play)
 
     from sim.arena import DEFAULT_DEALS, DEFAULT_SEED, SLOW_DEFAULT_DEALS

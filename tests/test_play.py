@@ -284,12 +284,13 @@ def test_a_whole_deal_through_standard_input(monkeypatch, capsys, tmp_path, name
     """A scripted person who always takes the first legal choice plays a whole deal; the
     final screen shows the result and the trace, which replays without a difference."""
     trace = tmp_path / "deal.jsonl"
-    status, out, err = play_cli(monkeypatch, capsys, "1\n" * 400, name, "--seed", "8", "--seat",
+    status, out, err = play_cli(monkeypatch, capsys, "#1\n" * 400, name, "--seed", "8", "--seat",
                                 "1", "--trace", str(trace))
     assert status == 0, err
     assert "Deal over." in out and f"Trace written to {trace}" in out
     final = out.split("Deal over.")[1]
     assert "you" in final
+    assert "Hindsight (perfect play" in final and "trick  1:" in final
     lines = trace.read_text().splitlines()
     assert len(lines) == 1
     obj = json.loads(lines[0])
@@ -297,7 +298,7 @@ def test_a_whole_deal_through_standard_input(monkeypatch, capsys, tmp_path, name
     assert replay_file(trace) == []
     # the same seed and answers give the same deal, word for word
     again = tmp_path / "again.jsonl"
-    status, out2, _ = play_cli(monkeypatch, capsys, "1\n" * 400, name, "--seed", "8", "--seat",
+    status, out2, _ = play_cli(monkeypatch, capsys, "#1\n" * 400, name, "--seed", "8", "--seat",
                                "1", "--trace", str(again))
     assert out2.replace(str(again), str(trace)) == out
     assert again.read_text() == trace.read_text()
@@ -305,12 +306,13 @@ def test_a_whole_deal_through_standard_input(monkeypatch, capsys, tmp_path, name
 
 def test_a_wrong_entry_is_refused_and_the_same_question_asked_again(monkeypatch, capsys, tmp_path) -> None:
     trace = tmp_path / "t.jsonl"
-    status, out, _ = play_cli(monkeypatch, capsys, "99\nbanana\nSX\n" + "1\n" * 200, "skat",
-                              "--seed", "3", "--seat", "1", "--trace", str(trace))
+    status, out, _ = play_cli(monkeypatch, capsys, "99\nbanana\nSX\n" + "#1\n" * 200, "skat",
+                              "--seed", "3", "--seat", "1", "--trace", str(trace), "--no-hindsight")
     assert status == 0
     first = out.split("Take the game at 18")
     assert len(first) >= 4  # asked, then asked again after each of the three wrong answers
-    assert "there is no choice 99: choose 1 to 2" in out
+    assert "99 is not a bid you may make now: type 18, bid or pass" in out
+    assert "Hindsight" not in out
     assert "BANANA is not one of the choices" in out
     assert "SX is not one of the choices" in out
     assert "Deal over." in out
@@ -322,6 +324,44 @@ def test_a_choice_numbered_10_or_more_is_taken_by_its_number() -> None:
     question = Question("Your card", choices)
     assert answer(question, "10") == choices[9].row and answer(question, "12") == choices[11].row
     assert answer(question, "c10") == choices[SKAT_DECK.index("CT")].row
+
+
+def bidding_question(seed: int, seat: int) -> Question:
+    """The first question of ``seat`` in deal 0 of ``seed``: here, his bid."""
+    table = Table(SKAT, SKAT.rules({}), seed, 0, seat, "heuristic")
+    view = table.moment().view
+    assert view is not None
+    return screen_for(SKAT, SKAT.rules({}), seat, 0).question(view)
+
+
+def test_a_number_typed_at_the_bidding_is_the_bid() -> None:
+    question = bidding_question(3, 2)  # middlehand, first to bid
+    assert question.bids and question.lines()[-1] == ("Your bid (now none) (type the bid, "
+                                                      "e.g. 18, or 'pass'):")
+    assert question.lines()[0] == "  pass" and question.lines()[1].startswith("  bids: 18 20 22")
+    assert answer(question, "18") == (A.BID, 2, 18, 0)
+    assert answer(question, "54") == (A.BID, 2, 54, 0)
+    assert answer(question, "pass") == (A.PASS, 2, 0, 0) == answer(question, "#1")
+    assert answer(question, "19") == ("19 is not a bid you may make now: type 18, 20, 22, "
+                                      "... 192 or pass")
+    assert answer(question, "1").startswith("1 is not a bid you may make now")
+    # elsewhere a number is still the choice's number
+    hold = Question("Hold or pass", (Choice("hold 20", (A.HOLD, 0, 20, 0), ("HOLD", "20")),
+                                     Choice("pass", (A.PASS, 0, 0, 0), ("PASS",))), bids=True)
+    assert answer(hold, "20") == (A.HOLD, 0, 20, 0) and answer(hold, "hold") == (A.HOLD, 0, 20, 0)
+    assert hold.lines()[-1] == "Hold or pass (type 20 or 'hold' or 'pass'):"
+
+
+def test_typing_18_at_the_skat_bidding_bids_18_and_a_wrong_bid_is_asked_again(
+        monkeypatch, capsys, tmp_path) -> None:
+    trace = tmp_path / "t.jsonl"
+    status, out, _ = play_cli(monkeypatch, capsys, "19\n18\n" + "#1\n" * 200, "skat", "--seed",
+                              "3", "--seat", "2", "--trace", str(trace), "--no-hindsight")
+    assert status == 0
+    assert "19 is not a bid you may make now" in out
+    assert out.count("Your bid (now none)") == 2  # asked again after 19
+    first = json.loads(trace.read_text())["actions"][0]
+    assert first == {"type": "bid", "seat": 2, "value": 18}
 
 
 def test_a_card_that_may_not_be_played_is_refused_with_the_reason() -> None:
@@ -390,7 +430,7 @@ def test_bad_input_is_one_line_and_exit_2(monkeypatch, capsys, tmp_path, argv, f
 
 def test_a_given_deal_is_played_and_its_trace_replays_from_its_cards(monkeypatch, capsys, tmp_path) -> None:
     trace = tmp_path / "given.jsonl"
-    status, out, err = play_cli(monkeypatch, capsys, "1\n" * 100, "skat", "--deal", SKAT_DEAL,
+    status, out, err = play_cli(monkeypatch, capsys, "#1\n" * 100, "skat", "--deal", SKAT_DEAL,
                                 "--seat", "0", "--seed", "5", "--trace", str(trace))
     assert status == 0, err
     assert "(cards given by hand)" in out
@@ -496,7 +536,7 @@ def test_a_person_answering_at_random_finishes_every_deal_and_its_trace_replays(
                 if rng.random() < 0.1:
                     return "zz"
                 picks = rng.sample(range(1, len(question.choices) + 1), question.pick)
-                return " ".join(map(str, picks))
+                return " ".join(f"#{k}" if question.bids else str(k) for k in picks)
 
             trace = tmp_path / f"{seed}.jsonl"
             obj = play_deal(game, table, screen, read, lambda line: None, trace, [])

@@ -3,7 +3,9 @@ person's answer, and cards shown in suit order with the game's trumps grouped.
 
 A ``Question`` offers only the legal choices; each ``Choice`` carries the script row
 the kernel reads when the person takes it (``sim.games.kernel``). An answer is the
-number shown (from 1) or what the choice is called (``CJ``, ``pass``, ``20``); a wrong
+number shown (from 1) or what the choice is called (``CJ``, ``pass``); ``#N`` is choice
+``N`` in any question. Where the choices are bid values (``Question.bids``) a typed number
+is the bid itself (``18`` bids 18), and the choices are listed without numbers. A wrong
 answer gets one short line saying why, and the same question is asked again.
 
 >>> q = Question("Your card", (Choice("CJ", (14, 0, 3, 0), ("CJ",)),
@@ -12,6 +14,13 @@ answer gets one short line saying why, and the same question is asked again.
 ((14, 0, 9, 0), (14, 0, 3, 0))
 >>> answer(q, "7")
 'there is no choice 7: choose 1 to 2'
+>>> bids = Question("Your bid", (Choice("pass", (2, 0, 0, 0), ("PASS",)),
+...                              Choice("18", (0, 0, 18, 0), ("18",)),
+...                              Choice("20", (0, 0, 20, 0), ("20",))), bids=True)
+>>> answer(bids, "18"), answer(bids, "#1")
+((0, 0, 18, 0), (2, 0, 0, 0))
+>>> answer(bids, "2")
+'2 is not a bid you may make now: type 18, 20 or pass'
 """
 
 from __future__ import annotations
@@ -53,9 +62,31 @@ class Question:
     refusals: Mapping[str, str] = field(default_factory=dict)
     taken: int = 0
     """Cards named before, when the cards to pick are named a few at a time (a mask)."""
+    bids: bool = False
+    """The choices are bid values (and words such as ``pass``): a typed number is the bid,
+    not a choice number. A bid choice's keys hold its value (``"18"``)."""
+
+    def values(self) -> list[str]:
+        """The bid values among the choices' keys, in order (for a question of ``bids``)."""
+        return [k for c in self.choices for k in c.keys if k.isdigit()]
+
+    def words(self) -> list[str]:
+        """The choices that are not a bare bid value, by their first word (``pass``, ``hold``)."""
+        return [c.label.split()[0] for c in self.choices if not c.label.isdigit()]
+
+    def allowed(self) -> str:
+        """The answers of a question of ``bids`` in a few words: ``18, 20, 22, ... 264 or pass``."""
+        values = self.values()
+        if len(values) > 5:
+            values = [*values[:3], f"... {values[-1]}"]
+        said = values + self.words()
+        return ", ".join(said[:-1]) + f" or {said[-1]}" if len(said) > 1 else said[0]
 
     def lines(self) -> list[str]:
-        """The question as the screen shows it: numbered choices, then the prompt."""
+        """The question as the screen shows it: numbered choices, then the prompt (bid
+        values unnumbered, with a prompt saying that a number is the bid)."""
+        if self.bids:
+            return self._bid_lines()
         width = len(str(len(self.choices)))
         items = [f"{k:>{width}}) {c.label}" for k, c in enumerate(self.choices, 1)]
         out = []
@@ -67,6 +98,27 @@ class Question:
         else:
             out = [f"  {i}" for i in items]
         how = "a number or a card" if self.pick == 1 else f"{self.pick} numbers or cards, or one at a time"
+        return out + [f"{self.prompt} ({how}):"]
+
+    def _bid_lines(self) -> list[str]:
+        values = self.values()
+        named = [c.label for c in self.choices if not c.label.isdigit()]
+        out = ["  " + ", ".join(named)]
+        if any(c.label.isdigit() for c in self.choices):
+            row = "  bids:"
+            for v in values:
+                if len(row) + len(v) + 1 > 78:
+                    out.append(row)
+                    row = "       "
+                row += " " + v
+            out.append(row)
+        words = " or ".join(f"'{w}'" for w in self.words())
+        if len(values) == 1:
+            how = f"type {values[0]} or {words}"
+        elif values:
+            how = f"type the bid, e.g. {values[0]}, or {words}"
+        else:
+            how = f"type {words}"
         return out + [f"{self.prompt} ({how}):"]
 
 
@@ -81,14 +133,23 @@ def answer(question: Question, text: str) -> Row | str | Question:
     when it names fewer cards than the question picks, the question for the rest."""
     words = [normalise(w) for w in text.replace(",", " ").split()]
     n = len(question.choices)
+    if not words and question.bids:
+        return f"type {question.allowed()}"
     if not words:
         return f"type a number from 1 to {n}" + (" or a card" if question.pick == 1 else "s")
     if len(words) > question.pick:
         return "choose one" if question.pick == 1 else f"name at most {question.pick} cards"
     chosen: list[int] = []
     for word in words:
-        if word.isdigit():
-            k = int(word)
+        if question.bids and word.isdigit():
+            hits = [k for k, c in enumerate(question.choices) if word in c.keys]
+            if not hits:
+                return f"{word} is not a bid you may make now: type {question.allowed()}"
+            chosen.append(hits[0])
+            continue
+        number = word[1:] if word.startswith("#") else word if not question.bids else ""
+        if number.isdigit():
+            k = int(number)
             if not 1 <= k <= n:
                 return f"there is no choice {word}: choose 1 to {n}"
             chosen.append(k - 1)

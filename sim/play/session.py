@@ -4,7 +4,9 @@ The loop: play the deal up to the person's next decision (``Table``), tell him w
 other seats did since (``Screen.narrate``), show what his seat sees and the question
 with its legal choices, read an answer until it names one, and go on; at the end show
 the result with the score broken down and write the deal's trace (one line, as
-``stichsim trace`` writes them), so ``stichsim replay`` plays it again.
+``stichsim trace`` writes them), so ``stichsim replay`` plays it again; then, asked for,
+the hindsight: each of his cards against the best under perfect play (``sim.play.hindsight``,
+only once the deal is over, since it sees every card).
 
 Input and output are plain text lines (no colour, no cursor tricks), so a script can
 play a whole deal through standard input.
@@ -21,6 +23,7 @@ import numpy as np
 
 from sim.games.base import Game
 from sim.play.common import Question, Row, answer
+from sim.play.hindsight import hindsight_lines, hindsight_of_record
 from sim.play.table import Table
 from sim.trace import dump_line, trace_object
 
@@ -75,11 +78,12 @@ def ask(question: Question, read: Callable[[str], str], say: Callable[[str], Non
 
 
 def play_deal(game: Game, table: Table, screen: Screen, read: Callable[[str], str],
-              say: Callable[[str], None], trace: Path, header: list[str]) -> dict[str, Any]:
+              say: Callable[[str], None], trace: Path, header: list[str],
+              hindsight: bool = False) -> dict[str, Any]:
     """Play one deal at ``table``; returns its trace object (also written to ``trace``).
 
     ``read(prompt)`` returns the person's next line (``EOFError`` at the end of input);
-    ``say(line)`` shows one line."""
+    ``say(line)`` shows one line; ``hindsight``: show the hindsight at the end."""
     for line in header:
         say(line)
     said = 0
@@ -105,4 +109,10 @@ def play_deal(game: Game, table: Table, screen: Screen, read: Callable[[str], st
                        moment.actions, given=table.preset is not None)
     write_trace_line(obj, trace)
     say(f"Trace written to {trace} (replay it: stichsim replay {trace})")
+    if hindsight:
+        say("")
+        decisions = hindsight_of_record(game, table.rules, moment.columns, 0, moment.actions,
+                                        table.seat)
+        for line in hindsight_lines(decisions):
+            say(line)
     return obj

@@ -211,14 +211,15 @@ class SkatFamilyScreen:
             choices = [Choice("pass", (A.PASS, me, 0, 0), ("PASS", "P"))]
             choices += [Choice(str(v), (A.BID, me, int(v), 0), (str(v),))
                         for v in self.values if v > bid]
-            return Question(f"Your bid (now {bid or 'none'})", tuple(choices))
+            return Question(f"Your bid (now {bid or 'none'})", tuple(choices), bids=True)
         if phase in (PH_ANSWER, PH_FH18):
             yes = (A.HOLD, me, bid, 0) if phase == PH_ANSWER else (A.BID, me, 18, 0)
             label = f"hold {bid}" if phase == PH_ANSWER else "bid 18"
             return Question("Hold or pass" if phase == PH_ANSWER else "Take the game at 18",
-                            (Choice(label, yes, ("HOLD", "YES", "Y", "18") if phase == PH_FH18
+                            (Choice(label, yes, ("BID", "HOLD", "YES", "Y", "18") if phase == PH_FH18
                                     else ("HOLD", "YES", "Y", str(bid))),
-                             Choice("pass", (A.PASS, me, 0, 0), ("PASS", "NO", "N", "P"))))
+                             Choice("pass", (A.PASS, me, 0, 0), ("PASS", "NO", "N", "P"))),
+                            bids=True)
         if phase == PH_PICKUP:
             return Question("Pick up the skat or play hand",
                             (Choice("pick up the skat", (A.PICKUP, me, 0, 0), ("PICKUP", "SKAT")),
