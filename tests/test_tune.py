@@ -166,6 +166,8 @@ BAD = [
     ('delta = 0.05', 'delta = 0.05\npolicies = ["perfect"]', "policies:"),
     ('first_round = 2000', 'first_round = 0', "first_round must be a positive"),
     ('[tune]\n', '[tune]\ntargets = {tie_rate = 0.0}\n', "'tie_rate' is not a raced measure"),
+    ('[tune]\n', '[[variants]]\nname = "v"\n[tune]\n', "remove the [[variants]]"),
+    (TUNE[TUNE.index("[tune]"):], "", "no [tune] table"),
 ]
 
 
