@@ -130,6 +130,18 @@ def _add_backend_arguments(p: argparse.ArgumentParser) -> None:
                         "cluster of --jobs worker processes)")
 
 
+def _add_report_arguments(p: argparse.ArgumentParser, what: str) -> None:
+    """``--out`` (the report), ``--results`` (resumed from), ``--jobs``, ``--no-progress`` and
+    the backend's, shared by ``report`` and ``tune``; ``what`` does not depend on the workers."""
+    p.add_argument("--out", type=Path, metavar="DIR", help="report folder (default: reports/<name>)")
+    p.add_argument("--results", default=Path("results"), type=Path, metavar="DIR",
+                   help="results root (default: results); what is there is resumed")
+    p.add_argument("--jobs", type=_positive, metavar="N",
+                   help=f"worker processes (default: every CPU); {what} not depend on it")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_backend_arguments(p)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     """Run an experiment to Parquet files."""
     import time
@@ -462,13 +474,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("config", metavar="EXPERIMENT.toml", help="the experiment file")
     p.add_argument("--deals", type=_positive, metavar="N",
                    help="a quick look with N deals (results and report under <name>-nN)")
-    p.add_argument("--out", type=Path, metavar="DIR", help="report folder (default: reports/<name>)")
-    p.add_argument("--results", default=Path("results"), type=Path, metavar="DIR",
-                   help="results root (default: results)")
-    p.add_argument("--jobs", type=_positive, metavar="N",
-                   help="worker processes (default: every CPU); the files do not depend on it")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    _add_backend_arguments(p)
+    _add_report_arguments(p, "the files do")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("tune", help="race rule sets on common deals and name the fairest",
@@ -478,15 +484,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("config", metavar="EXPERIMENT.toml", help="an experiment file with a [tune] table")
     p.add_argument("--budget", type=_positive, metavar="DEALS",
                    help="the most deals one rule set plays (default: the experiment's deals)")
-    p.add_argument("--out", type=Path, metavar="DIR", help="report folder (default: reports/<name>)")
-    p.add_argument("--results", default=Path("results"), type=Path, metavar="DIR",
-                   help="results root (default: results); a killed tune resumes from it")
     p.add_argument("--force", action="store_true", help="replace an existing results folder")
-    p.add_argument("--jobs", type=_positive, metavar="N",
-                   help="worker processes (default: every CPU); the outcome does not depend on it")
     p.add_argument("--json", action="store_true", help="print the outcome as JSON")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    _add_backend_arguments(p)
+    _add_report_arguments(p, "its outcome does")
     p.set_defaults(func=cmd_tune)
 
     p = sub.add_parser("rules", help="list a game's rule options",
