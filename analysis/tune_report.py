@@ -64,6 +64,11 @@ def headlines(out: Outcome) -> list[str]:
     else:
         lines.append(f"It is the only candidate left: every other is worse by more than "
                      f"{obj['delta']:g} (or breaks a constraint).")
+    if twins := out.get("twins"):
+        lines.append(f"{sum(map(len, twins))} of the best group play out as {len(twins)} sets of twins: "
+                     f"rule sets whose measures came out the same on every deal (the options in "
+                     f"which they differ changed nothing here), e.g. "
+                     f"{' and '.join(map(str, twins[0]))}.")
     if len(out["objectives"]) > 1:
         lines.append(f"With {len(out['objectives'])} objectives the candidates left form a Pareto "
                      f"front of {len(out['front'])}: {', '.join(map(str, out['front']))}.")

@@ -395,6 +395,9 @@ class Round:
     separate: list[int]
     """Per candidate: the deals an experiment of its own (independent deals) would need to
     judge it against the round's best as well as the race did (``separate_deals``)."""
+    twins: list[list[int]]
+    """Candidates whose every measure came out the same on every deal so far (their rules
+    differ in options that changed nothing on these deals), in groups of two or more."""
 
 
 def shard_file(root: Path, rung: int, group: int, shard: int) -> Path:
@@ -538,7 +541,29 @@ def _judge(tune: Tune, moments: Moments, keys: list[tuple[int, int, str, str]], 
         lo, hi = est.interval(ALPHA)
         values[name] = [(float(v), float(a), float(b)) for v, a, b in zip(est.value, lo, hi, strict=True)]
     separate = separate_deals(raced[0], objectives[0][2], end)
-    return verdict, Round(end, list(alive), values, verdict.z, separate)
+    same = np.ones((len(alive), len(alive)), bool)
+    for est in [*raced, *(e for _, e in limits)]:
+        same &= (est.pair_se() == 0) & (est.value[:, None] == est.value[None, :])
+    return verdict, Round(end, list(alive), values, verdict.z, separate, twins(same, alive))
+
+
+def twins(same: np.ndarray, alive: Sequence[int]) -> list[list[int]]:
+    """The groups of two or more candidates that ``same`` (a symmetric relation of equal
+    per-deal values, hence transitive) joins.
+
+    >>> twins(np.array([[1, 0, 1], [0, 1, 0], [1, 0, 1]], bool), [4, 5, 6])
+    [[4, 6]]
+    """
+    groups: list[list[int]] = []
+    seen: set[int] = set()
+    for j in range(len(alive)):
+        if j in seen:
+            continue
+        members = [int(k) for k in np.flatnonzero(same[j])]
+        seen.update(members)
+        if len(members) > 1:
+            groups.append([alive[k] for k in members])
+    return groups
 
 
 def separate_deals(est: Estimates, objective: Objective, n: int) -> list[int]:
@@ -597,6 +622,7 @@ def outcome(tune: Tune, standing: list[Standing], rounds: list[Round], alive: li
         "candidate_deals": sum(s.deals for s in standing) * len(tune.rungs),
         "sweep_deals": len(tune.groups) * last * len(tune.rungs),
         "separate_deals": sum(s.separate for s in standing) * len(tune.rungs),
+        "twins": [g for g in rounds[-1].twins if all(c in alive for c in g)],
         "rounds": [{"deals": r.deals, "entered": r.entered, "z": r.z, "values": r.values} for r in rounds],
     }
 

@@ -258,3 +258,25 @@ def test_make_run_races_one_tune_per_game() -> None:
     assert sorted(listed) == sorted(p.stem for p in READY if not p.stem.endswith("-full"))
     assert sorted(load_tune(ROOT / "experiments" / f"{t}.toml").experiment.game for t in listed) == \
         sorted(["skat", "skat_en_deux", "doko_duell", "doko_skat"])
+
+
+@pytest.mark.parametrize(("all_pass", "alike"), [("throw_in", True), ("ramsch", False)])
+def test_rule_sets_that_change_nothing_are_named_twins(tmp_path, all_pass, alike) -> None:
+    """Where all pass and the deal is thrown in, no ramsch is played and who gets its skat
+    (``ramsch_skat``) changes nothing: the two rule sets are twins. With ramsch they are not."""
+    text = f"""\
+name = "twins"
+game = "skat"
+deals = 2000
+seed = 3
+shard_size = 1000
+policies = ["heuristic", "heuristic", "heuristic"]
+[rules]
+all_pass = "{all_pass}"
+[tune]
+options = ["ramsch_skat"]
+delta = 100.0
+"""
+    _, out = run_tune(load_tune(write(tmp_path, text)), tmp_path / "results", jobs=1, progress=False)
+    assert out["best"] == [0, 1]  # nobody is 100 points per deal from the other
+    assert out["twins"] == ([[0, 1]] if alike else [])
