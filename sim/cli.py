@@ -1,5 +1,5 @@
 """The ``stichsim`` command: ``run``, ``report``, ``tune``, ``rules``, ``trace``, ``replay``,
-``play``, ``arena``, ``bench``.
+``play``, ``serve``, ``arena``, ``bench``.
 
 ``report`` and ``tune`` are the places that use both packages: ``report`` runs what an
 experiment still lacks with ``sim.runner`` and hands the results folder to
@@ -382,6 +382,17 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the table as a local web page (``sim.serve``) until interrupted."""
+    import uvicorn
+
+    from sim.serve.app import build_app
+
+    print(f"stichsim serve: open http://{args.host}:{args.port}/ (Ctrl-C stops)")
+    uvicorn.run(build_app(), host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
 def cmd_arena(args: argparse.Namespace) -> int:
     """Duplicate play of two or more policies against each other (``sim.arena``)."""
     import json
@@ -561,6 +572,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="skip the hindsight at the end (each of your cards against the best "
                         "under perfect play, every card known)")
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("serve", help="play in the browser: a local web page of the table",
+                       description="Serve the table of 'stichsim play' as a local web page: "
+                                   "choose the game, seat, rules and the others' policy, play a "
+                                   "series of deals with the cards drawn, download the traces.")
+    p.add_argument("--port", type=_non_negative, default=8000, metavar="P",
+                   help="the port (default: 8000)")
+    p.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
+                   help="the address to listen on (default: 127.0.0.1, this machine only)")
+    p.set_defaults(func=cmd_serve)
 
     from sim.arena import DEFAULT_DEALS, DEFAULT_SEED, SLOW_DEFAULT_DEALS
 

@@ -1,0 +1,57 @@
+"""What the page of a table receives: the JSON of what the person's seat sees, built from
+the terminal's screen (``sim.play``) of the table, never from the deal itself.
+
+The lines are the screen's own (``view_lines``, ``narrate``, ``result_lines``); the page
+draws the card names in them as cards. The question carries only the legal choices'
+labels (the rows the kernel reads stay on the server), so the page can offer nothing else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.play.common import Question
+from sim.serve.tables import SeatedTable
+
+
+def question_json(question: Question) -> dict[str, Any]:
+    """A question for the page: the prompt, the choices' labels in order, how many to pick
+    and whether they are bids."""
+    return {"prompt": question.prompt, "choices": [c.label for c in question.choices], "pick": question.pick,
+            "bids": question.bids}
+
+
+def scores_of(trace: dict[str, Any]) -> list[int]:
+    """A finished deal's score per seat (the duel's victory points)."""
+    result = trace["result"]
+    return [int(s) for s in result.get("scores", result.get("vp", []))]
+
+
+def series_json(seated: SeatedTable) -> dict[str, Any]:
+    """The running score list: each finished deal's number, dealer and score per seat, and
+    the totals."""
+    n = seated.game.n_players
+    deals = [{"number": t["deal"], "dealer": t["dealer"], "scores": scores_of(t)}
+             for t in seated.finished]
+    totals = [sum(d["scores"][s] for d in deals) for s in range(n)]
+    return {"deals": deals, "totals": totals,
+            "seats": [f"seat {s}" + (" (you)" if s == seated.seat else "") for s in range(n)]}
+
+
+def table_json(seated: SeatedTable) -> dict[str, Any]:
+    """Everything the page shows of ``seated`` now."""
+    moment = seated.moment
+    screen = seated.screen
+    out: dict[str, Any] = {
+        "id": seated.id, "game": seated.game.name, "seat": seated.seat, "policy": seated.policy,
+        "seed": seated.seed, "number": seated.number, "players": seated.game.n_players,
+        "rules": {k: v for k, v in seated.rules.items() if v != seated.game.rules({})[k]},
+        "step": len(seated.table.decisions), "told": screen.narrate(moment.actions),
+        "view": None, "question": None, "result": None, "series": series_json(seated)}
+    if moment.view is not None:
+        out["view"] = screen.view_lines(moment.view)
+        out["question"] = question_json(screen.question(moment.view))
+    else:
+        assert moment.columns is not None
+        out["result"] = screen.result_lines(moment.columns)
+    return out

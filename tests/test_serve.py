@@ -1,0 +1,213 @@
+"""``stichsim serve``'s API (Starlette's test client): whole deals of every game, the
+series and its traces, one-line refusals of bad requests, independent tables, and the JSON
+never holding a card the person's seat may not know."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+from knowable import knowable
+
+from sim.registry import GAMES
+from sim.serve.app import build_app
+from sim.serve.tables import Tables
+from sim.trace import replay_file
+
+with warnings.catch_warnings():  # starlette's note that httpx has a successor
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from starlette.testclient import TestClient
+CARD = re.compile(r"\b[CSHD][AKQJT987]\b")
+
+
+@pytest.fixture
+def store() -> Tables:
+    return Tables()
+
+
+@pytest.fixture
+def client(store: Tables) -> TestClient:
+    return TestClient(build_app(store))
+
+
+def open_table(client: TestClient, **given: Any) -> dict[str, Any]:
+    r = client.post("/api/tables", json=given)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def play_out(client: TestClient, state: dict[str, Any], rng: random.Random,
+             each: Any = None) -> dict[str, Any]:
+    """Answer at random among the legal choices to the end of the deal; ``each(state)`` at
+    every state on the way, the last included."""
+    while True:
+        if each:
+            each(state)
+        q = state["question"]
+        if q is None:
+            return state
+        picks = rng.sample(range(len(q["choices"])), q["pick"])
+        r = client.post(f"/api/tables/{state['id']}/answer",
+                        json={"step": state["step"], "choices": picks})
+        assert r.status_code == 200, r.text
+        state = r.json()
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_json_never_holds_a_card_the_seat_may_not_know(client: TestClient, store: Tables,
+                                                           name: str) -> None:
+    """At every step of whole deals (every seat, several seeds), the cards the page is sent
+    lie in the seat's knowable set, the same sets the terminal screens are held to."""
+    game = GAMES[name]
+    could_leak = 0
+    for seed in range(3):
+        for seat in range(game.n_players):
+            seen: list[tuple[str, Any]] = []
+
+            def record(state: dict[str, Any]) -> None:
+                sent = json.dumps({k: v for k, v in state.items() if k != "id"})
+                seen.append((sent, store.get(state["id"]).moment.actions.copy()))
+
+            last = play_out(client, open_table(client, game=name, seat=seat, seed=seed),
+                            random.Random(seed), record)
+            columns = store.get(last["id"]).moment.columns
+            assert columns is not None
+            for sent, actions in seen:
+                known = knowable(name, columns, seat, actions)
+                shown = set(CARD.findall(sent))
+                assert shown <= known, (seed, seat, shown - known)
+                could_leak += not set(game.deck.names) <= known
+    assert could_leak > 20
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_series_keeps_its_scores_and_its_traces_replay(client: TestClient, tmp_path: Path,
+                                                         name: str) -> None:
+    """Deals 0, 1, 2 of the seed in a row (the dealer rotating), each finished deal's score
+    per seat in the running list with their totals, resumed as it was by a reload (a GET),
+    downloaded as traces that replay, the person's seat named ``person``."""
+    game = GAMES[name]
+    rng = random.Random(7)
+    state = open_table(client, game=name, seat=1, seed=11, policy="random")
+    for number in range(3):
+        assert state["number"] == number and state["series"]["deals"] == [] or number
+        state = play_out(client, state, rng)
+        assert state["result"] and state["view"] is None
+        assert client.get(f"/api/tables/{state['id']}").json() == state
+        if number < 2:
+            state = client.post(f"/api/tables/{state['id']}/next").json()
+    series = state["series"]
+    assert [d["number"] for d in series["deals"]] == [0, 1, 2]
+    assert [d["dealer"] for d in series["deals"]] == [n % game.n_players for n in range(3)]
+    assert series["totals"] == [sum(d["scores"][s] for d in series["deals"])
+                                for s in range(game.n_players)]
+    r = client.get(f"/api/tables/{state['id']}/traces")
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    lines = r.text.splitlines()
+    assert len(lines) == 3
+    assert all(json.loads(line)["policies"][1] == "person" for line in lines)
+    path = tmp_path / "series.jsonl"
+    path.write_text(r.text)
+    assert replay_file(path) == []
+
+
+def test_two_tables_are_independent(client: TestClient) -> None:
+    one = open_table(client, game="skat", seat=0, seed=5)
+    two = open_table(client, game="skat", seat=0, seed=5)
+    assert one["id"] != two["id"] and one["question"] == two["question"]
+    r = client.post(f"/api/tables/{one['id']}/answer", json={"step": 0, "choices": [0]})
+    assert r.json()["step"] == 1
+    assert client.get(f"/api/tables/{two['id']}").json() == two
+
+
+def test_the_setup_form_reads_the_option_registry(client: TestClient) -> None:
+    data = client.get("/api/games").json()
+    assert set(data["games"]) == set(GAMES) and "heuristic" in data["policies"]
+    for name, game in GAMES.items():
+        assert [o["name"] for o in data["games"][name]["options"]] == [o.name for o in game.options]
+        assert data["games"][name]["players"] == game.n_players
+    page = client.get("/")
+    assert page.status_code == 200 and "/static/app.js" in page.text
+    assert client.get("/static/app.js").status_code == 200
+
+
+def one_line_refusal(r: Any, status: int, fragment: str) -> None:
+    assert r.status_code == status, (r.status_code, r.text)
+    assert "\n" not in r.text.strip() and "Traceback" not in r.text
+    assert fragment in r.text, r.text
+
+
+@pytest.mark.parametrize("body, fragment", [
+    (b"{not json", "not JSON"),
+    (b"[1, 2]", "JSON object"),
+    (json.dumps({"game": "bridge"}).encode(), "unknown game 'bridge'"),
+    (json.dumps({"game": "skat", "seat": 3}).encode(), "seat must be 0 to 2"),
+    (json.dumps({"game": "skat", "seat": "0"}).encode(), "seat must be 0 to 2"),
+    (json.dumps({"game": "skat", "rules": {"nope": 1}}).encode(), "unknown option 'nope'"),
+    (json.dumps({"game": "skat", "rules": {"all_pass": "golf"}}).encode(), "not allowed"),
+    (json.dumps({"game": "skat", "rules": []}).encode(), "rules must be an object"),
+    (json.dumps({"game": "doko_duell", "rules": {"compensation": 99}}).encode(), "not allowed"),
+    (json.dumps({"game": "skat", "policy": "oracle"}).encode(), "unknown policy 'oracle'"),
+    (json.dumps({"game": "skat", "seed": -1}).encode(), "seed must be"),
+])
+def test_a_bad_new_table_is_refused_in_one_line(client: TestClient, body: bytes, fragment: str) -> None:
+    one_line_refusal(client.post("/api/tables", content=body), 400, fragment)
+
+
+def test_bad_answers_and_stale_pages_are_refused_in_one_line(client: TestClient) -> None:
+    state = open_table(client, game="doko_duell", seat=0, seed=2)
+    url = f"/api/tables/{state['id']}"
+    n = len(state["question"]["choices"])
+    one_line_refusal(client.post(url + "/answer", json={"step": 0, "choices": [n]}), 400,
+                     f"an index from 0 to {n - 1}")
+    one_line_refusal(client.post(url + "/answer", json={"step": 0, "choices": ["HT"]}), 400,
+                     "an answer is")
+    one_line_refusal(client.post(url + "/answer", json={"step": 0}), 400, "an answer is")
+    one_line_refusal(client.post(url + "/answer", content=b"\xff"), 400, "not JSON")
+    one_line_refusal(client.post(url + "/answer", json={"step": 0, "choices": [0, 0]}), 400, "choose one")
+    one_line_refusal(client.post(url + "/next"), 409, "not over")
+    one_line_refusal(client.get(url + "/hindsight"), 409, "no deal")
+    assert client.post(url + "/answer", json={"step": 0, "choices": [0]}).status_code == 200
+    one_line_refusal(client.post(url + "/answer", json={"step": 0, "choices": [0]}), 409, "stale page")
+    one_line_refusal(client.get("/api/tables/no-such-table"), 404, "no such table")
+    one_line_refusal(client.post("/api/tables/no-such-table/answer", json={"step": 0, "choices": [0]}),
+                     404, "no such table")
+    one_line_refusal(client.get("/nowhere"), 404, "Not Found")
+    one_line_refusal(client.delete(url), 405, "Method Not Allowed")
+
+
+def test_a_discard_takes_its_cards_together() -> None:
+    """Skat's skat: two different cards at once; one card alone or one twice is refused."""
+    client = TestClient(build_app())
+    for seed in range(40):
+        state = open_table(client, game="skat", seat=0, seed=seed, policy="random")
+        while state["question"] and state["question"]["pick"] == 1 and state["step"] < 4:
+            labels = state["question"]["choices"]
+            take = [labels.index(w) for w in ("pick up the skat", "bid 18", "18") if w in labels]
+            if not take:
+                break
+            state = client.post(f"/api/tables/{state['id']}/answer",
+                                json={"step": state["step"], "choices": take[:1]}).json()
+        if state["question"] and state["question"]["pick"] == 2:
+            break
+    else:
+        pytest.fail("no seed reached the discard")
+    url = f"/api/tables/{state['id']}/answer"
+    step = state["step"]
+    one_line_refusal(client.post(url, json={"step": step, "choices": [0]}), 400, "choose 2 cards")
+    one_line_refusal(client.post(url, json={"step": step, "choices": [0, 0]}), 400, "different cards")
+    after = client.post(url, json={"step": step, "choices": [0, 1]}).json()
+    assert after["step"] == step + 1
+    assert any(line.startswith("you: put away") for line in after["told"])
+
+
+def test_the_hindsight_of_the_last_deal(client: TestClient) -> None:
+    state = play_out(client, open_table(client, game="skat", seat=0, seed=4), random.Random(4))
+    r = client.get(f"/api/tables/{state['id']}/hindsight")
+    assert r.status_code == 200, r.text
+    assert r.json()["deal"] == 0 and r.json()["lines"]
