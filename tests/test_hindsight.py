@@ -74,7 +74,9 @@ def test_a_card_that_gives_away_points_is_worth_less_than_the_best() -> None:
     assert keep["measure"] == "card points" and keep["better"] == "higher" and keep["side"] == [1, 2]
     assert keep["best"] == schmear["value"] == schmear["best"] and keep["best_cards"] == ["HA"]
     assert keep["value"] == keep["best"] - 11 and keep["loss"] == 11
-    assert keep["moves"] == {"HA": schmear["value"], "D7": keep["value"]}
+    assert keep["moves"]["HA"] == [schmear["value"]] * 2
+    assert keep["moves"]["D7"] == [keep["value"]] * 2
+    assert not keep["capped"] and keep["value_range"] == [keep["value"]] * 2
 
 
 def test_an_unfinished_deal_is_refused() -> None:
@@ -98,7 +100,9 @@ def test_a_person_seat_is_found_or_must_be_named() -> None:
         hindsight(obj, 3)
 
 
-DEALS = {"skat": 100, "skat_en_deux": 100, "doko_skat": 10, "doko_duell": 10}
+DEALS = {"skat": 100, "skat_en_deux": 100, "doko_skat": 6, "doko_duell": 4}
+"""Deals a game's check plays: 100 where a deal takes a tenth of a second, a few in the
+Doppelkopf games (a second or more a deal; 100 of them were checked by hand once)."""
 
 
 @pytest.mark.parametrize("name", list(GAMES))
@@ -115,15 +119,20 @@ def test_the_best_is_never_below_the_card_played(name: str) -> None:
                  if d["solved"]]
         for d in cards:
             sign = 1 if d["better"] == "higher" else -1
+            if d["capped"]:  # a long search in a Doppelkopf game: ranges, the least loss
+                assert name.startswith("doko") and d["value"] is None or d["best"] is None
+                assert d["value_range"][0] <= d["value_range"][1] and d["loss"] >= 0
+                continue
             assert sign * (d["best"] - d["value"]) == d["loss"] >= 0
             assert d["played"] in d["legal"] and set(d["best_cards"]) <= set(d["legal"])
-            assert all(sign * (d["best"] - v) >= 0 for v in d["moves"].values())
+            assert all(sign * (d["best"] - r[(1 - sign) // 2]) >= 0 for r in d["moves"].values())
         for before, after in zip(cards, cards[1:]):
-            if before["side"] == [seat] and before["measure"] == after["measure"] != "own card points":
+            if before["side"] == [seat] and before["measure"] == after["measure"] != "own card points" \
+                    and not before["capped"] and not after["capped"]:
                 sign = 1 if after["better"] == "higher" else -1
                 assert sign * (after["best"] - before["value"]) >= 0, (i, before, after)
         solved += len(cards)
-    assert solved >= DEALS[name] * 5
+    assert solved >= DEALS[name] * 5  # deals with card play and his cards in them
 
 
 @pytest.mark.parametrize("name", list(GAMES))
@@ -146,8 +155,10 @@ def test_at_a_tricks_start_the_values_are_stichsim_solves(name: str) -> None:
                     solved = solve_position(Position(game, i, d["trick"], state.copy(),
                                                      players(game, state)), ws)
                     mine = 0 if seat in solved["sides"][0] else 1
-                    assert d["moves"] == {k: v[mine] for k, v in solved["moves"].items()}
-                    assert d["best"] == solved["points"][mine]
+                    assert d["best"] == solved["points"][mine] and not d["capped"]
+                    assert d["value"] == solved["moves"][d["played"]][mine]
+                    for k, (low, high) in d["moves"].items():  # exact, or surely not best
+                        assert low <= solved["moves"][k][mine] <= high
                     checked += 1
             game.card_play.step(state, int(action))
         assert not found

@@ -53,6 +53,12 @@ from sim.search import solve_skat_family, solver
 from sim.solve import SOLVERS, players, sides_of
 
 NOT_SOLVED = "not solved: the solver answers the card play only"
+NODE_BUDGET = 30_000_000
+"""Search nodes a decision may take (about 5 s here): past them its values are ranges
+(``capped``). Counted, not timed, so that a deal's hindsight is the same everywhere."""
+TWO_PLACES = {"doko_duell"}
+"""Games where one card name can be played from two places (the duel's hand and pyramid),
+so each copy is searched."""
 NOT_OVER = "the deal is not over: hindsight sees every card, so it waits for the end"
 
 
@@ -150,46 +156,93 @@ def card_decision(game: Game, state: np.ndarray, played: int,
     """The card-play position ``state`` (its mover's card ``played``, a bit index) solved
     from the mover's side: the fields of a solved card (module text)."""
     table = table or Table(game)
-    module = table.module
     position = state.copy()
-    module.prepare(position)
+    table.module.prepare(position)
     q = np.zeros(solver.Q_LENGTH, np.int64)
-    module.question(position, q)
-    after = np.zeros(64, np.int64)
-    legal = int(module.counts_after(position, q, table.ask(q), after))
+    table.module.question(position, q)
     mover = int(position[HEADER.TO_MOVE])
     skat_game = int(position[solve_skat_family.S.GAME]) if game.name in ("skat", "skat_en_deux") else -1
     counted = int(q[solver.Q_COUNTED])
     in_count = bool((counted >> mover) & 1)
-    if skat_game == NULL:
-        measure, better = "declarer takes a trick", "lower" if in_count else "higher"
-
-        def mine(c: int) -> int:
-            return min(c, 1)
+    total = int(q[solver.Q_SUM])
+    if skat_game == NULL:  # the declarer's tricks: the first ends the game
+        measure, better, top = "declarer takes a trick", "lower" if in_count else "higher", 1
     else:
         measure = "own card points" if skat_game == RAMSCH else "card points"
-        better = "lower" if skat_game == RAMSCH else "higher"
+        better, top = "lower" if skat_game == RAMSCH else "higher", total
 
-        def mine(c: int) -> int:
-            return c if in_count else int(q[solver.Q_SUM]) - c
+    def mine(low: int, high: int) -> list[int]:
+        return [low, high] if in_count or skat_game == NULL else [total - high, total - low]
+
+    cp: Any = game.card_play
+    legal = int(cp.legal(position))
+    names = game.deck.names
+    cards = [c for c in range(64) if (legal >> c) & 1]
+    if game.name not in TWO_PLACES:  # copies of a card in one hand are the same move
+        one = {names[played]: played}
+        for c in cards:
+            one.setdefault(names[c], c)
+        cards = sorted(one.values())
+    up = bool((int(q[solver.Q_MAXIMIZERS]) >> mover) & 1)
+    found, capped = _ranges(cp, table, position, q, cards, played, up, top)
     pick = max if better == "higher" else min
-    moves: dict[str, int] = {}
-    for card in range(64):
-        if (legal >> card) & 1:
-            name = game.deck.names[card]
-            v = mine(int(after[card]))
-            moves[name] = pick(moves.get(name, v), v)
-    best = pick(moves.values())
-    value = mine(int(after[played]))
+    sign = 1 if better == "higher" else -1
+    moves: dict[str, list[int]] = {}
+    for c in cards:  # a name playable from two places: the better
+        r = mine(*found[c])
+        if names[c] not in moves or sign * (r[0] - moves[names[c]][0]) > 0:
+            moves[names[c]] = r
+    best = [pick(r[0] for r in moves.values()), pick(r[1] for r in moves.values())]
+    value = mine(*found[played])
+    gap = min(sign * (best[0] - value[1]), sign * (best[1] - value[0]))  # the least loss
     seats = players(game, position)
     who = int(position[HEADER.PLAYER])
-    side = next(s for s in sides_of(counted, seats) if who in s)
-    fields: Any = game.card_play.fields if game.card_play else None
-    return {"trick": int(position[fields.TRICK_NO]) + 1,
-            "legal": list(moves), "played": game.deck.names[played], "measure": measure,
-            "better": better, "side": side, "value": value, "best": best,
-            "loss": abs(best - value), "best_cards": [n for n, v in moves.items() if v == best],
+    return {"trick": int(position[cp.fields.TRICK_NO]) + 1, "legal": list(moves),
+            "played": names[played], "measure": measure, "better": better,
+            "side": next(s for s in sides_of(counted, seats) if who in s),
+            "value": value[0] if value[0] == value[1] else None, "value_range": value,
+            "best": best[0] if best[0] == best[1] else None, "best_range": best,
+            "loss": max(gap, 0), "capped": capped,
+            "best_cards": [n for n, r in moves.items() if sign * (r[1] - best[0]) >= 0],
             "moves": moves}
+
+
+def _ranges(cp: Any, table: Table, position: np.ndarray, q: np.ndarray, cards: list[int],
+            played: int, up: bool, top: int) -> tuple[dict[int, list[int]], bool]:
+    """The count after each card of ``cards``, narrowed from ``[0, top]`` by null-window
+    searches (``solver.probe``, fail-soft: each bound may jump past its target), one card
+    after another, until the card ``played`` and every card that may be best (for a mover
+    who wants the count high, ``up``, or low) are exact, or the searches have visited
+    ``NODE_BUDGET`` nodes; and whether they stopped there. A card surely worse than
+    another keeps its range."""
+    ws = table.ask(q)
+    stats = ws[solver.W_STATS]
+    start = int(stats[solver.NODES])
+    children = {}
+    for c in cards:
+        children[c] = position.copy()
+        cp.step(children[c], c)
+    found = {c: [0, top] for c in cards}
+    while True:
+        if up:
+            sure = max(found[c][0] for c in cards)
+            hopeful = [c for c in cards if found[c][1] >= sure]
+        else:
+            sure = min(found[c][1] for c in cards)
+            hopeful = [c for c in cards if found[c][0] <= sure]
+        open_ = [c for c in cards if found[c][0] < found[c][1] and (c == played or c in hopeful)]
+        if not open_:
+            return found, False
+        if int(stats[solver.NODES]) - start > NODE_BUDGET:
+            return found, True
+        for c in open_:
+            low, high = found[c]
+            target = (low + high + 1) // 2
+            v = int(table.module.bound(children[c], q, target, ws))
+            if v >= target:
+                found[c][0] = min(v, high)
+            else:
+                found[c][1] = max(v, low)
 
 
 def _label(action: Mapping[str, Any]) -> str:
@@ -209,11 +262,14 @@ def _label(action: Mapping[str, Any]) -> str:
     return " ".join(words)
 
 
-def _worth(entry: Mapping[str, Any], v: int) -> str:
-    """A value in words: ``58`` (card points), or whether the declarer takes a trick."""
+def _worth(entry: Mapping[str, Any], r: list[int]) -> str:
+    """A value in words: ``58`` card points (``52-61`` where the search was capped), or
+    whether the declarer takes a trick."""
     if entry["measure"] == "declarer takes a trick":
-        return "the declarer takes a trick" if v else "the declarer takes no trick"
-    return str(v)
+        if r[0] != r[1]:
+            return "the declarer may take a trick"
+        return "the declarer takes a trick" if r[0] else "the declarer takes no trick"
+    return str(r[0]) if r[0] == r[1] else f"{r[0]}-{r[1]}"
 
 
 def hindsight_lines(decisions: list[dict[str, Any]]) -> list[str]:
@@ -232,15 +288,18 @@ def hindsight_lines(decisions: list[dict[str, Any]]) -> list[str]:
         elif first["measure"] == "own card points":
             out.append("  values: your final card points (lower is better in a ramsch)")
     for d in cards:
-        head = f"  trick {d['trick']:>2}: {d['played']:<3} {_worth(d, d['value'])}"
-        if not d["loss"]:
+        head = f"  trick {d['trick']:>2}: {d['played']:<3} {_worth(d, d['value_range'])}"
+        capped = " (search capped: ranges)" if d["capped"] else ""
+        if d["played"] in d["best_cards"] and not d["loss"]:
             others = [n for n in d["best_cards"] if n != d["played"]]
             also = f" (so were {' '.join(others)})" if others else ""
-            out.append(f"{head}, a best card{also}" if len(d["legal"]) > 1
+            out.append(f"{head}, a best card{also}{capped}" if len(d["legal"]) > 1
                        else f"{head} (the only card)")
         else:
-            unit = "" if d["measure"] == "declarer takes a trick" else f" ({d['loss']} worse)"
-            out.append(f"{head}; best {' '.join(d['best_cards'])}: {_worth(d, d['best'])}{unit}")
+            least = "at least " if d["capped"] else ""
+            unit = "" if d["measure"] == "declarer takes a trick" else f" ({least}{d['loss']} worse)"
+            out.append(f"{head}; best {' '.join(d['best_cards'])}: "
+                       f"{_worth(d, d['best_range'])}{unit}{capped}")
     rest = [_label(d["action"]) for d in decisions if not d["solved"]]
     if rest:
         out.append(f"  not solved (the solver answers card play only): {', '.join(rest)}")
