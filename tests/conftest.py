@@ -46,3 +46,12 @@ def experiment_file(tmp_path: Path) -> Callable[..., Path]:
         return path
 
     return write
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say in one line when the browser tests were skipped (no Chromium here), even under -q."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", [])
+               if "test_serve_browser" in getattr(r, "nodeid", "")]
+    if skipped:
+        reason = skipped[0].longrepr[2] if isinstance(skipped[0].longrepr, tuple) else "skipped"
+        terminalreporter.write_line(f"{reason.removeprefix('Skipped: ')} ({len(skipped)} tests)")

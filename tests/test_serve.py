@@ -20,7 +20,7 @@ from sim.serve.tables import Tables
 from sim.trace import replay_file
 
 with warnings.catch_warnings():  # starlette's note that httpx has a successor
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 CARD = re.compile(r"\b[CSHD][AKQJT987]\b")
 

@@ -105,7 +105,7 @@ function drawPyramidRow(text, own, index) {
   for (const segment of text.trim().split(/\s{2,}/)) {
     const stack = el("div", { class: "stack" });
     for (const m of segment.matchAll(/p(\d+) (\?\?|--|[CSHD][AKQJT9])(\*?)/g)) {
-      const slot = el("div", { class: "slot" });
+      const slot = el("div", { class: m[2] === "--" ? "slot gone" : "slot" });
       const card = own ? cardFor(m[2], `${m[2]} (p${m[1]})`, index) : drawCard(m[2]);
       if (m[3]) (card.querySelector ? card.querySelector("svg") || card : card).classList.add("free");
       slot.append(card, el("span", {}, `p${m[1]}`));
