@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from knowable import doko_duell_knowable
 
 from sim import actions as A
 from sim.games import doko_duell as G
@@ -23,7 +24,6 @@ from sim.trace import replay_file, trace_codec
 GAME = find_game("doko_duell")
 DECK = G.DECK
 CARD = re.compile(r"\b[CSHD][ATKQJ]\b")
-FACE_DOWN = [k for k in range(G.PYRAMID) if not G.FACE_UP_AT_DEAL >> k & 1]
 
 
 def column(cols: dict[str, np.ndarray], i: int) -> dict[str, np.ndarray]:
@@ -263,26 +263,15 @@ def test_the_screen_never_shows_a_hidden_card(tmp_path: Path) -> None:
     for seed in range(6):
         for seat in range(2):
             full = {k: v[0].item() for k, v in GAME.play(seed, 0, 1, rules, ["random"] * 2).columns.items()}
-            other_hand = set(DECK.cards(full[f"hand_{1 - seat}"]))
-            pyramid = [[full[f"pyramid_{s}_{k}"] for k in range(G.PYRAMID)] for s in range(2)]
             said: list[str] = []
             table = Table(GAME, rules, seed, 0, seat, "heuristic")
 
             def read(prompt: str) -> str:
                 nonlocal checked
-                moment = table.moment()
-                plays = [r for r in moment.actions.tolist() if r[0] == A.PLAY]
-                played = {r[2] for r in plays}
-                present = [(1 << G.PYRAMID) - 1] * 2
-                for r in plays[:len(plays) // 2 * 2]:  # turned up at the end of a trick only
-                    if r[3]:
-                        present[r[1]] &= ~(1 << (r[3] - 1))
-                hidden = {pyramid[s][k] for s in range(2) for k in FACE_DOWN
-                          if present[s] & int(G.COVERED_BY[k])}
-                forbidden = (other_hand - played) | hidden
-                allowed = {DECK.names[c] for c in range(DECK.n_cards) if c not in forbidden}
+                actions = table.moment().actions
+                allowed = doko_duell_knowable(full, seat, actions)
                 shown = set(CARD.findall("\n".join(said + [prompt])))
-                assert shown <= allowed, (seed, seat, len(plays), shown - allowed)
+                assert shown <= allowed, (seed, seat, len(actions), shown - allowed)
                 checked += 1
                 return "1"
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from knowable import doko_skat_knowable
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_48 as DECK
@@ -339,16 +340,7 @@ def test_the_screen_never_shows_a_hidden_card(tmp_path: Path, rules: dict) -> No
         c = {k: v[0].item() for k, v in moment.columns.items()}
         seen.append((len(said), moment.actions))
         for n_said, actions in seen:
-            rows = actions.tolist()
-            plays = [r[2] for r in rows if r[0] == A.PLAY]
-            known = names(c[f"first_round_{seat}"]) | {DECK.names[c["turned_up"]]} \
-                | {DECK.names[card] for card in plays}
-            if len(plays) >= 9:
-                known |= names(c[f"stock_{seat}"])
-                if c["lone"] == seat:
-                    known |= names(c["skat"])
-            if sum(r[0] == A.PASS for r in rows) == 3:
-                known |= names(c[f"extra_{seat}"]) | {DECK.names[c["second_turned_up"]]}
+            known = doko_skat_knowable(c, seat, actions)
             shown = shown_cards("\n".join(said[:n_said]))
             assert shown <= known, (seed, seat, shown - known)
             checked["questions"] += 1
