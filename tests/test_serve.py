@@ -94,6 +94,7 @@ def test_a_series_keeps_its_scores_and_its_traces_replay(client: TestClient, tmp
     game = GAMES[name]
     rng = random.Random(7)
     state = open_table(client, game=name, seat=1, seed=11, policy="random")
+    assert state["policy_label"] == "random"
     for number in range(3):
         assert state["number"] == number and state["series"]["deals"] == [] or number
         state = play_out(client, state, rng)
@@ -128,6 +129,7 @@ def test_two_tables_are_independent(client: TestClient) -> None:
 def test_the_setup_form_reads_the_option_registry(client: TestClient) -> None:
     data = client.get("/api/games").json()
     assert set(data["games"]) == set(GAMES) and "heuristic" in data["policies"]
+    assert data["policy_labels"]["dd"] == "dd (sees every card)"  # the cheat says so
     for name, game in GAMES.items():
         assert [o["name"] for o in data["games"][name]["options"]] == [o.name for o in game.options]
         assert data["games"][name]["players"] == game.n_players

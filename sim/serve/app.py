@@ -32,7 +32,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from sim.play.hindsight import HindsightError, hindsight, hindsight_lines
-from sim.policies import POLICIES
+from sim.policies import POLICIES, label
 from sim.registry import GAMES
 from sim.serve.tables import RequestError, SeatedTable, Tables
 from sim.serve.view import table_json
@@ -41,14 +41,16 @@ STATIC = resources.files("sim.serve") / "static"
 
 
 def games_json() -> dict[str, Any]:
-    """The setup form's contents: per game its seats and options; the policies."""
+    """The setup form's contents: per game its seats and options; the policies, each with
+    its label (``dd`` says that it sees every card)."""
     games = {}
     for name, game in GAMES.items():
         options = [{"name": o.name, "default": o.default, "doc": o.doc,
                     "allowed": list(o.allowed), "low": o.low, "high": o.high}
                    for o in game.options]
         games[name] = {"players": game.n_players, "options": options}
-    return {"games": games, "policies": list(POLICIES), "default_policy": "heuristic"}
+    return {"games": games, "policies": list(POLICIES), "default_policy": "heuristic",
+            "policy_labels": {p: label(p) for p in POLICIES}}
 
 
 async def body(request: Request) -> dict[str, Any]:

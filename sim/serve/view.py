@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from sim.play.common import Question
+from sim.policies import label
 from sim.serve.tables import SeatedTable
 
 
@@ -44,6 +45,7 @@ def table_json(seated: SeatedTable) -> dict[str, Any]:
     screen = seated.screen
     out: dict[str, Any] = {
         "id": seated.id, "game": seated.game.name, "seat": seated.seat, "policy": seated.policy,
+        "policy_label": label(seated.policy),
         "seed": seated.seed, "number": seated.number, "players": seated.game.n_players,
         "rules": {k: v for k, v in seated.rules.items() if v != seated.game.rules({})[k]},
         "step": len(seated.table.decisions), "told": screen.narrate(moment.actions),

@@ -188,7 +188,7 @@ async function show(next, animate = true) {
     dealKey = key;
   }
   $("where").textContent = `${state.game}, deal ${state.number} of seed ${state.seed}; ` +
-    `you are seat ${state.seat}, the others play ${state.policy}`;
+    `you are seat ${state.seat}, the others play ${state.policy_label}`;
   $("question").replaceChildren();
   $("result").hidden = true;
   $("next").hidden = true;
@@ -331,7 +331,7 @@ async function startTable(event) {
 async function main() {
   games = await api("/api/games");
   $("game").replaceChildren(...Object.keys(games.games).map((g) => el("option", { value: g }, g)));
-  $("policy").replaceChildren(...games.policies.map((p) => el("option", { value: p }, p)));
+  $("policy").replaceChildren(...games.policies.map((p) => el("option", { value: p }, games.policy_labels[p])));
   $("policy").value = games.default_policy;
   $("game").addEventListener("change", fillSeats);
   fillSeats();
