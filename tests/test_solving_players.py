@@ -218,7 +218,7 @@ def test_a_person_plays_a_whole_deal_against_dd(monkeypatch, capsys, tmp_path) -
     from sim.trace import replay_file
 
     trace = tmp_path / "deal.jsonl"
-    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))
+    monkeypatch.setattr("sys.stdin", io.StringIO("#1\n" * 400))
     status = main(["play", "skat", "--policy", "dd", "--seed", "8", "--seat", "1", "--trace",
                    str(trace)])
     out, err = capsys.readouterr()
