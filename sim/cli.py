@@ -189,7 +189,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     jobs = args.jobs or _default_jobs()
     with _terminate_as_interrupt(), _backend(args, jobs) as backend:
         root = run_experiment(exp, out_dir=args.results, jobs=jobs, resume=True,
-                              progress=not args.no_progress, backend=backend)
+                              progress=not args.no_progress, backend=backend, flag="--results")
         extra = robustness.run(robustness.derived(exp), args.results, jobs, not args.no_progress, backend)
     out = args.out if args.out is not None else Path("reports") / exp.name
     index = analysis_report.build(root, out, questions=questions, measure=measure,

@@ -565,33 +565,35 @@ def _read_experiment_file(root: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else {}
 
 
-def _prepare(root: Path, exp: Experiment, config_hash: str, resume: bool, force: bool) -> None:
-    """Make ``root`` ready: refuse, remove (force), keep (resume) or create it."""
+def _prepare(root: Path, exp: Experiment, config_hash: str, resume: bool, force: bool,
+             flag: str = "--out") -> None:
+    """Make ``root`` ready: refuse, remove (force), keep (resume) or create it; ``flag``: the
+    option that chooses another results root, as the refusals name it."""
     if root.exists() or root.is_symlink():
         if not root.is_dir():
-            raise ResultsError(f"{root} exists and is not a folder: remove it or choose another --out")
+            raise ResultsError(f"{root} exists and is not a folder: remove it or choose another {flag}")
         empty = not any(root.iterdir())
         if force:
             if not (root / EXPERIMENT_FILE).exists() and not empty:
                 raise ResultsError(f"{root} is not a stichsim results folder (no {EXPERIMENT_FILE}): "
-                                   f"not removing it; remove it yourself or choose another --out")
+                                   f"not removing it; remove it yourself or choose another {flag}")
             shutil.rmtree(root)
         elif resume:
             found = _read_experiment_file(root)
             if found is None and not empty:
                 raise ResultsError(f"{root} is not a stichsim results folder (no {EXPERIMENT_FILE}): "
-                                   f"remove it or choose another --out")
+                                   f"remove it or choose another {flag}")
             if found is not None and found.get("config_hash") != config_hash:
                 old = str(found.get("config_hash"))[:12]
                 raise ResultsError(f"{root} holds results of a different config (hash {old}, "
                                    f"this config {config_hash[:12]}): use --force to replace it "
-                                   f"or --out to write elsewhere")
+                                   f"or {flag} to write elsewhere")
             if found is not None and (found.get("stichsim_version"), found.get("engine_hash")) \
                     != (sim.__version__, sim.SOURCE_HASH):
                 raise ResultsError(f"{root} was written by stichsim {found.get('stichsim_version')} "
                                    f"(engine {str(found.get('engine_hash'))[:8]}), this is "
                                    f"{sim.__version__} (engine {sim.SOURCE_HASH[:8]}): its shards may "
-                                   f"differ from new ones; use --force to replace it or --out to "
+                                   f"differ from new ones; use --force to replace it or {flag} to "
                                    f"write elsewhere")
         elif not empty:
             raise ResultsError(f"{root} exists: use --resume to finish it or --force to replace it")
@@ -654,7 +656,7 @@ def plan(exp: Experiment, root: Path, resume: bool = False) -> tuple[Iterator[Sh
 
 def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] = Path("results"), jobs: int = 1,
                    resume: bool = False, force: bool = False, progress: bool = True,
-                   backend: Any = "loky") -> Path:
+                   backend: Any = "loky", flag: str = "--out") -> Path:
     """Play every shard of every variant of ``exp`` and write them under ``out_dir/exp.name``.
 
     Parameters
@@ -667,6 +669,7 @@ def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] = Path("resu
     progress : show a progress bar over shards (on a terminal).
     backend : joblib backend (``"loky"``; any registered one plugs in); ``None``: the one set
         by ``joblib.parallel_config`` around the call (how ``sim.cluster`` uses Dask's).
+    flag : the command's option for another results root, as a refusal names it.
 
     Returns the experiment's results folder. An existing folder without ``resume``
     or ``force``, or a ``resume`` of a folder written by another config, raises
@@ -679,7 +682,7 @@ def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] = Path("resu
         raise ResultsError(f"jobs must be a positive integer, got {jobs!r}")
     root = Path(out_dir) / exp.name
     h = exp.config_hash()
-    _prepare(root, exp, h, resume and not force, force)
+    _prepare(root, exp, h, resume and not force, force, flag)
     # absolute paths in the tasks: a worker on another machine has its own working folder
     todo, n_todo, done = plan(exp, root.absolute(), resume=resume and not force)
     bar = tqdm(total=n_todo + done, initial=done, unit="shard", desc=exp.name, file=sys.stderr,

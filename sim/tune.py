@@ -638,7 +638,8 @@ def run_tune(tune: Tune, results: str | os.PathLike[str] = Path("results"), jobs
     """Race ``tune`` in ``results/<name>`` (resuming what is there) and return the folder and
     the outcome."""
     root = Path(results) / tune.experiment.name
-    _prepare(root, tune.experiment, tune.config_hash(), resume=not force, force=force)
+    _prepare(root, tune.experiment, tune.config_hash(), resume=not force, force=force,
+             flag="--results")
     return root, race(tune, root.absolute(), jobs=jobs, backend=backend, progress=progress)
 
 

@@ -280,3 +280,18 @@ delta = 100.0
     _, out = run_tune(load_tune(write(tmp_path, text)), tmp_path / "results", jobs=1, progress=False)
     assert out["best"] == [0, 1]  # nobody is 100 points per deal from the other
     assert out["twins"] == ([[0, 1]] if alike else [])
+
+
+def test_another_tune_in_the_same_folder_is_refused_naming_the_right_options(capsys, tmp_path) -> None:
+    """A results folder holding another tune's race is kept: one line that names --force and
+    --results (tune's --out is the report folder), exit 2, the report folder not written."""
+    text = TUNE.replace("deals = 6000", "deals = 2000").replace("first_round = 2000", "")
+    argv = ["tune", "--results", str(tmp_path / "r"), "--out", str(tmp_path / "rep"), "--no-progress",
+            "--jobs", "1"]
+    assert main([*argv[:1], str(write(tmp_path, text)), *argv[1:]]) == 0
+    capsys.readouterr()
+    other = write(tmp_path, text.replace("delta = 0.05", "delta = 0.1"), "other.toml")
+    status = main([*argv[:1], str(other), *argv[1:3], "--out", str(tmp_path / "rep2"), *argv[5:]])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1 and "use --force to replace it or --results" in err, err
+    assert not (tmp_path / "rep2").exists()
