@@ -123,19 +123,18 @@ def family_size(candidates: int, objectives: int) -> int:
     return objectives * (candidates + candidates * (candidates - 1) // 2)
 
 
-def gap_bounds(value_b: np.ndarray, lo_b: np.ndarray, hi_b: np.ndarray, lo_d: np.ndarray,
-               hi_d: np.ndarray, target: float) -> tuple[np.ndarray, np.ndarray]:
+def gap_bounds(lo_b: np.ndarray, hi_b: np.ndarray, lo_d: np.ndarray, hi_d: np.ndarray,
+               target: float) -> tuple[np.ndarray, np.ndarray]:
     """Bounds on ``|R_c - t| - |R_b - t|`` (``c``'s distance from the target less ``b``'s)
     over every ``R_b`` in ``[lo_b, hi_b]`` and paired difference ``R_c - R_b`` in
     ``[lo_d, hi_d]`` (arrays that broadcast). The difference is piecewise linear in ``R_b``
     with kinks where ``R_b``, ``R_b + lo_d`` or ``R_b + hi_d`` meets the target, so its extremes
     lie at the ends of ``[lo_b, hi_b]`` or at those kinks.
 
-    >>> [float(x[0]) for x in gap_bounds(np.array([0.0]), np.array([-0.1]), np.array([0.1]),
-    ...                                  np.array([0.5]), np.array([0.7]), 0.0)]
+    >>> [float(x[0]) for x in gap_bounds(np.array([-0.1]), np.array([0.1]), np.array([0.5]),
+    ...                                  np.array([0.7]), 0.0)]
     [0.30000000000000004, 0.7]
     """
-    del value_b  # the bounds need only the intervals
     t = target
     points = [lo_b, hi_b, np.clip(t, lo_b, hi_b), np.clip(t - lo_d, lo_b, hi_b),
               np.clip(t - hi_d, lo_b, hi_b)]
@@ -217,7 +216,7 @@ def judge(estimates: Sequence[Estimates], objectives: Sequence[Objective],
         value = est.value
         diff = value[:, None] - value[None, :]
         lo_b, hi_b = (value - z * se)[None, :], (value + z * se)[None, :]
-        low, high = gap_bounds(value[None, :], lo_b, hi_b, diff - z * pair, diff + z * pair, obj.target)
+        low, high = gap_bounds(lo_b, hi_b, diff - z * pair, diff + z * pair, obj.target)
         np.fill_diagonal(low, 0.0)
         np.fill_diagonal(high, 0.0)
         beaten |= low > obj.delta

@@ -19,6 +19,8 @@ from typing import Any
 from analysis import plots
 from analysis.report import CSS, html_table, inline, md_table, png_bytes, write_whole
 
+TUNE_FILE = "tune.json"
+"""The outcome as JSON beside the report (what ``stichsim tune --json`` prints)."""
 OPEN_ROWS = 40
 """A candidates' table this long or shorter is shown open; a longer one folded."""
 
@@ -38,7 +40,8 @@ def _order(out: Outcome) -> list[int]:
     """Candidates in report order: the best group by distance, then by the round they left
     (latest first), then by index."""
     best = list(out["best"])
-    rest = [i for i in range(len(out["candidates"])) if i not in set(best)]
+    kept = set(best)
+    rest = [i for i in range(len(out["candidates"])) if i not in kept]
     target = out["objectives"][0]["target"]
     rest.sort(key=lambda i: (-(out["candidates"][i]["eliminated_round"] or 0),
                              abs(out["candidates"][i]["value"] - target), i))
@@ -156,10 +159,10 @@ def build(out: Outcome, folder: str | Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     for name, _, png in figures:
         write_whole(folder / name, png)
-    write_whole(folder / "tune.json", (json.dumps(out, indent=1) + "\n").encode())
+    write_whole(folder / TUNE_FILE, (json.dumps(out, indent=1) + "\n").encode())
     write_whole(folder / "summary.md", ("\n".join(md) + "\n").encode())
     write_whole(folder / "index.html", "".join(page).encode())
     return folder / "index.html"
 
 
-__all__ = ["build", "headlines"]
+__all__ = ["TUNE_FILE", "build", "headlines"]

@@ -50,7 +50,7 @@ import re
 import shutil
 import sys
 import tomllib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,7 +62,7 @@ import pyarrow.parquet as pq
 import sim
 from sim.errors import ConfigError, ResultsError
 from sim.games.base import Game
-from sim.options import RuleError
+from sim.options import OptionTable, RuleError
 from sim.policies import POLICIES, PolicyError, policy_ids
 from sim.registry import GameError, find_game
 
@@ -606,6 +606,12 @@ def _prepare(root: Path, exp: Experiment, config_hash: str, resume: bool, force:
                            (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode())
 
 
+def play_key(options: OptionTable, rules: Mapping[str, Any], policies: Sequence[str] = ()) -> str:
+    """What decides how deals are played: the rules less the scoring-only options, and the
+    policies. Configurations with equal keys play identical deals (one play, re-scored)."""
+    return _canonical_json([options.play_rules(rules), list(policies)])
+
+
 def plan(exp: Experiment, root: Path, resume: bool = False) -> tuple[Iterator[ShardTask], int, int]:
     """The shard tasks still to do under ``root`` (a lazy iterator), their number, and
     the number of shards already done.
@@ -637,8 +643,7 @@ def plan(exp: Experiment, root: Path, resume: bool = False) -> tuple[Iterator[Sh
     options = find_game(exp.game).options
     groups: dict[str, list[Variant]] = {}
     for variant in variants:
-        key = _canonical_json([options.play_rules(variant.rules), variant.policies])
-        groups.setdefault(key, []).append(variant)
+        groups.setdefault(play_key(options, variant.rules, variant.policies), []).append(variant)
 
     def tasks() -> Iterator[ShardTask]:
         for group in groups.values():
@@ -701,6 +706,6 @@ def run_experiment(exp: Experiment, out_dir: str | os.PathLike[str] = Path("resu
 
 __all__ = ["BASE", "EXPERIMENT_FILE", "META_KEYS", "OUTCOME_KEY", "START_COLUMN", "WON_PREFIX", "Experiment",
            "Shard", "ShardOutput", "ShardTask", "Variant",
-           "outcome_columns", "outcome_metadata", "plan", "read_shard_metadata", "run_experiment",
+           "outcome_columns", "outcome_metadata", "plan", "play_key", "read_shard_metadata", "run_experiment",
            "run_shard", "shard_columns", "shard_complete", "shard_metadata", "shard_path", "shard_table",
            "write_shard"]

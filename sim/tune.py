@@ -37,6 +37,7 @@ import re
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -52,15 +53,17 @@ from analysis.stats import ALPHA
 from sim.errors import ConfigError
 from sim.games.base import Game
 from sim.options import Option, RuleError
-from sim.policies import POLICIES, PolicyError, policy_ids
 from sim.registry import find_game
 from sim.runner import (
     COMPRESSION,
     Experiment,
     _canonical_json,
+    _policies,
     _prepare,
     outcome_metadata,
+    play_key,
     read_shard_metadata,
+    shard_columns,
     shard_table,
     write_atomic_bytes,
 )
@@ -71,8 +74,6 @@ MAX_CANDIDATES = 5000
 """The most rule sets one tune may race (their pairs are compared every round)."""
 RACE = "race"
 """The folder of a tune's shard files under its results folder."""
-TUNE_FILE = "tune.json"
-"""The tune's outcome beside the report (what ``--json`` prints)."""
 _CONSTRAINT = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(<=|>=|<|>)\s*([-+0-9.eE]+)\s*\Z")
 
 
@@ -97,9 +98,10 @@ class Tune:
     groups: tuple[tuple[int, ...], ...] = field(default=())
     """Candidates that play the same deals the same way (equal play rules), by index."""
 
-    @property
-    def game(self) -> Game:
-        return self.experiment.game_obj
+    @cached_property
+    def group_of(self) -> dict[int, int]:
+        """Each candidate's play group (an index into ``groups``)."""
+        return {c: g for g, members in enumerate(self.groups) for c in members}
 
     def rounds(self) -> list[int]:
         """Deals a candidate has played after each round: a first round, then each twice
@@ -163,7 +165,7 @@ def load_tune(path: str | os.PathLike[str], budget: int | None = None) -> Tune:
         raise fail(f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} "
                    f"(allowed: {', '.join(TUNE_KEYS)})")
     game = exp.game_obj
-    columns = set(_columns(game))
+    columns = set(shard_columns(game))
     searched, values = _searched(game, raw.get("options"), fail)
     measures = _names(raw.get("measure", "start_edge"), "measure", fail)
     constraints = tuple(_constraint(c, fail) for c in _names(raw.get("constraints", []), "constraints",
@@ -198,12 +200,6 @@ def load_tune(path: str | os.PathLike[str], budget: int | None = None) -> Tune:
                    f"options or values")
     return Tune(exp, searched, tuple(candidates), measures, targets, deltas, constraints, rungs,
                 budget, min(first, budget), _groups(game, candidates))
-
-
-def _columns(game: Game) -> list[str]:
-    from sim.runner import shard_columns
-
-    return shard_columns(game)
 
 
 def _searched(game: Game, raw: Any, fail: Any) -> tuple[tuple[str, ...], list[list[Any]]]:
@@ -300,16 +296,7 @@ def _rungs(raw: Any, game: Game, fail: Any) -> tuple[tuple[str, ...], ...]:
     """Each rung's policy per seat: a name (every seat) or a list of one per seat."""
     if not isinstance(raw, list) or not raw:
         raise fail(f"policies must be a list of rungs (a policy name, or one per seat), got {raw!r}")
-    rungs = []
-    for rung in raw:
-        seats = [rung] * game.n_players if isinstance(rung, str) else rung
-        try:
-            if not isinstance(seats, list):
-                raise PolicyError(f"a rung is a policy name or a list of {game.n_players}, got {rung!r}")
-            policy_ids(seats, game.n_players, game.name)
-        except PolicyError as e:
-            raise fail(f"policies: {e} (policies: {', '.join(POLICIES)})") from None
-        rungs.append(tuple(seats))
+    rungs = [tuple(_policies(rung, game, "policies", fail)) for rung in raw]
     if len(set(rungs)) < len(rungs):
         raise fail("policies: a rung is listed twice")
     return tuple(rungs)
@@ -319,7 +306,7 @@ def _groups(game: Game, candidates: Sequence[Mapping[str, Any]]) -> tuple[tuple[
     """Candidates with equal play rules, in order of their first member."""
     found: dict[str, list[int]] = {}
     for i, rules in enumerate(candidates):
-        found.setdefault(_canonical_json(game.options.play_rules(dict(rules))), []).append(i)
+        found.setdefault(play_key(game.options, rules), []).append(i)
     return tuple(tuple(g) for g in found.values())
 
 
@@ -436,7 +423,7 @@ def _block(tune: Tune, root: Path, shard: int, keys: list[tuple[int, int, str, s
     parts: dict[tuple[int, int], pl.DataFrame] = {}
     out = []
     for rung, cand, measure, part in keys:
-        g = next(j for j, members in enumerate(tune.groups) if cand in members)
+        g = tune.group_of[cand]
         if (rung, g) not in parts:
             parts[(rung, g)] = pl.read_parquet(shard_file(root, rung, g, shard))
         values = parts[(rung, g)][column(cand, measure)]
@@ -483,7 +470,8 @@ def race(tune: Tune, root: Path, jobs: int = 1, backend: Any = "loky",
                                     return_as="generator_unordered")
                 for _ in parallel(delayed(play_task)(t) for t in todo):
                     pass
-            moments, keys = _restrict(moments, keys, _keys(tune, alive))
+            racing = _keys(tune, alive)
+            moments, keys = _restrict(moments, keys, racing), racing
             width = len(keys) + 1
             new = Moments.total((_block(tune, root, k, keys)
                                  for k in range(start // exp.shard_size, -(-end // exp.shard_size))),
@@ -509,13 +497,14 @@ def race(tune: Tune, root: Path, jobs: int = 1, backend: Any = "loky",
 
 
 def _restrict(moments: Moments, old: list[tuple[int, int, str, str]],
-              new: list[tuple[int, int, str, str]]) -> tuple[Moments, list[tuple[int, int, str, str]]]:
-    """The moments of the deals so far, over the columns ``new`` (those still racing)."""
+              new: list[tuple[int, int, str, str]]) -> Moments:
+    """The moments of the deals so far (over the columns ``old``), over the columns ``new``
+    (those still racing)."""
     if moments.n == 0:
-        return Moments(0, np.zeros((len(new) + 1, len(new) + 1))), new
+        return Moments(0, np.zeros((len(new) + 1, len(new) + 1)))
     at = {key: j + 1 for j, key in enumerate(old)}
     index = np.array([0] + [at[key] for key in new])
-    return Moments(moments.n, moments.cross[np.ix_(index, index)]), new
+    return Moments(moments.n, moments.cross[np.ix_(index, index)])
 
 
 def _judge(tune: Tune, moments: Moments, keys: list[tuple[int, int, str, str]], alive: list[int],
@@ -643,5 +632,5 @@ def run_tune(tune: Tune, results: str | os.PathLike[str] = Path("results"), jobs
     return root, race(tune, root.absolute(), jobs=jobs, backend=backend, progress=progress)
 
 
-__all__ = ["MAX_CANDIDATES", "RACE", "TUNE_FILE", "TUNE_KEYS", "RaceTask", "Tune", "load_tune",
+__all__ = ["MAX_CANDIDATES", "RACE", "TUNE_KEYS", "RaceTask", "Tune", "load_tune",
            "outcome", "play_task", "race", "run_tune"]

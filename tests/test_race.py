@@ -59,8 +59,8 @@ finite = st.floats(-3, 3, allow_nan=False)
 @given(finite, st.floats(0, 2), finite, st.floats(0, 2), st.floats(-2, 2))
 def test_the_distance_bounds_are_the_extremes_over_the_box(b0, bw, d0, dw, target) -> None:
     lo_b, hi_b, lo_d, hi_d = b0, b0 + bw, d0, d0 + dw
-    low, high = gap_bounds(np.array([b0]), np.array([lo_b]), np.array([hi_b]), np.array([lo_d]),
-                           np.array([hi_d]), target)
+    low, high = gap_bounds(np.array([lo_b]), np.array([hi_b]), np.array([lo_d]), np.array([hi_d]),
+                           target)
     rb, d = np.meshgrid(np.linspace(lo_b, hi_b, 201), np.linspace(lo_d, hi_d, 201))
     gap = np.abs(rb + d - target) - np.abs(rb - target)
     assert low[0] <= gap.min() + 1e-9 and high[0] >= gap.max() - 1e-9
