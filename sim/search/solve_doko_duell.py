@@ -72,6 +72,12 @@ def tally(state, q):
 
 
 @numba.njit(inline="always", **JIT)
+def bounds(state, q):
+    """``(0, open)``: no points are known to be sure for either side before the search."""
+    return 0, tally(state, q)[1]
+
+
+@numba.njit(inline="always", **JIT)
 def _live(state):
     """The cards not played yet, and the card lying in the trick."""
     live = ALL_CARDS & ~np.uint64(state[S.PLAYED] | state[S.PLAYED + 1])
@@ -129,13 +135,13 @@ def new_workspace(tt_bits=TT_BITS):
 @numba.njit(**JIT)
 def bound(state, q, target, ws):
     """The question's null-window search at ``target`` (``solver.probe``)."""
-    return solver.probe(state, target, q, ws, step, tally, key, moves)
+    return solver.probe(state, target, q, ws, step, tally, key, moves, bounds)
 
 
 @numba.njit(**JIT)
 def count(state, q, ws):
     """The count under best play."""
-    return solver.exact(state, q, ws, step, tally, key, moves)
+    return solver.exact(state, q, ws, step, tally, key, moves, bounds)
 
 
 

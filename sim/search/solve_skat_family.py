@@ -29,12 +29,11 @@ from sim.games.skat_cardplay import LENGTH, TRICKS, S, legal, step
 from sim.games.skat_en_deux import card_row
 from sim.games.skat_values import EFF, JIT, JIT_NRT, NULL, POINTS, RAMSCH, STRENGTH, card_points
 from sim.search import pimc, solver
+from sim.search.skat_bounds import ORDER, PERM, SPAN, hands_in_order, led_for_sure, trumps_above
 from sim.search.skat_family import world
 from sim.search.solver import Q_COUNTED, Q_GAME, Q_KIND, Q_MAXIMIZERS, Q_SUM
 from sim.tricks import trick_winner
 
-ORDER, PERM, SPAN = solver.card_order(EFF, STRENGTH)
-"""Each game type's cards by effective suit and strength (``solver.equivalent``)."""
 ALL_POINTS = 120
 Q_CONSTANT, Q_TOTAL, Q_LAST_TRICK = Q_GAME, Q_GAME + 1, Q_GAME + 2
 """The question's own constants: points counted from the start (the declarer's skat),
@@ -110,6 +109,31 @@ def tally(state, q):
 
 
 @numba.njit(inline="always", **JIT)
+def bounds(state, q):
+    """At a trick's start, ``(low, high)``: the least and the most the remaining tricks add
+    to the count, from the points each side takes for sure (``sim.search.skat_bounds``): the
+    tricks its trumps above the other side's must win, and the leader's quick tricks where his
+    side wants its own points (not in a ramsch, where the count's player and the two others
+    against him both shun them). A null game's tricks have none."""
+    open_ = tally(state, q)[1]
+    if q[Q_KIND] == solver.TRICKS:
+        return 0, open_
+    game = state[S.GAME]
+    everyone = (1 << state[S.PLACES]) - 1
+    ours = q[Q_COUNTED] & everyone
+    theirs = everyone & ~ours
+    hands = hands_in_order(state, game)
+    low = trumps_above(state, game, ours, hands)
+    high = open_ - trumps_above(state, game, theirs, hands)
+    leader = state[S.LEADER]
+    if ((ours >> leader) & 1) != ((q[Q_MAXIMIZERS] >> leader) & 1):
+        return low, high  # a ramsch: the leader's side does not want its quick tricks
+    if (ours >> leader) & 1:
+        return max(low, led_for_sure(state, game, ours, hands)), high
+    return low, min(high, open_ - led_for_sure(state, game, theirs, hands))
+
+
+@numba.njit(inline="always", **JIT)
 def key(state):
     """At a trick's start, the cards left and the leader; else 0."""
     if state[S.TRICK_N] or state[HEADER.PHASE] != PLAY:
@@ -160,13 +184,13 @@ def new_workspace(tt_bits=TT_BITS):
 @numba.njit(**JIT)
 def bound(state, q, target, ws):
     """The question's null-window search at ``target`` (``solver.probe``)."""
-    return solver.probe(state, target, q, ws, step, tally, key, moves)
+    return solver.probe(state, target, q, ws, step, tally, key, moves, bounds)
 
 
 @numba.njit(**JIT)
 def count(state, q, ws):
     """The question's count under best play."""
-    return solver.exact(state, q, ws, step, tally, key, moves)
+    return solver.exact(state, q, ws, step, tally, key, moves, bounds)
 
 
 

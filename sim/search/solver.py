@@ -25,6 +25,10 @@ states, one a ply), so that it can be inlined into each game's compiled entry po
 * ``finished(state)``, ``step(state, action)``: the game's card play;
 * ``tally(state, q)``: ``(count, open)``: the count so far and the most the rest can add;
 * ``key(state)``: at a trick's start, the position's key (nonzero), else 0;
+* ``bounds(state, q)``: at a trick's start, ``(low, high)``: the least and the most the
+  remaining tricks add to the count, from what each side takes for sure (the quick bounds;
+  ``(0, open)`` where a game knows none). Asked once for a position the table does not hold:
+  its entry starts from them, so they cost nothing when it is met again;
 * ``moves(state, q, out, rep, scores)``: the moves to search, best first, into ``out``;
   their number. ``rep[card]`` receives, for each legal card, the one searched in its stead;
   ``scores`` is scratch.
@@ -68,9 +72,10 @@ and the table's generation when it was written."""
 BOUND_OFFSET = 32768
 GENERATIONS = 1 << 24
 """Generations an entry tells apart; the table is wiped when they wrap (``clear``)."""
-ALPHA, BETA, BEST, BEST_MOVE, ALPHA0, BETA0 = range(6)
-"""``ws[W_WINDOW][depth]``: a node's window, its best value and move so far, and the window
-it was opened with."""
+ALPHA, BETA, BEST, BEST_MOVE, ALPHA0, BETA0, FUTURE_LOW, FUTURE_HIGH = range(8)
+"""``ws[W_WINDOW][depth]``: a node's window, its best value and move so far, the window
+it was opened with, and (a keyed node) the bounds on what its remaining tricks add that were
+known when it was opened."""
 NODES, GENERATION = 0, 1
 """``ws[W_STATS]``: nodes searched, and the table's generation (``clear``)."""
 
@@ -89,7 +94,7 @@ def workspace(length, tt_bits):
             np.zeros(DEPTH, np.int64), np.zeros(DEPTH, np.int64), np.zeros(DEPTH, np.int64),
             np.zeros(DEPTH, np.uint64), np.zeros(DEPTH, np.int64),
             np.zeros((size, 2), np.uint64), np.zeros(64, np.int64),
-            np.zeros(MAX_MOVES, np.int64), np.ones(2, np.int64), np.zeros((DEPTH, 6), np.int64))
+            np.zeros(MAX_MOVES, np.int64), np.ones(2, np.int64), np.zeros((DEPTH, 8), np.int64))
 
 
 @numba.njit(**JIT_INLINE)
@@ -133,13 +138,14 @@ def _lookup(ws, key):
 
 
 @numba.njit(**JIT_INLINE)
-def _store(ws, key, future, low, high, move):
+def _store(ws, key, future, low, high, move, known_low, known_high):
     """A keyed node's result: the remaining tricks add ``future``, or at most that when it
     failed low (``low``), or at least that when it failed high (``high``); ``move`` decided it
-    (-1: none did)."""
+    (-1: none did). A new entry (or one another position took meanwhile) starts from the
+    bounds known when the node was opened (``known_low``, ``known_high``)."""
     slot = ws[W_TABLE][_slot(ws, key)]
     entry = _lookup(ws, key)
-    lo, hi, best = _unpack(entry) if entry else (0, UNKNOWN_HIGH, -1)
+    lo, hi, best = _unpack(entry) if entry else (known_low, known_high, -1)
     if move >= 0:
         best = move
     if not low and future > lo:
@@ -151,7 +157,7 @@ def _store(ws, key, future, low, high, move):
 
 
 @numba.njit(**JIT_INLINE)
-def _enter(d, q, ws, tally, key, moves):
+def _enter(d, q, ws, tally, key, moves, bounds):
     """Open the node at depth ``d`` within its window: ``(True, value)`` if the bounds or
     the table decide it (the value a bound on the right side of the window), else
     ``(False, 0)`` with its moves listed."""
@@ -171,10 +177,14 @@ def _enter(d, q, ws, tally, key, moves):
         entry = _lookup(ws, k)
         if entry:
             low, high, first = _unpack(entry)
-            if count + low >= beta:
-                return True, count + low
-            if count + high <= alpha:
-                return True, count + high
+        else:
+            low, high = bounds(s, q)
+        if count + low >= beta:
+            return True, count + low
+        if count + high <= alpha:
+            return True, count + high
+        win[d, FUTURE_LOW] = low
+        win[d, FUTURE_HIGH] = high
         keys[d] = k
         base[d] = count
     n = moves(s, q, mv[d], ws[W_REP], ws[W_SCORES])
@@ -206,7 +216,7 @@ def _first(listed, n, move):
 
 
 @numba.njit(**JIT_INLINE)
-def search(root, alpha, beta, q, ws, step, tally, key, moves):
+def search(root, alpha, beta, q, ws, step, tally, key, moves, bounds):
     """The count under best play from ``root`` if it lies strictly between ``alpha`` and
     ``beta``; else a bound beyond the window on that side (fail-soft alpha-beta: at most
     ``alpha`` means at most the value returned, at least ``beta`` at least it). ``root`` is
@@ -218,7 +228,7 @@ def search(root, alpha, beta, q, ws, step, tally, key, moves):
     d = 0
     win[0, ALPHA] = alpha
     win[0, BETA] = beta
-    done, value = _enter(0, q, ws, tally, key, moves)
+    done, value = _enter(0, q, ws, tally, key, moves, bounds)
     while True:
         if not done:
             k = idx[d]
@@ -229,11 +239,11 @@ def search(root, alpha, beta, q, ws, step, tally, key, moves):
             win[d + 1, ALPHA] = win[d, ALPHA]
             win[d + 1, BETA] = win[d, BETA]
             d += 1
-            done, value = _enter(d, q, ws, tally, key, moves)
+            done, value = _enter(d, q, ws, tally, key, moves, bounds)
             continue
         if keys[d]:
             _store(ws, keys[d], value - base[d], value <= win[d, ALPHA0], value >= win[d, BETA0],
-                   win[d, BEST_MOVE])
+                   win[d, BEST_MOVE], win[d, FUTURE_LOW], win[d, FUTURE_HIGH])
         if d == 0:
             return value
         d -= 1
@@ -254,15 +264,15 @@ def search(root, alpha, beta, q, ws, step, tally, key, moves):
 
 
 @numba.njit(**JIT_INLINE)
-def probe(root, target, q, ws, step, tally, key, moves):
+def probe(root, target, q, ws, step, tally, key, moves, bounds):
     """A null-window ``search`` at ``target``: a value of at least ``target`` means the
     maximizers can make the count at least that value against any defence, one below it
     that they can make at most that value."""
-    return search(root, target - 1, target, q, ws, step, tally, key, moves)
+    return search(root, target - 1, target, q, ws, step, tally, key, moves, bounds)
 
 
 @numba.njit(**JIT_INLINE)
-def exact(root, q, ws, step, tally, key, moves):
+def exact(root, q, ws, step, tally, key, moves, bounds):
     """The count under best play from ``root``: null-window searches, bisecting the range the
     count may still lie in; each search's bound (fail-soft) narrows it beyond its target.
     (Fewer nodes than one search with the whole range as its window: a null window cuts
@@ -272,7 +282,7 @@ def exact(root, q, ws, step, tally, key, moves):
     high = count + open_
     while low < high:
         target = (low + high + 1) // 2
-        value = probe(root, target, q, ws, step, tally, key, moves)
+        value = probe(root, target, q, ws, step, tally, key, moves, bounds)
         if value >= target:
             low = value
         else:
