@@ -25,7 +25,7 @@ from sim.games.cardplay import HEADER
 from sim.games.skat_cardplay import LENGTH, S, begin, contract, sit
 from sim.games.skat_values import GRAND, NULL
 from sim.registry import find_game
-from sim.search import solve_doko_skat, solve_skat_family, solver
+from sim.search import solve_doko_skat, solve_skat_family, solver, sure_points
 from sim.solve import SOLVERS
 from sim.trace import write_trace
 
@@ -170,6 +170,57 @@ def test_hand_worked_positions() -> None:
     solver.clear(ws)
     solve_skat_family.counts_after(state, q, ws, out)
     assert out[SKAT_DECK.index("CJ")] == out[SKAT_DECK.index("SA")] == 55
+
+
+@pytest.mark.parametrize("game_name,deals", [("skat", 400), ("skat_en_deux", 400),
+                                             ("doko_duell", 300), ("doko_skat", 400)])
+def test_the_quick_bounds_hold_against_plain_minimax(game_name, deals) -> None:
+    # At every trick's start of the last four tricks: what the remaining tricks add under best
+    # play lies within the game's bounds, and the bounds say something in many positions.
+    module = SOLVERS[game_name]
+    tricks = find_game(game_name).tricks
+    checked = narrowed = 0
+    for state, actions in recorded(game_name, deals, seed=5):
+        for position in walk(game_name, state, actions, tricks - 4):
+            if not module.key(position):
+                continue
+            q = question(game_name, position)
+            count, open_ = module.tally(position, q)
+            low, high = module.bounds(position, q)
+            future = MINIMAX[game_name](position, q) - count
+            assert 0 <= low <= future <= high <= open_
+            checked += 1
+            narrowed += low > 0 or high < open_
+    assert checked > 500 and narrowed > checked // 10
+
+
+def test_hand_worked_quick_bounds() -> None:
+    # Grand, declarer forehand to lead CJ SA; ST S7 and HA S8 against him, the skat DA DT.
+    # His jack draws no trump and wins, his SA is the top spade: both tricks are his, with
+    # the others' cards: 2 + 11 + 10 + 11 = 34 (the 55 of the solved ending less the skat).
+    state = _skat_position(GRAND, ("CJ SA", "ST S7", "HA S8"), 0, "DA DT")
+    q = question("skat", state)
+    assert solve_skat_family.bounds(state, q) == (34, 34)
+    # CJ HJ SA against SJ S7 H7 and DA DT D7: CJ draws middlehand's only trump, so HJ and
+    # SA win too: all 38 points. With SJ DJ S7 he keeps a trump after CJ: only CJ and SA,
+    # which he must follow, are sure: 2 + 11 + his cheapest two (0 + 2) + rearhand's (0 + 10).
+    state = _skat_position(GRAND, ("CJ HJ SA", "SJ S7 H7", "DA DT D7"), 0, "C7 C8")
+    assert solve_skat_family.bounds(state, question("skat", state)) == (38, 38)
+    state = _skat_position(GRAND, ("CJ HJ SA", "SJ DJ S7", "DA DT D7"), 0, "C7 C8")
+    q = question("skat", state)
+    low, high = solve_skat_family.bounds(state, q)
+    assert (low, high) == (25, solve_skat_family.tally(state, q)[1])
+    ws = solve_skat_family.new_workspace(12)
+    assert solve_skat_family.count(state, q, ws) >= solve_skat_family.tally(state, q)[0] + 25
+    # Of two equal cards the first played wins: neither player's copy is sure to win.
+    suits = np.zeros(5, np.uint64)
+    suits[4] = np.uint64(0b11)
+    classes = np.zeros(6, np.uint64)
+    classes[5] = np.uint64(0b11)  # both worth 11
+    hands = (np.uint64(0b01), np.uint64(0b10), np.uint64(0))
+    for side in (1, 2):
+        assert sure_points.trumps_above(hands, 2, side, suits, classes, np.uint64(0b01)) == 0
+    assert sure_points.trumps_above(hands, 2, 1, suits, classes, np.uint64(0)) == 22
 
 
 # --- stichsim solve ----------------------------------------------------------------------------

@@ -35,8 +35,11 @@ from sim.games.doko_duell_values import BAND_VP
 from sim.search import pimc, solver
 from sim.search.doko_duell import world
 from sim.search.solver import Q_COUNTED, Q_KIND, Q_MAXIMIZERS, Q_SUM
+from sim.search.sure_points import hands_in_order, order_masks, trumps_above
 
 ORDER, PERM, SPAN = (table[0] for table in solver.card_order(EFF, STRENGTH))
+SUITS, CLASSES, TWINS = (table[0] for table in order_masks(ORDER[np.newaxis], EFF, STRENGTH, POINTS))
+"""The order space's suits, cards by value and equal cards (``sim.search.sure_points``)."""
 ALL_POINTS = 240
 ALL_CARDS = np.uint64((1 << N_CARDS) - 1)
 TT_BITS = 22
@@ -72,12 +75,6 @@ def tally(state, q):
 
 
 @numba.njit(inline="always", **JIT)
-def bounds(state, q):
-    """``(0, open)``: no points are known to be sure for either side before the search."""
-    return 0, tally(state, q)[1]
-
-
-@numba.njit(inline="always", **JIT)
 def _live(state):
     """The cards not played yet, and the card lying in the trick."""
     live = ALL_CARDS & ~np.uint64(state[S.PLAYED] | state[S.PLAYED + 1])
@@ -105,6 +102,20 @@ def _cards_of(state, seat):
         cards |= bit(state[base + lsb(present)])
         present &= present - 1
     return cards
+
+
+@numba.njit(inline="always", **JIT)
+def bounds(state, q):
+    """At a trick's start, ``(low, high)``: the least and the most the remaining tricks add
+    to player 0's points, from each player's trumps above every trump the other still holds
+    (``sim.search.sure_points.trumps_above``: every card is played in the end, and such a
+    trump wins its trick whenever it comes; an equal card of the other player blocks, so
+    this holds under every ``equal_cards`` rule). The leader's quick tricks are left out: a
+    pyramid card may lie covered."""
+    open_ = tally(state, q)[1]
+    hands = hands_in_order(_cards_of(state, 0), _cards_of(state, 1), 0, PERM)
+    low = trumps_above(hands, 2, 1, SUITS, CLASSES, TWINS)
+    return low, open_ - trumps_above(hands, 2, 2, SUITS, CLASSES, TWINS)
 
 
 @numba.njit(inline="always", **JIT)

@@ -21,9 +21,12 @@ from sim.games.kernel import card_row
 from sim.search import pimc, solver
 from sim.search.doko_skat import world
 from sim.search.solver import Q_COUNTED, Q_GAME, Q_KIND, Q_MAXIMIZERS, Q_SUM
+from sim.search.sure_points import hands_in_order, led_for_sure, order_masks, trumps_above
 from sim.tricks import trick_winner
 
 ORDER, PERM, SPAN = solver.card_order(EFF, STRENGTH)
+SUITS, CLASSES, TWINS = order_masks(ORDER, EFF, STRENGTH, POINTS)
+"""The order space's suits, cards by value and equal cards (``sim.search.sure_points``)."""
 Q_CONSTANT, Q_TOTAL = Q_GAME, Q_GAME + 1
 """The question's own constants: the lone player's points outside the main game's tricks,
 and the main game's card points (taken and still out)."""
@@ -85,8 +88,21 @@ def tally(state, q):
 
 @numba.njit(inline="always", **JIT)
 def bounds(state, q):
-    """``(0, open)``: no points are known to be sure for either side before the search."""
-    return 0, tally(state, q)[1]
+    """At a trick's start, ``(low, high)``: the least and the most the remaining tricks add
+    to the lone player's points, from the points each side takes for sure
+    (``sim.search.sure_points``: both sides want their own points)."""
+    open_ = tally(state, q)[1]
+    table = state[S.TABLE]
+    hands = hands_in_order(state[S.HANDS], state[S.HANDS + 1], state[S.HANDS + 2], PERM[table])
+    suits, classes, twins = SUITS[table], CLASSES[table], TWINS[table]
+    lone = q[Q_COUNTED]
+    pair = 7 & ~lone
+    low = trumps_above(hands, 3, lone, suits, classes, twins)
+    high = open_ - trumps_above(hands, 3, pair, suits, classes, twins)
+    leader = state[S.TRICK_LEADER]
+    if (lone >> leader) & 1:
+        return max(low, led_for_sure(hands, 3, leader, lone, suits, classes, twins)), high
+    return low, min(high, open_ - led_for_sure(hands, 3, leader, pair, suits, classes, twins))
 
 
 @numba.njit(inline="always", **JIT)

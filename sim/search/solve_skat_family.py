@@ -29,11 +29,15 @@ from sim.games.skat_cardplay import LENGTH, TRICKS, S, legal, step
 from sim.games.skat_en_deux import card_row
 from sim.games.skat_values import EFF, JIT, JIT_NRT, NULL, POINTS, RAMSCH, STRENGTH, card_points
 from sim.search import pimc, solver
-from sim.search.skat_bounds import ORDER, PERM, SPAN, hands_in_order, led_for_sure, trumps_above
 from sim.search.skat_family import world
 from sim.search.solver import Q_COUNTED, Q_GAME, Q_KIND, Q_MAXIMIZERS, Q_SUM
+from sim.search.sure_points import hands_in_order, led_for_sure, order_masks, trumps_above
 from sim.tricks import trick_winner
 
+ORDER, PERM, SPAN = solver.card_order(EFF, STRENGTH)
+"""Each game type's cards by effective suit and strength (``solver.equivalent``)."""
+SUITS, CLASSES, TWINS = order_masks(ORDER, EFF, STRENGTH, POINTS)
+"""The same order space's suits, cards by value and equal cards (``sim.search.sure_points``)."""
 ALL_POINTS = 120
 Q_CONSTANT, Q_TOTAL, Q_LAST_TRICK = Q_GAME, Q_GAME + 1, Q_GAME + 2
 """The question's own constants: points counted from the start (the declarer's skat),
@@ -111,7 +115,7 @@ def tally(state, q):
 @numba.njit(inline="always", **JIT)
 def bounds(state, q):
     """At a trick's start, ``(low, high)``: the least and the most the remaining tricks add
-    to the count, from the points each side takes for sure (``sim.search.skat_bounds``): the
+    to the count, from the points each side takes for sure (``sim.search.sure_points``): the
     tricks its trumps above the other side's must win, and the leader's quick tricks where his
     side wants its own points (not in a ramsch, where the count's player and the two others
     against him both shun them). A null game's tricks have none."""
@@ -122,15 +126,20 @@ def bounds(state, q):
     everyone = (1 << state[S.PLACES]) - 1
     ours = q[Q_COUNTED] & everyone
     theirs = everyone & ~ours
-    hands = hands_in_order(state, game)
-    low = trumps_above(state, game, ours, hands)
-    high = open_ - trumps_above(state, game, theirs, hands)
+    places = state[S.PLACES]
+    hands = hands_in_order(state[S.HANDS], state[S.HANDS + 1],
+                           state[S.HANDS + 2] if places == 3 else 0, PERM[game])
+    suits, classes, twins = SUITS[game], CLASSES[game], TWINS[game]
+    low = trumps_above(hands, places, ours, suits, classes, twins)
+    high = open_ - trumps_above(hands, places, theirs, suits, classes, twins)
     leader = state[S.LEADER]
     if ((ours >> leader) & 1) != ((q[Q_MAXIMIZERS] >> leader) & 1):
         return low, high  # a ramsch: the leader's side does not want its quick tricks
-    if (ours >> leader) & 1:
-        return max(low, led_for_sure(state, game, ours, hands)), high
-    return low, min(high, open_ - led_for_sure(state, game, theirs, hands))
+    side = ours if (ours >> leader) & 1 else theirs
+    quick = led_for_sure(hands, places, leader, side, suits, classes, twins)
+    if side == ours:
+        return max(low, quick), high
+    return low, min(high, open_ - quick)
 
 
 @numba.njit(inline="always", **JIT)

@@ -13,9 +13,10 @@ others maximizing them (each plays for himself, so the search takes the two as a
 ``probe(root, target, ...)`` answers "can the maximizers make the count at least
 ``target``?" by a null-window fail-soft alpha-beta (``search``; after Kupferschmid & Helmert
 2006), with a bound that may lie beyond the target: a node is decided as soon as the count
-reaches the target or cannot any more (the quick bounds); positions at a trick's start are
+reaches the target or cannot any more, counting at a trick's start the points each side
+takes for sure (the quick bounds, the game's ``bounds``); positions at a trick's start are
 kept in a transposition table keyed by the cards left and the leader, with the bounds on
-what the remaining tricks add that every search so far proved; the moves come from the
+what the remaining tricks add, from the quick bounds and every search so far; the moves come from the
 game, cards equivalent among the remaining ones searched once and the likely best first.
 ``exact`` finds the count under best play by bisection over targets; its searches share
 the table, so the later ones are cheap. The search is iterative (a stack of
