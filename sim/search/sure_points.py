@@ -1,8 +1,10 @@
 """The points each side of a card play takes for sure from a trick's start, whoever plays
 what: the quick bounds of the games' solvers (their ``bounds`` hooks), which prune a search
-before it plays a card. Written once for the games where a trick goes to its highest trump or
-else the highest card of the led suit, the first of two equal cards winning (the Skat family,
-Doko-Skat).
+before it plays a card. Written once for every game here, where a trick goes to its highest
+trump, else to the highest card of the led suit. A card counts as above another player's only
+when it is stronger: an equal card blocks it, so the bounds hold whichever of two equal cards
+wins (the duel's ``equal_cards``). The duel takes only the trumps above the other's (its
+covered pyramid cards may let a player dodge a suit).
 
 Two kinds of tricks are sure:
 
