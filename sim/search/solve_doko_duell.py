@@ -35,7 +35,7 @@ from sim.games.doko_duell_values import BAND_VP
 from sim.search import pimc, solver
 from sim.search.doko_duell import world
 from sim.search.solver import Q_COUNTED, Q_KIND, Q_MAXIMIZERS, Q_SUM
-from sim.search.sure_points import hands_in_order, order_masks, trumps_above
+from sim.search.sure_points import hands_in_order, order_masks, sure_bounds
 
 ORDER, PERM, SPAN = (table[0] for table in solver.card_order(EFF, STRENGTH))
 SUITS, CLASSES, TWINS = (table[0] for table in order_masks(ORDER[np.newaxis], EFF, STRENGTH, POINTS))
@@ -114,8 +114,7 @@ def bounds(state, q):
     pyramid card may lie covered."""
     open_ = tally(state, q)[1]
     hands = hands_in_order(_cards_of(state, 0), _cards_of(state, 1), 0, PERM)
-    low = trumps_above(hands, 2, 1, SUITS, CLASSES, TWINS)
-    return low, open_ - trumps_above(hands, 2, 2, SUITS, CLASSES, TWINS)
+    return sure_bounds(hands, 2, state[S.LEADER], 1, open_, SUITS, CLASSES, TWINS, False)
 
 
 @numba.njit(inline="always", **JIT)

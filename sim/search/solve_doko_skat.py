@@ -21,7 +21,7 @@ from sim.games.kernel import card_row
 from sim.search import pimc, solver
 from sim.search.doko_skat import world
 from sim.search.solver import Q_COUNTED, Q_GAME, Q_KIND, Q_MAXIMIZERS, Q_SUM
-from sim.search.sure_points import hands_in_order, led_for_sure, order_masks, trumps_above
+from sim.search.sure_points import hands_in_order, order_masks, sure_bounds
 from sim.tricks import trick_winner
 
 ORDER, PERM, SPAN = solver.card_order(EFF, STRENGTH)
@@ -94,15 +94,8 @@ def bounds(state, q):
     open_ = tally(state, q)[1]
     table = state[S.TABLE]
     hands = hands_in_order(state[S.HANDS], state[S.HANDS + 1], state[S.HANDS + 2], PERM[table])
-    suits, classes, twins = SUITS[table], CLASSES[table], TWINS[table]
-    lone = q[Q_COUNTED]
-    pair = 7 & ~lone
-    low = trumps_above(hands, 3, lone, suits, classes, twins)
-    high = open_ - trumps_above(hands, 3, pair, suits, classes, twins)
-    leader = state[S.TRICK_LEADER]
-    if (lone >> leader) & 1:
-        return max(low, led_for_sure(hands, 3, leader, lone, suits, classes, twins)), high
-    return low, min(high, open_ - led_for_sure(hands, 3, leader, pair, suits, classes, twins))
+    return sure_bounds(hands, 3, state[S.TRICK_LEADER], q[Q_COUNTED], open_, SUITS[table],
+                       CLASSES[table], TWINS[table], True)
 
 
 @numba.njit(inline="always", **JIT)

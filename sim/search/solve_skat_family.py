@@ -31,7 +31,7 @@ from sim.games.skat_values import EFF, JIT, JIT_NRT, NULL, POINTS, RAMSCH, STREN
 from sim.search import pimc, solver
 from sim.search.skat_family import world
 from sim.search.solver import Q_COUNTED, Q_GAME, Q_KIND, Q_MAXIMIZERS, Q_SUM
-from sim.search.sure_points import hands_in_order, led_for_sure, order_masks, trumps_above
+from sim.search.sure_points import hands_in_order, order_masks, sure_bounds
 from sim.tricks import trick_winner
 
 ORDER, PERM, SPAN = solver.card_order(EFF, STRENGTH)
@@ -123,23 +123,15 @@ def bounds(state, q):
     if q[Q_KIND] == solver.TRICKS:
         return 0, open_
     game = state[S.GAME]
-    everyone = (1 << state[S.PLACES]) - 1
-    ours = q[Q_COUNTED] & everyone
-    theirs = everyone & ~ours
     places = state[S.PLACES]
+    ours = q[Q_COUNTED] & ((1 << places) - 1)
+    leader = state[S.LEADER]
     hands = hands_in_order(state[S.HANDS], state[S.HANDS + 1],
                            state[S.HANDS + 2] if places == 3 else 0, PERM[game])
-    suits, classes, twins = SUITS[game], CLASSES[game], TWINS[game]
-    low = trumps_above(hands, places, ours, suits, classes, twins)
-    high = open_ - trumps_above(hands, places, theirs, suits, classes, twins)
-    leader = state[S.LEADER]
-    if ((ours >> leader) & 1) != ((q[Q_MAXIMIZERS] >> leader) & 1):
-        return low, high  # a ramsch: the leader's side does not want its quick tricks
-    side = ours if (ours >> leader) & 1 else theirs
-    quick = led_for_sure(hands, places, leader, side, suits, classes, twins)
-    if side == ours:
-        return max(low, quick), high
-    return low, min(high, open_ - quick)
+    # a ramsch: the leader's side does not want its quick tricks
+    wants = ((ours >> leader) & 1) == ((q[Q_MAXIMIZERS] >> leader) & 1)
+    return sure_bounds(hands, places, leader, ours, open_, SUITS[game], CLASSES[game],
+                       TWINS[game], wants)
 
 
 @numba.njit(inline="always", **JIT)

@@ -128,7 +128,7 @@ def led_for_sure(hands, places, leader, side, suits, classes, twins):
                 n = min(n, popcount(hands[p] & suits[e]))
         if n:
             rounds += n
-            total += _worth(top, classes) if n == popcount(top) else _cheapest(top, n, classes)
+            total += _cheapest(top, n, classes)  # all of them: their worth
     if holding == 0 and partner_trumps == 0:
         rest = mine & suits[TRUMP] & ~won
         rounds += popcount(rest)
@@ -166,4 +166,21 @@ def trumps_above(hands, places, side, suits, classes, twins):
     return total
 
 
-__all__ = ["CLASS_POINTS", "hands_in_order", "led_for_sure", "order_masks", "trumps_above"]
+
+@numba.njit(**JIT_INLINE)
+def sure_bounds(hands, places, leader, ours, open_, suits, classes, twins, quick):
+    """``(low, high)``: the least and the most the counted side ``ours`` (a mask over
+    ``places``) adds from a trick's start, ``open_`` points still out: each side's trumps
+    above the other's and, when ``quick``, the leader's quick tricks for his side."""
+    theirs = ((1 << places) - 1) & ~ours
+    low = trumps_above(hands, places, ours, suits, classes, twins)
+    high = open_ - trumps_above(hands, places, theirs, suits, classes, twins)
+    if not quick:
+        return low, high
+    if (ours >> leader) & 1:
+        return max(low, led_for_sure(hands, places, leader, ours, suits, classes, twins)), high
+    return low, min(high, open_ - led_for_sure(hands, places, leader, theirs, suits, classes, twins))
+
+
+__all__ = ["CLASS_POINTS", "hands_in_order", "led_for_sure", "order_masks", "sure_bounds",
+           "trumps_above"]
