@@ -127,7 +127,8 @@ def _figures(out: Outcome) -> Iterator[tuple[str, str, bytes]]:
     if len(out["objectives"]) > 1:
         x, y = out["objectives"][0]["name"], out["objectives"][1]["name"]
         points = [{"candidate": i, **out["candidates"][i]} for i in out["best"]]
-        fig = plots.front(points, x, y, [i in set(out["front"]) for i in out["best"]])
+        front = set(out["front"])
+        fig = plots.front(points, x, y, [i in front for i in out["best"]])
         yield "front.png", "The Pareto front of the candidates left", png_bytes(fig)
 
 

@@ -43,11 +43,12 @@ def table_json(seated: SeatedTable) -> dict[str, Any]:
     """Everything the page shows of ``seated`` now."""
     moment = seated.moment
     screen = seated.screen
+    defaults = seated.game.rules({})
     out: dict[str, Any] = {
         "id": seated.id, "game": seated.game.name, "seat": seated.seat, "policy": seated.policy,
         "policy_label": label(seated.policy),
         "seed": seated.seed, "number": seated.number, "players": seated.game.n_players,
-        "rules": {k: v for k, v in seated.rules.items() if v != seated.game.rules({})[k]},
+        "rules": {k: v for k, v in seated.rules.items() if v != defaults[k]},
         "step": len(seated.table.decisions), "told": screen.narrate(moment.actions),
         "view": None, "question": None, "result": None, "series": series_json(seated)}
     if moment.view is not None:
