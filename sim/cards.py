@@ -153,6 +153,14 @@ def _cttz(typingctx, x):
     return types.uint64(types.uint64), codegen
 
 
+@intrinsic
+def _ctlz(typingctx, x):
+    """LLVM's count of leading zero bits of a 64-bit word (64 for zero)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+    return types.uint64(types.uint64), codegen
+
+
 @numba.njit(cache=True, inline="always")
 def popcount(x):
     """Number of set bits (cards) in a mask."""
@@ -165,6 +173,12 @@ def lsb(x):
     return np.int64(_cttz(np.uint64(x)))  # type: ignore[call-arg]  # numba fills in typingctx
 
 
+@numba.njit(cache=True, inline="always")
+def bit_length(x):
+    """Bits needed to write ``x`` (0 for 0): the index of its highest set bit, plus one."""
+    return 64 - np.int64(_ctlz(np.uint64(x)))  # type: ignore[call-arg]  # numba fills in typingctx
+
+
 # plain Python (tests that spy on kernels): no LLVM intrinsics (numba sets its config's
 # attributes at run time, where mypy cannot see them)
 if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
@@ -175,6 +189,10 @@ if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
     def lsb(x):  # type: ignore[misc]  # noqa: F811
         """Index of the lowest set bit of a non-zero mask."""
         return np.int64((int(x) & -int(x)).bit_length() - 1)
+
+    def bit_length(x):  # type: ignore[misc]  # noqa: F811
+        """Bits needed to write ``x`` (0 for 0)."""
+        return np.int64(int(x).bit_length())
 
 
 @numba.njit(cache=True, inline="always")

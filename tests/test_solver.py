@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 import solver_reference as ref
 
-from sim.cards import SKAT_DECK
+from sim.cards import SKAT_DECK, bit_length
 from sim.cli import main
 from sim.games.cardplay import HEADER
 from sim.games.skat_cardplay import LENGTH, S, begin, contract, sit
@@ -292,3 +292,31 @@ def test_bench_solver_times_each_question(capsys) -> None:
         assert r["game"] == "skat" and 1 <= r["positions"] <= 3
         assert 0 < r["median_ms"] <= r["p90_ms"]
     assert main(["bench", "--solver", "--policies", "heuristic"]) == 2
+
+
+def test_the_table_keeps_the_costliest_positions_of_a_bucket() -> None:
+    """A full bucket gives up the slot whose search took fewest nodes; after ``clear`` every
+    slot is free; what a store proved (exact, at most, at least) is what a lookup finds."""
+    ws = solve_skat_family.new_workspace(2)  # four slots: one bucket
+    solver.clear(ws)
+    nodes = {1: 1000, 2: 10, 3: 100, 4: 5000}
+    for key, n in nodes.items():
+        solver._store(ws, np.uint64(key), key, False, False, -1, 0, 120, n)
+    assert [solver._unpack(solver._lookup(ws, np.uint64(k)))[:2] for k in nodes] == [
+        (k, k) for k in nodes]
+    # a fifth position takes the slot of the one that took fewest nodes (key 2)
+    solver._store(ws, np.uint64(5), 50, True, False, -1, 0, 120, 50)
+    assert solver._lookup(ws, np.uint64(2)) == 0
+    assert solver._unpack(solver._lookup(ws, np.uint64(5)))[:2] == (0, 50)  # failed low: at most 50
+    assert all(solver._lookup(ws, np.uint64(k)) for k in (1, 3, 4))
+    # a new generation: every slot is free again, nothing is found
+    solver.clear(ws)
+    assert not any(solver._lookup(ws, np.uint64(k)) for k in (1, 3, 4, 5))
+    solver._store(ws, np.uint64(6), 7, False, True, -1, 0, 120, 1)
+    assert solver._unpack(solver._lookup(ws, np.uint64(6)))[:2] == (7, 120)  # failed high
+
+
+def test_bit_length() -> None:
+    """The work a table entry records: the bit length of its nodes."""
+    assert [int(bit_length(np.uint64(x))) for x in (0, 1, 2, 255, 256, 1 << 63)] == [
+        0, 1, 2, 8, 9, 64]

@@ -34,8 +34,11 @@ states, one a ply), so that it can be inlined into each game's compiled entry po
   their number. ``rep[card]`` receives, for each legal card, the one searched in its stead;
   ``scores`` is scratch.
 
-The table is bounded: ``TT_BITS`` bits of index, one entry a slot, the newer position
-replacing the older (``workspace``: 16 bytes a slot, 4 MiB at the default ``TT_BITS``).
+The table is bounded: ``TT_BITS`` bits of index, 16 bytes a slot (``workspace``; 4 MiB at
+2 ** 18 slots). A position may lie in any of the ``WAYS`` slots of its bucket (one cache
+line); a new one takes a slot of an older generation, else the slot whose search took the
+fewest nodes, so the positions that cost most to search stay (the "work" replacement of
+chess programs).
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from sim.cards import lsb
+from sim.cards import bit_length, lsb
 from sim.games.cardplay import HEADER
 from sim.rng import mix64
 from sim.tricks import beats
@@ -69,14 +72,17 @@ W_TABLE, W_REP, W_SCORES, W_STATS, W_WINDOW = range(7, 12)
 TT_KEY, TT_ENTRY = 0, 1
 """A table slot's two words: the position's key, and its entry packed (``_pack``): the lower
 and upper bounds on what the remaining tricks add, the move that decided its last search,
-and the table's generation when it was written."""
+the work it took (the bit length of its nodes searched) and the table's generation when it
+was written."""
 BOUND_OFFSET = 32768
-GENERATIONS = 1 << 24
+GENERATIONS = 1 << 16
+WAYS = 4
+"""Slots of a bucket: four of 16 bytes fill a 64-byte cache line."""
 """Generations an entry tells apart; the table is wiped when they wrap (``clear``)."""
-ALPHA, BETA, BEST, BEST_MOVE, ALPHA0, BETA0, FUTURE_LOW, FUTURE_HIGH = range(8)
+ALPHA, BETA, BEST, BEST_MOVE, ALPHA0, BETA0, FUTURE_LOW, FUTURE_HIGH, OPENED = range(9)
 """``ws[W_WINDOW][depth]``: a node's window, its best value and move so far, the window
-it was opened with, and (a keyed node) the bounds on what its remaining tricks add that were
-known when it was opened."""
+it was opened with, (a keyed node) the bounds on what its remaining tricks add that were
+known when it was opened, and the nodes searched before it."""
 NODES, GENERATION = 0, 1
 """``ws[W_STATS]``: nodes searched, and the table's generation (``clear``)."""
 
@@ -88,14 +94,14 @@ def workspace(length, tt_bits):
     """The arrays one solver reuses for states ``length`` long: the stack (states, moves,
     their count, the next move, who maximizes, a node's key and count), the transposition
     table of ``2 ** tt_bits`` slots of two words (``TT_KEY``, ``TT_ENTRY``: one cache line
-    holds a whole slot), scratch for the moves (``rep``, scores), ``W_STATS`` and the
+    holds a bucket), scratch for the moves (``rep``, scores), ``W_STATS`` and the
     nodes' windows. One per thread; ``clear`` before another deal or question."""
     size = 1 << tt_bits
     return (np.zeros((DEPTH, length), np.int64), np.zeros((DEPTH, MAX_MOVES), np.int64),
             np.zeros(DEPTH, np.int64), np.zeros(DEPTH, np.int64), np.zeros(DEPTH, np.int64),
             np.zeros(DEPTH, np.uint64), np.zeros(DEPTH, np.int64),
             np.zeros((size, 2), np.uint64), np.zeros(64, np.int64),
-            np.zeros(MAX_MOVES, np.int64), np.ones(2, np.int64), np.zeros((DEPTH, 8), np.int64))
+            np.zeros(MAX_MOVES, np.int64), np.ones(2, np.int64), np.zeros((DEPTH, 9), np.int64))
 
 
 @numba.njit(**JIT_INLINE)
@@ -110,14 +116,26 @@ def clear(ws):
 
 
 @numba.njit(**JIT_INLINE)
-def _slot(ws, key):
-    return np.int64(mix64(key) & np.uint64(ws[W_TABLE].shape[0] - 1))
+def _bucket(ws, key):
+    """The first slot of the bucket of the position ``key``."""
+    return np.int64(mix64(key) & np.uint64(ws[W_TABLE].shape[0] - WAYS))
 
 
 @numba.njit(**JIT_INLINE)
-def _pack(low, high, move, generation):
+def _pack(low, high, move, work, generation):
     return (np.uint64(low + BOUND_OFFSET) | (np.uint64(high + BOUND_OFFSET) << np.uint64(16))
-            | (np.uint64(move + 1) << np.uint64(32)) | (np.uint64(generation) << np.uint64(40)))
+            | (np.uint64(move + 1) << np.uint64(32)) | (np.uint64(work) << np.uint64(40))
+            | (np.uint64(generation) << np.uint64(48)))
+
+
+@numba.njit(**JIT_INLINE)
+def _generation(entry):
+    return entry >> np.uint64(48)
+
+
+@numba.njit(**JIT_INLINE)
+def _work(entry):
+    return (entry >> np.uint64(40)) & np.uint64(0xFF)
 
 
 @numba.njit(**JIT_INLINE)
@@ -131,21 +149,48 @@ def _unpack(entry):
 @numba.njit(**JIT_INLINE)
 def _lookup(ws, key):
     """The entry of the position ``key`` (0: none of this generation)."""
-    slot = ws[W_TABLE][_slot(ws, key)]
-    entry = slot[TT_ENTRY]
-    if slot[TT_KEY] != key or (entry >> np.uint64(40)) != np.uint64(ws[W_STATS][GENERATION] % GENERATIONS):
-        return np.uint64(0)
-    return entry
+    table = ws[W_TABLE]
+    start = _bucket(ws, key)
+    for i in range(start, start + WAYS):
+        if table[i, TT_KEY] == key:
+            entry = table[i, TT_ENTRY]
+            if _generation(entry) == np.uint64(ws[W_STATS][GENERATION] % GENERATIONS):
+                return entry
+            return np.uint64(0)
+    return np.uint64(0)
 
 
 @numba.njit(**JIT_INLINE)
-def _store(ws, key, future, low, high, move, known_low, known_high):
+def _store(ws, key, future, low, high, move, known_low, known_high, nodes):
     """A keyed node's result: the remaining tricks add ``future``, or at most that when it
     failed low (``low``), or at least that when it failed high (``high``); ``move`` decided it
-    (-1: none did). A new entry (or one another position took meanwhile) starts from the
-    bounds known when the node was opened (``known_low``, ``known_high``)."""
-    slot = ws[W_TABLE][_slot(ws, key)]
-    entry = _lookup(ws, key)
+    (-1: none did); its search took ``nodes``. A new entry (or one another position took
+    meanwhile) starts from the bounds known when the node was opened (``known_low``,
+    ``known_high``) and takes its bucket's slot of an older generation, else the one of
+    least work."""
+    table = ws[W_TABLE]
+    generation = np.uint64(ws[W_STATS][GENERATION] % GENERATIONS)
+    start = _bucket(ws, key)
+    at = start
+    least = np.uint64(1 << 16)
+    entry = np.uint64(0)
+    for i in range(start, start + WAYS):
+        e = table[i, TT_ENTRY]
+        if table[i, TT_KEY] == key:
+            at = i
+            if _generation(e) == generation:
+                entry = e
+            break
+        if _generation(e) != generation:
+            if least:
+                at = i
+                least = np.uint64(0)
+        elif _work(e) < least:
+            at = i
+            least = _work(e)
+    work = np.uint64(bit_length(nodes))
+    if entry and _work(entry) > work:
+        work = _work(entry)
     lo, hi, best = _unpack(entry) if entry else (known_low, known_high, -1)
     if move >= 0:
         best = move
@@ -153,8 +198,8 @@ def _store(ws, key, future, low, high, move, known_low, known_high):
         lo = future
     if not high and future < hi:
         hi = future
-    slot[TT_KEY] = key
-    slot[TT_ENTRY] = _pack(lo, hi, best, ws[W_STATS][GENERATION] % GENERATIONS)
+    table[at, TT_KEY] = key
+    table[at, TT_ENTRY] = _pack(lo, hi, best, work, generation)
 
 
 @numba.njit(**JIT_INLINE)
@@ -201,6 +246,7 @@ def _enter(d, q, ws, tally, key, moves, bounds):
     win[d, BEST_MOVE] = -1
     win[d, ALPHA0] = alpha
     win[d, BETA0] = beta
+    win[d, OPENED] = ws[W_STATS][NODES]
     ws[W_STATS][NODES] += 1
     return False, 0
 
@@ -244,7 +290,8 @@ def search(root, alpha, beta, q, ws, step, tally, key, moves, bounds):
             continue
         if keys[d]:
             _store(ws, keys[d], value - base[d], value <= win[d, ALPHA0], value >= win[d, BETA0],
-                   win[d, BEST_MOVE], win[d, FUTURE_LOW], win[d, FUTURE_HIGH])
+                   win[d, BEST_MOVE], win[d, FUTURE_LOW], win[d, FUTURE_HIGH],
+                   ws[W_STATS][NODES] - win[d, OPENED])
         if d == 0:
             return value
         d -= 1
