@@ -198,12 +198,7 @@ if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
 @numba.njit(cache=True, inline="always")
 def msb(x):
     """Index of the highest set bit of a non-zero mask."""
-    x = np.uint64(x)
-    n = np.int64(0)
-    while x > np.uint64(1):
-        x >>= np.uint64(1)
-        n += 1
-    return n
+    return bit_length(x) - 1
 
 
 def _select_in_byte() -> np.ndarray:

@@ -75,10 +75,12 @@ and upper bounds on what the remaining tricks add, the move that decided its las
 the work it took (the bit length of its nodes searched) and the table's generation when it
 was written."""
 BOUND_OFFSET = 32768
+WORK_SHIFT, GENERATION_SHIFT = 40, 48
+"""Where an entry's work (8 bits) and generation (16 bits) lie (``_pack``)."""
 GENERATIONS = 1 << 16
+"""Generations an entry tells apart; the table is wiped when they wrap (``clear``)."""
 WAYS = 4
 """Slots of a bucket: four of 16 bytes fill a 64-byte cache line."""
-"""Generations an entry tells apart; the table is wiped when they wrap (``clear``)."""
 ALPHA, BETA, BEST, BEST_MOVE, ALPHA0, BETA0, FUTURE_LOW, FUTURE_HIGH, OPENED = range(9)
 """``ws[W_WINDOW][depth]``: a node's window, its best value and move so far, the window
 it was opened with, (a keyed node) the bounds on what its remaining tricks add that were
@@ -124,18 +126,18 @@ def _bucket(ws, key):
 @numba.njit(**JIT_INLINE)
 def _pack(low, high, move, work, generation):
     return (np.uint64(low + BOUND_OFFSET) | (np.uint64(high + BOUND_OFFSET) << np.uint64(16))
-            | (np.uint64(move + 1) << np.uint64(32)) | (np.uint64(work) << np.uint64(40))
-            | (np.uint64(generation) << np.uint64(48)))
+            | (np.uint64(move + 1) << np.uint64(32)) | (np.uint64(work) << np.uint64(WORK_SHIFT))
+            | (np.uint64(generation) << np.uint64(GENERATION_SHIFT)))
 
 
 @numba.njit(**JIT_INLINE)
 def _generation(entry):
-    return entry >> np.uint64(48)
+    return entry >> np.uint64(GENERATION_SHIFT)
 
 
 @numba.njit(**JIT_INLINE)
 def _work(entry):
-    return (entry >> np.uint64(40)) & np.uint64(0xFF)
+    return (entry >> np.uint64(WORK_SHIFT)) & np.uint64(0xFF)
 
 
 @numba.njit(**JIT_INLINE)
