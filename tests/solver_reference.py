@@ -1,7 +1,8 @@
 """Slow references the double-dummy solver is checked against (``test_solver.py``): a plain
 minimax that visits every line of play, and a plain alpha-beta (no table, no equivalent
 cards, cards in index order). Both are written without the solver's code: they play the
-game's own ``legal`` and ``step`` and count with its ``tally``."""
+game's own ``legal`` and ``step`` over its card-play state and count with its ``tally`` (the
+Skat family, whose solver searches a state of its own, with ``skat_family_count`` here)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ import numpy as np
 
 from sim.cards import lsb
 from sim.games.cardplay import HEADER
+from sim.games.skat_cardplay import TRICKS, S
+from sim.games.skat_values import NULL
 from sim.search import solve_doko_duell, solve_doko_skat, solve_skat_family
-from sim.search.solver import Q_MAXIMIZERS
+from sim.search.skat_family_search import Q_CONSTANT, Q_LAST_TRICK, Q_TOTAL
+from sim.search.solver import POINTS, Q_COUNTED, Q_KIND, Q_MAXIMIZERS
 
 BIG = 1 << 20
 
@@ -97,9 +101,37 @@ def _alphabeta(root, q, legal, step, tally):
         best[d] = max(best[d], v) if maxing[d] else min(best[d], v)
 
 
+@numba.njit(cache=True, inline="always")
+def skat_family_count(state, q):
+    """``(count, open)`` of a Skat-family card-play state: the counted places' card points
+    (and the question's constant; the last trick's skat in Skat's ramsch) or tricks, and the
+    most the rest can add."""
+    counted = q[Q_COUNTED]
+    done = state[S.DONE] != 0
+    if q[Q_KIND] != POINTS:
+        tricks = 0
+        for p in range(3):
+            if (counted >> p) & 1:
+                tricks += state[S.TRICKS + p]
+        if done:
+            return tricks, 0
+        return tricks, 1 - tricks if state[S.GAME] == NULL else TRICKS - state[S.TRICK_NO]
+    count = q[Q_CONSTANT]
+    taken = 0
+    for p in range(3):
+        taken += state[S.POINTS + p]
+        if (counted >> p) & 1:
+            count += state[S.POINTS + p]
+    if done:
+        if (counted >> state[S.LEADER]) & 1:
+            count += q[Q_LAST_TRICK]
+        return count, 0
+    return count, q[Q_TOTAL] - taken
+
+
 @numba.njit(cache=True)
 def minimax_skat_family(root, q):
-    return _minimax(root, q, solve_skat_family.legal, solve_skat_family.step, solve_skat_family.tally)
+    return _minimax(root, q, solve_skat_family.legal, solve_skat_family.step, skat_family_count)
 
 
 @numba.njit(cache=True)
@@ -114,7 +146,7 @@ def minimax_doko_skat(root, q):
 
 @numba.njit(cache=True)
 def alphabeta_skat_family(root, q):
-    return _alphabeta(root, q, solve_skat_family.legal, solve_skat_family.step, solve_skat_family.tally)
+    return _alphabeta(root, q, solve_skat_family.legal, solve_skat_family.step, skat_family_count)
 
 
 @numba.njit(cache=True)

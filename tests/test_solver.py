@@ -25,7 +25,7 @@ from sim.games.cardplay import HEADER
 from sim.games.skat_cardplay import LENGTH, S, begin, contract, sit
 from sim.games.skat_values import GRAND, NULL
 from sim.registry import find_game
-from sim.search import solve_doko_skat, solve_skat_family, solver, sure_points
+from sim.search import skat_family_search, solve_doko_skat, solve_skat_family, solver, sure_points
 from sim.solve import SOLVERS
 from sim.trace import write_trace
 
@@ -37,6 +37,16 @@ RULES = {"skat": {"all_pass": "ramsch"}, "skat_en_deux": {"offers": True},
          "doko_duell": {"equal_cards": "second_wins"}, "doko_skat": {}}
 """Rules that bring the rarer cases in: Skat's ramsch, Skat-en-deux's offers (a solved
 card play has none), the duel's second copy winning."""
+HOOKS = {"skat": skat_family_search, "skat_en_deux": skat_family_search}
+"""The modules with the search's hooks where they are not the solver module's own (the
+Skat family searches a state of its own)."""
+
+
+def searched(game_name: str, position: np.ndarray) -> np.ndarray:
+    """The state the game's search runs over at ``position`` (a card-play state)."""
+    if game_name in HOOKS:
+        return skat_family_search.search_state(position)
+    return position
 
 
 def recorded(game_name: str, deals: int, seed: int = 3):
@@ -177,16 +187,17 @@ def test_hand_worked_positions() -> None:
 def test_the_quick_bounds_hold_against_plain_minimax(game_name, deals) -> None:
     # At every trick's start of the last four tricks: what the remaining tricks add under best
     # play lies within the game's bounds, and the bounds say something in many positions.
-    module = SOLVERS[game_name]
+    hooks = HOOKS.get(game_name, SOLVERS[game_name])
     tricks = find_game(game_name).tricks
     checked = narrowed = 0
     for state, actions in recorded(game_name, deals, seed=5):
         for position in walk(game_name, state, actions, tricks - 4):
-            if not module.key(position):
+            s = searched(game_name, position)
+            if not hooks.key(s):
                 continue
             q = question(game_name, position)
-            count, open_ = module.tally(position, q)
-            low, high = module.bounds(position, q)
+            count, open_ = hooks.tally(s, q)
+            low, high = hooks.bounds(s, q)
             future = MINIMAX[game_name](position, q) - count
             assert 0 <= low <= future <= high <= open_
             checked += 1
@@ -194,24 +205,49 @@ def test_the_quick_bounds_hold_against_plain_minimax(game_name, deals) -> None:
     assert checked > 500 and narrowed > checked // 10
 
 
+@pytest.mark.parametrize("game_name", ["skat", "skat_en_deux"])
+def test_the_skat_family_search_state_follows_the_card_play(game_name) -> None:
+    """Card by card along recorded deals (suit games, grands, nulls, ramsch), every legal
+    card stepped in the search state lands where the card-play state's step does."""
+    fields = skat_family_search.F
+    kinds = set()
+    steps = 0
+    for state, actions in recorded(game_name, 300, seed=7):
+        for position in walk(game_name, state, actions, 0):
+            s = searched(game_name, position)
+            kinds.add(int(position[S.GAME]))
+            legal = int(solve_skat_family.legal(position))
+            for card in (c for c in range(32) if legal >> c & 1):
+                after = position.copy()
+                solve_skat_family.step(after, card)
+                mine = s.copy()
+                skat_family_search.step(mine, skat_family_search.POSITION[position[S.GAME], card])
+                mine[fields.TRICK + mine[fields.TRICK_N]:fields.TRICK + 3] = -1  # free
+                assert np.array_equal(mine, searched(game_name, after))
+                steps += 1
+    assert steps > 10_000 and {GRAND, NULL} <= kinds
+
+
 def test_hand_worked_quick_bounds() -> None:
     # Grand, declarer forehand to lead CJ SA; ST S7 and HA S8 against him, the skat DA DT.
     # His jack draws no trump and wins, his SA is the top spade: both tricks are his, with
     # the others' cards: 2 + 11 + 10 + 11 = 34 (the 55 of the solved ending less the skat).
+    bounds, tally = skat_family_search.bounds, skat_family_search.tally
     state = _skat_position(GRAND, ("CJ SA", "ST S7", "HA S8"), 0, "DA DT")
     q = question("skat", state)
-    assert solve_skat_family.bounds(state, q) == (34, 34)
+    assert bounds(searched("skat", state), q) == (34, 34)
     # CJ HJ SA against SJ S7 H7 and DA DT D7: CJ draws middlehand's only trump, so HJ and
     # SA win too: all 38 points. With SJ DJ S7 he keeps a trump after CJ: only CJ and SA,
     # which he must follow, are sure: 2 + 11 + his cheapest two (0 + 2) + rearhand's (0 + 10).
     state = _skat_position(GRAND, ("CJ HJ SA", "SJ S7 H7", "DA DT D7"), 0, "C7 C8")
-    assert solve_skat_family.bounds(state, question("skat", state)) == (38, 38)
+    assert bounds(searched("skat", state), question("skat", state)) == (38, 38)
     state = _skat_position(GRAND, ("CJ HJ SA", "SJ DJ S7", "DA DT D7"), 0, "C7 C8")
     q = question("skat", state)
-    low, high = solve_skat_family.bounds(state, q)
-    assert (low, high) == (25, solve_skat_family.tally(state, q)[1])
+    s = searched("skat", state)
+    low, high = bounds(s, q)
+    assert (low, high) == (25, tally(s, q)[1])
     ws = solve_skat_family.new_workspace(12)
-    assert solve_skat_family.count(state, q, ws) >= solve_skat_family.tally(state, q)[0] + 25
+    assert solve_skat_family.count(state, q, ws) >= tally(s, q)[0] + 25
     # Of two equal cards the first played wins: neither player's copy is sure to win.
     suits = np.zeros(5, np.uint64)
     suits[4] = np.uint64(0b11)

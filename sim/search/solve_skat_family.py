@@ -1,6 +1,8 @@
-"""The Skat family's double-dummy solver (``skat``, ``skat_en_deux``): the hooks the one
-search (``sim.search.solver``) needs over the card-play state, and the compiled entry points
-the solve command, the solver bench and the tests call.
+"""The Skat family's double-dummy solver (``skat``, ``skat_en_deux``): the question a
+card-play state asks, and the compiled entry points the solve command, the solver bench, the
+solving players and the tests call. They take card-play states; the one search
+(``sim.search.solver``) runs over the family's search state
+(``sim.search.skat_family_search``), made from the card-play state at each search's root.
 
 The question a state asks (``question``):
 
@@ -23,25 +25,17 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from sim.cards import bit
-from sim.games.cardplay import HEADER, PLAY
-from sim.games.skat_cardplay import LENGTH, TRICKS, S, legal, step
+from sim.games.cardplay import HEADER
+from sim.games.skat_cardplay import LENGTH, S, legal, step
 from sim.games.skat_en_deux import card_row
-from sim.games.skat_values import EFF, JIT, JIT_NRT, NULL, POINTS, RAMSCH, STRENGTH, card_points
+from sim.games.skat_values import JIT, JIT_NRT, NULL, RAMSCH, card_points
 from sim.search import pimc, solver
+from sim.search import skat_family_search as search_state
 from sim.search.skat_family import world
-from sim.search.solver import Q_COUNTED, Q_GAME, Q_KIND, Q_MAXIMIZERS, Q_SUM
-from sim.search.sure_points import hands_in_order, order_masks, sure_bounds
-from sim.tricks import trick_winner
+from sim.search.skat_family_search import Q_CONSTANT, Q_LAST_TRICK, Q_TOTAL, from_play, play_moves
+from sim.search.solver import Q_COUNTED, Q_KIND, Q_MAXIMIZERS, Q_SUM, W_ROOT
 
-ORDER, PERM, SPAN = solver.card_order(EFF, STRENGTH)
-"""Each game type's cards by effective suit and strength (``solver.equivalent``)."""
-SUITS, CLASSES, TWINS = order_masks(ORDER, EFF, STRENGTH, POINTS)
-"""The same order space's suits, cards by value and equal cards (``sim.search.sure_points``)."""
 ALL_POINTS = 120
-Q_CONSTANT, Q_TOTAL, Q_LAST_TRICK = Q_GAME, Q_GAME + 1, Q_GAME + 2
-"""The question's own constants: points counted from the start (the declarer's skat),
-points in play from the start, points the taker of the last trick adds (Skat's ramsch)."""
 TT_BITS = 18
 """Transposition-table slots (as bits) of a solve: 2 ** 18 slots, 4 MiB. Larger tables
 (2 ** 20, 2 ** 22) gave the same medians from trick 1."""
@@ -84,99 +78,12 @@ def question(state, q):
     q[Q_SUM] = ALL_POINTS
 
 
-@numba.njit(inline="always", **JIT)
-def tally(state, q):
-    """``(count, open)``: what the question counts so far, and the most still to come."""
-    counted = q[Q_COUNTED]
-    done = state[S.DONE] != 0
-    if q[Q_KIND] == solver.TRICKS:
-        tricks = 0
-        for p in range(3):
-            if (counted >> p) & 1:
-                tricks += state[S.TRICKS + p]
-        if done:
-            return tricks, 0
-        # a null game ends at the declarer's first trick
-        return tricks, 1 - tricks if state[S.GAME] == NULL else TRICKS - state[S.TRICK_NO]
-    count = q[Q_CONSTANT]
-    taken = 0
-    for p in range(3):
-        points = state[S.POINTS + p]
-        taken += points
-        if (counted >> p) & 1:
-            count += points
-    if done:
-        if (counted >> state[S.LEADER]) & 1:
-            count += q[Q_LAST_TRICK]
-        return count, 0
-    return count, q[Q_TOTAL] - taken
-
-
-@numba.njit(inline="always", **JIT)
-def bounds(state, q):
-    """At a trick's start, ``(low, high)``: the least and the most the remaining tricks add
-    to the count, from the points each side takes for sure (``sim.search.sure_points``): the
-    tricks its trumps above the other side's must win, and the leader's quick tricks where his
-    side wants its own points (not in a ramsch, where the count's player and the two others
-    against him both shun them). A null game's tricks have none."""
-    open_ = tally(state, q)[1]
-    if q[Q_KIND] == solver.TRICKS:
-        return 0, open_
-    game = state[S.GAME]
-    places = state[S.PLACES]
-    ours = q[Q_COUNTED] & ((1 << places) - 1)
-    leader = state[S.LEADER]
-    hands = hands_in_order(state[S.HANDS], state[S.HANDS + 1],
-                           state[S.HANDS + 2] if places == 3 else 0, PERM[game])
-    # a ramsch: the leader's side does not want its quick tricks
-    wants = ((ours >> leader) & 1) == ((q[Q_MAXIMIZERS] >> leader) & 1)
-    return sure_bounds(hands, places, leader, ours, open_, SUITS[game], CLASSES[game],
-                       TWINS[game], wants)
-
-
-@numba.njit(inline="always", **JIT)
-def key(state):
-    """At a trick's start, the cards left and the leader; else 0."""
-    if state[S.TRICK_N] or state[HEADER.PHASE] != PLAY:
-        return np.uint64(0)
-    live = np.uint64(state[S.HANDS] | state[S.HANDS + 1] | state[S.HANDS + 2])
-    return live | (np.uint64(state[S.LEADER] + 1) << np.uint64(58))
-
-
-@numba.njit(inline="always", **JIT)
-def moves(state, q, out, rep, scores):
-    """The cards to search for the place to move, one of each equivalent run, likely best
-    first (``solver.equivalent``, ``solver.ordered``)."""
-    place = state[HEADER.TO_MOVE]
-    game = state[S.GAME]
-    eff = EFF[game]
-    strength = STRENGTH[game]
-    order, perm = ORDER[game], PERM[game]
-    n = state[S.TRICK_N]
-    live = np.uint64(state[S.HANDS] | state[S.HANDS + 1] | state[S.HANDS + 2])
-    for k in range(n):
-        live |= bit(state[S.TRICK + k])
-    mask = np.uint64(legal(state))
-    reps = solver.equivalent(mask, mask, np.uint64(state[S.HANDS + place]), live, order, perm,
-                             eff, strength, POINTS, q[Q_KIND] == solver.POINTS, rep)
-    if n == 0:
-        return solver.ordered(reps, -1, -1, False, solver.tops(live, order, perm, SPAN[game]), eff, strength,
-                              POINTS, out, scores)
-    pos = trick_winner(state[S.TRICK:S.TRICK + n], n, eff, strength)
-    winner = (state[S.LEADER] + pos) % state[S.PLACES]
-    side = q[Q_MAXIMIZERS]
-    partner = ((side >> winner) & 1) == ((side >> place) & 1)
-    return solver.ordered(reps, state[S.TRICK], state[S.TRICK + pos], partner, np.uint64(0), eff,
-                          strength, POINTS, out, scores)
-
-
-
 # --- entry points ---------------------------------------------------------------------------
 
 @numba.njit(**JIT_NRT)
 def new_workspace(tt_bits=TT_BITS):
-    """A solver's workspace for this game's states."""
-    return solver.workspace(LENGTH, tt_bits)
+    """A solver's workspace for this family's search states."""
+    return solver.workspace(search_state.LENGTH, tt_bits)
 
 
 # The searches allocate nothing: compiled without reference counting, which would cost an
@@ -184,21 +91,28 @@ def new_workspace(tt_bits=TT_BITS):
 
 @numba.njit(**JIT)
 def bound(state, q, target, ws):
-    """The question's null-window search at ``target`` (``solver.probe``)."""
-    return solver.probe(state, target, q, ws, step, tally, key, moves, bounds)
+    """The question's null-window search at ``target`` (``solver.probe``) from the card-play
+    ``state``, over its search state (``sim.search.skat_family_search``)."""
+    root = ws[W_ROOT]
+    from_play(state, root)
+    return solver.probe(root, target, q, ws, search_state.step, search_state.tally,
+                        search_state.key, search_state.moves, search_state.bounds)
 
 
 @numba.njit(**JIT)
 def count(state, q, ws):
-    """The question's count under best play."""
-    return solver.exact(state, q, ws, step, tally, key, moves, bounds)
+    """The question's count under best play from the card-play ``state``."""
+    root = ws[W_ROOT]
+    from_play(state, root)
+    return solver.exact(root, q, ws, search_state.step, search_state.tally, search_state.key,
+                        search_state.moves, search_state.bounds)
 
 
 
 @numba.njit(**JIT_NRT)
 def counts_after(state, q, ws, out):
     """The count under best play after each legal card (``out[card]``); the legal cards."""
-    return solver.root_counts(state, q, ws, out, legal, step, moves, count)
+    return solver.root_counts(state, q, ws, out, legal, step, play_moves, count)
 
 
 # --- the solving players (``sim.search.pimc``) -------------------------------------------------
@@ -228,13 +142,13 @@ def bands(state, q, thresholds, weights):
 def pimc_card(obs, rng, worlds, prefer, ws):
     """The ``pimc`` player's card from the seat's observation (``sim.search.pimc``)."""
     return pimc.pimc(obs, rng, worlds, prefer, ws, LENGTH, world, prepare, question, bands,
-                     legal, step, moves, bound)
+                     legal, step, play_moves, bound)
 
 
 @numba.njit(**JIT_NRT)
 def dd_card(state, prefer, ws):
     """The ``dd`` player's card: the deal itself solved (it sees every card)."""
-    return pimc.dd(state, prefer, ws, prepare, question, bands, legal, step, moves, bound)
+    return pimc.dd(state, prefer, ws, prepare, question, bands, legal, step, play_moves, bound)
 
 
 __all__ = ["card_row"]

@@ -67,7 +67,7 @@ TT_BITS = 18
 UNKNOWN_HIGH = 32767
 NOT_LIVE = -1
 W_STATES, W_MOVES, W_NMOVES, W_NEXT, W_MAXING, W_KEYS, W_BASE = range(7)
-W_TABLE, W_REP, W_SCORES, W_STATS, W_WINDOW = range(7, 12)
+W_TABLE, W_REP, W_SCORES, W_STATS, W_WINDOW, W_ROOT = range(7, 13)
 """The parts of a ``workspace``."""
 TT_KEY, TT_ENTRY = 0, 1
 """A table slot's two words: the position's key, and its entry packed (``_pack``): the lower
@@ -96,14 +96,17 @@ def workspace(length, tt_bits):
     """The arrays one solver reuses for states ``length`` long: the stack (states, moves,
     their count, the next move, who maximizes, a node's key and count), the transposition
     table of ``2 ** tt_bits`` slots of two words (``TT_KEY``, ``TT_ENTRY``: one cache line
-    holds a bucket), scratch for the moves (``rep``, scores), ``W_STATS`` and the
-    nodes' windows. One per thread; ``clear`` before another deal or question."""
+    holds a bucket), scratch for the moves (``rep``, scores), ``W_STATS``, the nodes'
+    windows and a root (``W_ROOT``: where a game whose search runs over a state of its own
+    puts the position it searches). One per thread; ``clear`` before another deal or
+    question."""
     size = 1 << tt_bits
     return (np.zeros((DEPTH, length), np.int64), np.zeros((DEPTH, MAX_MOVES), np.int64),
             np.zeros(DEPTH, np.int64), np.zeros(DEPTH, np.int64), np.zeros(DEPTH, np.int64),
             np.zeros(DEPTH, np.uint64), np.zeros(DEPTH, np.int64),
             np.zeros((size, 2), np.uint64), np.zeros(64, np.int64),
-            np.zeros(MAX_MOVES, np.int64), np.ones(2, np.int64), np.zeros((DEPTH, 9), np.int64))
+            np.zeros(MAX_MOVES, np.int64), np.ones(2, np.int64), np.zeros((DEPTH, 9), np.int64),
+            np.zeros(length, np.int64))
 
 
 @numba.njit(**JIT_INLINE)
@@ -396,17 +399,28 @@ def _tied(i, c, others, order, eff, strength):
 @numba.njit(**JIT_INLINE)
 def equivalent(legal, collapsible, mine, live, order, perm, eff, strength, points, use_points,
                rep):
-    """Cards of the mover that are equivalent among the ``live`` ones: adjacent in one
-    effective suit with no other player's live card between them (nor one as strong as
-    either) and, when ``use_points``, equal in points; playing either comes to the same.
-    Sets ``rep[card]`` for every ``legal`` card (the first of its run, or itself when not
-    ``collapsible``) and returns the mask of the representatives. Works in order space
-    (``card_order``): only the mover's cards are visited."""
+    """Cards of the mover that are equivalent among the ``live`` ones (``equivalent_in_order``),
+    for card masks: ``mine`` and the other players' live cards are mapped into order space
+    (``card_order``) first, so only the mover's cards are visited."""
+    mine_live = mine & live
+    return equivalent_in_order(legal, collapsible, in_order(mine_live, perm),
+                               in_order(live & ~mine_live, perm), order, eff, strength, points,
+                               use_points, rep)
+
+
+@numba.njit(**JIT_INLINE)
+def equivalent_in_order(legal, collapsible, mine, others, order, eff, strength, points,
+                        use_points, rep):
+    """Cards of the mover that are equivalent among the live ones: adjacent in one effective
+    suit with no other player's live card between them (nor one as strong as either) and,
+    when ``use_points``, equal in points; playing either comes to the same. ``mine`` (the
+    mover's live cards) and ``others`` (the other players') are in order space, ``order[i]``
+    the card at position ``i`` (the identity for a state that holds its cards in order
+    space). Sets ``rep[card]`` for every ``legal`` card (the first of its run, or itself when
+    not ``collapsible``) and returns the mask of the representatives."""
     reps = np.uint64(0)
     run = NOT_LIVE
-    mine_live = mine & live
-    others = in_order(live & ~mine_live, perm)
-    m = in_order(mine_live, perm)
+    m = mine
     before = np.uint64(0)
     while m:
         i = lsb(m)
@@ -468,16 +482,22 @@ def ordered(reps, led, best, partner_wins, top, eff, strength, points, out, scor
 
 @numba.njit(**JIT_INLINE)
 def tops(live, order, perm, span):
-    """The mask of the highest live card of each effective suit (order space:
-    ``card_order``)."""
+    """The mask of the highest live card of each effective suit (``tops_in_order`` of the
+    card mask ``live`` mapped into order space, ``card_order``)."""
+    return tops_in_order(in_order(live, perm), order, span)
+
+
+@numba.njit(**JIT_INLINE)
+def tops_in_order(live, order, span):
+    """The mask of the highest live card of each effective suit, from the live cards in order
+    space (``order``, ``span``: ``card_order``)."""
     got = np.uint64(0)
-    m = in_order(live, perm)
+    m = live
     while m:
         i = lsb(m)
         got |= np.uint64(1) << np.uint64(order[i])
         m &= ~span[i]
     return got
-
 
 
 @numba.njit(**JIT_INLINE)
@@ -509,5 +529,6 @@ def shared(mask, rep, out):
     return mask
 
 
-__all__ = ["POINTS", "TRICKS", "card_order", "clear", "equivalent", "exact", "ordered", "probe",
-           "in_order", "root_counts", "search", "shared", "tops", "workspace"]
+__all__ = ["POINTS", "TRICKS", "card_order", "clear", "equivalent", "equivalent_in_order", "exact",
+           "in_order", "ordered", "probe", "root_counts", "search", "shared", "tops",
+           "tops_in_order", "workspace"]
