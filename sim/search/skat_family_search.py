@@ -32,7 +32,7 @@ from sim.games.skat_values import EFF, JIT, JIT_NRT, NULL, POINTS, STRENGTH
 from sim.search import solver
 from sim.search.solver import Q_COUNTED, Q_GAME, Q_KIND, Q_MAXIMIZERS
 from sim.search.sure_points import order_masks, sure_bounds
-from sim.tricks import legal_mask, trick_winner
+from sim.tricks import beats, legal_mask, trick_winner
 
 ORDER, PERM, SPAN = solver.card_order(EFF, STRENGTH)
 """Each game type's cards by effective suit and strength: ``ORDER[game, i]`` is the card at
@@ -204,6 +204,30 @@ def key(s):
         return np.uint64(0)
     live = np.uint64(s[F.HANDS] | s[F.HANDS + 1] | s[F.HANDS + 2])
     return live | (np.uint64(s[F.LEADER] + 1) << np.uint64(58))
+
+
+@numba.njit(inline="always", **JIT)
+def next_key(s, position):
+    """The key of the position that playing ``position`` leads to when it ends the trick and
+    the play goes on (the search fetches its table entry ahead); else 0. Asked without
+    playing it: the trick's winner with it, the cards left without it."""
+    n = s[F.TRICK_N]
+    places = s[F.PLACES]
+    if n + 1 < places:
+        return np.uint64(0)
+    game = s[F.GAME]
+    eff = EFF_IN_ORDER[game]
+    strength = STRENGTH_IN_ORDER[game]
+    won = trick_winner(s[F.TRICK:F.TRICK + n], n, eff, strength)
+    if beats(position, s[F.TRICK + won], eff[s[F.TRICK]], eff, strength):
+        won = n
+    taker = s[F.LEADER] + won
+    if taker >= places:
+        taker -= places
+    if s[F.TRICK_NO] + 1 == TRICKS or (game == NULL and taker == s[F.DECLARER]):
+        return np.uint64(0)
+    live = np.uint64(s[F.HANDS] | s[F.HANDS + 1] | s[F.HANDS + 2]) & ~bit(position)
+    return live | (np.uint64(taker + 1) << np.uint64(58))
 
 
 @numba.njit(inline="always", **JIT)

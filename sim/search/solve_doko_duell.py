@@ -29,6 +29,7 @@ from sim.games.doko_duell_cardplay import (
     TRICKS,
     S,
     legal,
+    second_beats,
     step,
 )
 from sim.games.doko_duell_values import BAND_VP
@@ -118,6 +119,19 @@ def bounds(state, q):
 
 
 @numba.njit(inline="always", **JIT)
+def next_key(state, card):
+    """The key of the position that playing ``card`` leads to when it ends the trick (the
+    search fetches its table entry ahead: a hint, so the play's end needs no care); else 0."""
+    if state[S.TRICK_N] != 1:
+        return np.uint64(0)
+    led = state[S.TRICK]
+    leader = state[S.LEADER]
+    taker = 1 - leader if second_beats(led, card, state[S.EQUAL]) else leader
+    live = _live(state) & ~bit(led) & ~bit(card)
+    return live | (np.uint64(taker + 1) << np.uint64(58))
+
+
+@numba.njit(inline="always", **JIT)
 def moves(state, q, out, rep, scores):
     """The cards to search for the player to move, likely best first."""
     seat = state[HEADER.TO_MOVE]
@@ -145,13 +159,13 @@ def new_workspace(tt_bits=TT_BITS):
 @numba.njit(**JIT)
 def bound(state, q, target, ws):
     """The question's null-window search at ``target`` (``solver.probe``)."""
-    return solver.probe(state, target, q, ws, step, tally, key, moves, bounds)
+    return solver.probe(state, target, q, ws, step, tally, key, next_key, moves, bounds)
 
 
 @numba.njit(**JIT)
 def count(state, q, ws):
     """The count under best play."""
-    return solver.exact(state, q, ws, step, tally, key, moves, bounds)
+    return solver.exact(state, q, ws, step, tally, key, next_key, moves, bounds)
 
 
 

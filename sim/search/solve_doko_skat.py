@@ -22,7 +22,7 @@ from sim.search import pimc, solver
 from sim.search.doko_skat import world
 from sim.search.solver import Q_COUNTED, Q_GAME, Q_KIND, Q_MAXIMIZERS, Q_SUM
 from sim.search.sure_points import hands_in_order, order_masks, sure_bounds
-from sim.tricks import trick_winner
+from sim.tricks import beats, trick_winner
 
 ORDER, PERM, SPAN = solver.card_order(EFF, STRENGTH)
 SUITS, CLASSES, TWINS = order_masks(ORDER, EFF, STRENGTH, POINTS)
@@ -107,6 +107,22 @@ def key(state):
 
 
 @numba.njit(inline="always", **JIT)
+def next_key(state, card):
+    """The key of the position that playing ``card`` leads to when it ends the trick (the
+    search fetches its table entry ahead: a hint, so the play's end needs no care); else 0."""
+    if state[S.TRICK_N] != 2:
+        return np.uint64(0)
+    table = state[S.TABLE]
+    eff = EFF[table]
+    strength = STRENGTH[table]
+    won = trick_winner(state[S.TRICK_CARD:S.TRICK_CARD + 2], 2, eff, strength)
+    if beats(card, state[S.TRICK_CARD + won], eff[state[S.TRICK_CARD]], eff, strength):
+        won = 2
+    live = np.uint64(state[S.HANDS] | state[S.HANDS + 1] | state[S.HANDS + 2]) & ~bit(card)
+    return live | (np.uint64((state[S.TRICK_LEADER] + won) % 3 + 1) << np.uint64(58))
+
+
+@numba.njit(inline="always", **JIT)
 def moves(state, q, out, rep, scores):
     """The cards to search for the seat to move, likely best first."""
     seat = state[HEADER.TO_MOVE]
@@ -142,13 +158,13 @@ def new_workspace(tt_bits=TT_BITS):
 @numba.njit(**JIT)
 def bound(state, q, target, ws):
     """The question's null-window search at ``target`` (``solver.probe``)."""
-    return solver.probe(state, target, q, ws, step, tally, key, moves, bounds)
+    return solver.probe(state, target, q, ws, step, tally, key, next_key, moves, bounds)
 
 
 @numba.njit(**JIT)
 def count(state, q, ws):
     """The lone player's count under best play."""
-    return solver.exact(state, q, ws, step, tally, key, moves, bounds)
+    return solver.exact(state, q, ws, step, tally, key, next_key, moves, bounds)
 
 
 

@@ -96,7 +96,8 @@ def bound(state, q, target, ws):
     root = ws[W_ROOT]
     from_play(state, root)
     return solver.probe(root, target, q, ws, search_state.step, search_state.tally,
-                        search_state.key, search_state.moves, search_state.bounds)
+                        search_state.key, search_state.next_key, search_state.moves,
+                        search_state.bounds)
 
 
 @numba.njit(**JIT)
@@ -105,7 +106,7 @@ def count(state, q, ws):
     root = ws[W_ROOT]
     from_play(state, root)
     return solver.exact(root, q, ws, search_state.step, search_state.tally, search_state.key,
-                        search_state.moves, search_state.bounds)
+                        search_state.next_key, search_state.moves, search_state.bounds)
 
 
 
