@@ -44,3 +44,7 @@ if "numba" in sys.modules:
     # numba read its configuration when it was imported, before this package: without this it
     # would cache next to the sources, where an edit to a helper in another file goes unseen
     sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+
+from sim.numba_cache import install as _lock_the_cache  # noqa: E402  (after the folder is set)
+
+_lock_the_cache()
