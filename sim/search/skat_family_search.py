@@ -1,12 +1,12 @@
 """The Skat family's search state: the card play of ``skat`` and ``skat_en_deux`` reduced to
 what the double-dummy search needs, its cards held in *order space* (``solver.card_order``:
 by effective suit, the strongest first), and the search's hooks over it (``step``, ``tally``,
-``key``, ``bounds``, ``moves``; ``sim.search.solver``).
+``key``, ``next_key``, ``bounds``, ``moves``; ``sim.search.solver``).
 
 Why a state of its own: the card-play state (``sim.games.skat_cardplay``) carries the
 contract, the offers, what each place has played and shown, for the kernels and the
 observations; the search copies a state at every card and asks its hooks at every node.
-Here a state is 25 numbers instead of 52, and the hands lie in order space, so the
+Here a state is 22 numbers instead of 52, and the hands lie in order space, so the
 equivalent cards, the highest live cards and the quick bounds read them without mapping
 each mask (in all about a sixth less time a node, the same nodes). ``from_play`` makes one
 from a card-play state in play; the rules stay in one place: legal cards and the trick's

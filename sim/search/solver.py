@@ -1,5 +1,6 @@
 """The double-dummy solver, written once for every game: the card play solved with every
-card known, by null-window searches over the game's card-play state.
+card known, by null-window searches over the game's card-play state (or a state of the
+game's own made for the search from it: the Skat family's, ``sim.search.skat_family_search``).
 
 A *question* is ``q`` (``int64`` array, ``Q_*`` offsets): the places whose players maximize
 (``Q_MAXIMIZERS``, a mask over places), the places whose takings are counted
@@ -23,7 +24,7 @@ the table, so the later ones are cheap. The search is iterative (a stack of
 states, one a ply), so that it can be inlined into each game's compiled entry points
 (``sim.search.solve_*``) with the game's functions:
 
-* ``finished(state)``, ``step(state, action)``: the game's card play;
+* ``step(state, action)``: the game's card play;
 * ``tally(state, q)``: ``(count, open)``: the count so far and the most the rest can add;
 * ``key(state)``: at a trick's start, the position's key (nonzero), else 0;
 * ``next_key(state, move)``: the key of the position ``move`` leads to when it ends the
