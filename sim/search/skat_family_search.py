@@ -83,6 +83,13 @@ class Layout(NamedTuple):
 F, LENGTH = offsets(Layout)
 
 
+@numba.njit(inline="always", **JIT)
+def _place(s, offset):
+    """The place ``offset`` seats after the trick's leader."""
+    place = s[F.LEADER] + offset
+    return place - s[F.PLACES] if place >= s[F.PLACES] else place
+
+
 @numba.njit(**JIT)
 def from_play(state, out):
     """Into ``out``, the search state of the card-play ``state`` (in play, or finished)."""
@@ -124,17 +131,13 @@ def step(s, position):
     s[F.HANDS + place] &= ~(np.int64(1) << np.int64(position))
     s[F.TRICK + k] = position
     places = s[F.PLACES]
-    leader = s[F.LEADER]
     if k + 1 < places:
         s[F.TRICK_N] = k + 1
-        after = leader + k + 1
-        s[F.TO_MOVE] = after - places if after >= places else after
+        s[F.TO_MOVE] = _place(s, k + 1)
         return
     game = s[F.GAME]
-    taker = leader + trick_winner(s[F.TRICK:F.TRICK + places], places, EFF_IN_ORDER[game],
-                                  STRENGTH_IN_ORDER[game])
-    if taker >= places:
-        taker -= places
+    taker = _place(s, trick_winner(s[F.TRICK:F.TRICK + places], places, EFF_IN_ORDER[game],
+                                   STRENGTH_IN_ORDER[game]))
     won = 0
     for j in range(places):
         won += POINTS_IN_ORDER[game, s[F.TRICK + j]]
@@ -208,12 +211,11 @@ def key(s):
 
 @numba.njit(inline="always", **JIT)
 def next_key(s, position):
-    """The key of the position that playing ``position`` leads to when it ends the trick and
-    the play goes on (the search fetches its table entry ahead); else 0. Asked without
-    playing it: the trick's winner with it, the cards left without it."""
+    """The key of the position that playing ``position`` leads to when it ends the trick (the
+    search fetches its table entry ahead: a hint, so the play's end needs no care); else 0.
+    Asked without playing it: the trick's winner with it, the cards left without it."""
     n = s[F.TRICK_N]
-    places = s[F.PLACES]
-    if n + 1 < places:
+    if n + 1 < s[F.PLACES]:
         return np.uint64(0)
     game = s[F.GAME]
     eff = EFF_IN_ORDER[game]
@@ -221,13 +223,8 @@ def next_key(s, position):
     won = trick_winner(s[F.TRICK:F.TRICK + n], n, eff, strength)
     if beats(position, s[F.TRICK + won], eff[s[F.TRICK]], eff, strength):
         won = n
-    taker = s[F.LEADER] + won
-    if taker >= places:
-        taker -= places
-    if s[F.TRICK_NO] + 1 == TRICKS or (game == NULL and taker == s[F.DECLARER]):
-        return np.uint64(0)
     live = np.uint64(s[F.HANDS] | s[F.HANDS + 1] | s[F.HANDS + 2]) & ~bit(position)
-    return live | (np.uint64(taker + 1) << np.uint64(58))
+    return live | (np.uint64(_place(s, won) + 1) << np.uint64(58))
 
 
 @numba.njit(inline="always", **JIT)
@@ -251,9 +248,7 @@ def moves(s, q, out, rep, scores):
         return solver.ordered(reps, -1, -1, False, solver.tops_in_order(live, IDENTITY, SPAN[game]),
                               eff, strength, points, out, scores)
     pos = trick_winner(s[F.TRICK:F.TRICK + n], n, eff, strength)
-    winner = s[F.LEADER] + pos
-    if winner >= s[F.PLACES]:
-        winner -= s[F.PLACES]
+    winner = _place(s, pos)
     side = q[Q_MAXIMIZERS]
     partner = ((side >> winner) & 1) == ((side >> place) & 1)
     return solver.ordered(reps, s[F.TRICK], s[F.TRICK + pos], partner, np.uint64(0), eff,

@@ -30,7 +30,7 @@ from sim.games.skat_cardplay import LENGTH, S, legal, step
 from sim.games.skat_en_deux import card_row
 from sim.games.skat_values import JIT, JIT_NRT, NULL, RAMSCH, card_points
 from sim.search import pimc, solver
-from sim.search import skat_family_search as search_state
+from sim.search import skat_family_search as family
 from sim.search.skat_family import world
 from sim.search.skat_family_search import Q_CONSTANT, Q_LAST_TRICK, Q_TOTAL, from_play, play_moves
 from sim.search.solver import Q_COUNTED, Q_KIND, Q_MAXIMIZERS, Q_SUM, W_ROOT
@@ -83,7 +83,7 @@ def question(state, q):
 @numba.njit(**JIT_NRT)
 def new_workspace(tt_bits=TT_BITS):
     """A solver's workspace for this family's search states."""
-    return solver.workspace(search_state.LENGTH, tt_bits)
+    return solver.workspace(family.LENGTH, tt_bits)
 
 
 # The searches allocate nothing: compiled without reference counting, which would cost an
@@ -95,9 +95,8 @@ def bound(state, q, target, ws):
     ``state``, over its search state (``sim.search.skat_family_search``)."""
     root = ws[W_ROOT]
     from_play(state, root)
-    return solver.probe(root, target, q, ws, search_state.step, search_state.tally,
-                        search_state.key, search_state.next_key, search_state.moves,
-                        search_state.bounds)
+    return solver.probe(root, target, q, ws, family.step, family.tally, family.key,
+                        family.next_key, family.moves, family.bounds)
 
 
 @numba.njit(**JIT)
@@ -105,8 +104,8 @@ def count(state, q, ws):
     """The question's count under best play from the card-play ``state``."""
     root = ws[W_ROOT]
     from_play(state, root)
-    return solver.exact(root, q, ws, search_state.step, search_state.tally, search_state.key,
-                        search_state.next_key, search_state.moves, search_state.bounds)
+    return solver.exact(root, q, ws, family.step, family.tally, family.key,
+                        family.next_key, family.moves, family.bounds)
 
 
 
