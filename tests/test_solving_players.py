@@ -24,7 +24,7 @@ import sim.policies.solving as solving
 from sim.arena import format_report, run_arena
 from sim.games.cardplay import HEADER
 from sim.games.kernel import E_SOLVE
-from sim.policies import DD, KIND_BITS, PIMC, SOLVING, PolicyError, label, policy_id
+from sim.policies import DD, HEURISTIC, KIND_BITS, PIMC, SOLVING, PolicyError, label, policy_id
 from sim.registry import find_game
 from sim.search import pimc, solver
 from sim.solve import SOLVERS
@@ -87,6 +87,58 @@ def test_dd_plays_a_card_of_the_best_band(game_name: str, deals: int) -> None:
         assert utility[card] == max(utility.values()), (card, utility)
         checked += 1
     assert checked >= 20
+
+
+def full_totals_card(module, view: np.ndarray, key: int, worlds: int, prefer: int) -> int:
+    """The pimc card worked out the long way: the same worlds dealt, every legal card's
+    exact count solved in each (``counts_after``), its band utility summed over them, the
+    best total taken (the heuristic's card first on a tie, then the lowest card)."""
+    rng = np.array([key], np.uint64)
+    ws = module.new_workspace(16)
+    totals: dict[int, int] = {}
+    for _ in range(worlds):
+        state = np.zeros(module.LENGTH, np.int64)
+        module.world(view, rng, state)
+        module.prepare(state)
+        q = np.zeros(solver.Q_LENGTH, np.int64)
+        module.question(state, q)
+        out = np.zeros(64, np.int64)
+        solver.clear(ws)
+        legal = int(module.counts_after(state, q, ws, out))
+        sign = 1 if (q[solver.Q_MAXIMIZERS] >> state[HEADER.TO_MOVE]) & 1 else -1
+        for c in range(64):
+            if legal >> c & 1:
+                totals[c] = totals.get(c, 0) + sign * band_utility(module, state, q, int(out[c]))
+    best = max(totals.values())
+    tied = [c for c in sorted(totals) if totals[c] == best]
+    return prefer if prefer in tied else tied[0]
+
+
+@pytest.mark.parametrize("game_name,deals,worlds", [("skat", 40, 6), ("skat_en_deux", 40, 6),
+                                                    ("doko_duell", 12, 4), ("doko_skat", 16, 4)])
+def test_pimc_chooses_the_card_that_full_totals_choose(game_name: str, deals: int,
+                                                       worlds: int) -> None:
+    """pimc searches a card in a world only as far as the choice needs (``pimc.decide``); its
+    card is the one the full totals over the same worlds choose, the tie rule included
+    (each position asked with the heuristic's card and with the lowest legal card
+    preferred)."""
+    module = SOLVERS[game_name]
+    cp = find_game(game_name).card_play
+    ws = module.new_workspace(16)
+    checked = 0
+    for i, state in enumerate(late_positions(game_name, deals, from_end=5)):
+        if i % 3:
+            continue
+        player = int(state[HEADER.TO_MOVE])
+        view = np.zeros(find_game(game_name).observation.LENGTH, np.int64)
+        cp.observe(state, player, view)
+        legal = int(np.uint64(cp.legal(state)))
+        for prefer in (int(cp.decide(HEURISTIC, view, np.array([i], np.uint64))),
+                       (legal & -legal).bit_length() - 1):
+            card = int(module.pimc_card(view, np.array([i], np.uint64), worlds, prefer, ws))
+            assert card == full_totals_card(module, view, i, worlds, prefer)
+        checked += 1
+    assert checked >= 8
 
 
 def stops(game_name: str, policies: list[str], deals: int):

@@ -29,6 +29,7 @@ from sim.games.cardplay import HEADER
 from sim.games.kernel import E_ASK, E_SOLVE
 from sim.policies import DD, HEURISTIC, KIND_MASK, PIMC, SOLVING, is_solving, option_of
 from sim.rng import stream_key
+from sim.search import pimc
 
 if TYPE_CHECKING:
     from sim.games.base import Batch, Game
@@ -50,13 +51,15 @@ def hooks(game: Game) -> ModuleType:
     return SOLVERS[game.name]
 
 
-def _workspace(module: ModuleType) -> tuple[np.ndarray, ...]:
-    """This thread's solver workspace for the game's states (a table of 4 MiB in the Skat
-    family, 64 MiB in the Doppelkopf games: ``TT_BITS`` of each solver module)."""
-    spaces: dict[str, tuple[np.ndarray, ...]] = _LOCAL.__dict__.setdefault("spaces", {})
-    ws = spaces.get(module.__name__)
+def _workspace(module: ModuleType, tt_bits: int) -> tuple[np.ndarray, ...]:
+    """This thread's solver workspace for the game's states, its table ``2 ** tt_bits``
+    slots: the game's solve's (``TT_BITS``: 4 MiB in the Skat family, 64 MiB in the
+    Doppelkopf games) for ``dd``, ``pimc.TABLE_BITS`` (64 MiB) for ``pimc``, whose worlds
+    share it."""
+    spaces: dict[tuple[str, int], tuple[np.ndarray, ...]] = _LOCAL.__dict__.setdefault("spaces", {})
+    ws = spaces.get((module.__name__, tt_bits))
     if ws is None:
-        ws = spaces[module.__name__] = module.new_workspace()
+        ws = spaces[module.__name__, tt_bits] = module.new_workspace(tt_bits)
     return ws
 
 
@@ -71,11 +74,11 @@ def choose(game: Game, pol: int, view: np.ndarray, state: np.ndarray, key: int) 
     module = hooks(game)
     rng = np.array([key], np.uint64)
     prefer = int(game.card_play.decide(HEURISTIC, view, rng.copy()))
-    ws = _workspace(module)
     if pol & KIND_MASK == PIMC:
+        ws = _workspace(module, pimc.TABLE_BITS)
         card = int(module.pimc_card(view, rng, option_of(pol), prefer, ws))
     else:
-        card = int(module.dd_card(state, prefer, ws))
+        card = int(module.dd_card(state, prefer, _workspace(module, module.TT_BITS)))
     if len(_MEMO) >= MEMO_SIZE:
         _MEMO.clear()
     _MEMO[memo] = card

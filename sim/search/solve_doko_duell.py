@@ -192,9 +192,10 @@ def bands(state, q, thresholds, weights):
 
 @numba.njit(**JIT_NRT)
 def pimc_card(obs, rng, worlds, prefer, ws):
-    """The ``pimc`` player's card from the seat's observation (``sim.search.pimc``)."""
-    return pimc.pimc(obs, rng, worlds, prefer, ws, LENGTH, world, prepare, question, bands,
-                     legal, step, moves, bound)
+    """The ``pimc`` player's card from the seat's observation (``sim.search.pimc``), its
+    worlds searched world by world (their positions fill the table)."""
+    return pimc.pimc(obs, rng, worlds, pimc.WORLD_BY_WORLD, prefer, ws, LENGTH, world, prepare,
+                     question, bands, legal, step, moves, bound)
 
 
 @numba.njit(**JIT_NRT)
@@ -203,5 +204,5 @@ def dd_card(state, prefer, ws):
     return pimc.dd(state, prefer, ws, prepare, question, bands, legal, step, moves, bound)
 
 
-__all__ = ["TRICKS", "card_row", "count", "counts_after", "dd_card", "new_workspace", "pimc_card",
-           "question", "bound"]
+__all__ = ["TRICKS", "bound", "card_row", "count", "counts_after", "dd_card", "new_workspace",
+           "pimc_card", "question"]

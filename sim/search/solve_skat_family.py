@@ -140,9 +140,10 @@ def bands(state, q, thresholds, weights):
 
 @numba.njit(**JIT_NRT)
 def pimc_card(obs, rng, worlds, prefer, ws):
-    """The ``pimc`` player's card from the seat's observation (``sim.search.pimc``)."""
-    return pimc.pimc(obs, rng, worlds, prefer, ws, LENGTH, world, prepare, question, bands,
-                     legal, step, play_moves, bound)
+    """The ``pimc`` player's card from the seat's observation (``sim.search.pimc``), its
+    worlds searched widest interval first."""
+    return pimc.pimc(obs, rng, worlds, pimc.WIDEST_FIRST, prefer, ws, LENGTH, world, prepare,
+                     question, bands, legal, step, play_moves, bound)
 
 
 @numba.njit(**JIT_NRT)

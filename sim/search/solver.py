@@ -149,8 +149,12 @@ def _prefetch(typingctx, table, row):
 
 @numba.njit(**JIT_INLINE)
 def _bucket(ws, key):
-    """The first slot of the bucket of the position ``key``."""
-    return np.int64(mix64(key) & np.uint64(ws[W_TABLE].shape[0] - WAYS))
+    """The first slot of the bucket of the position ``key``, which depends on the table's
+    generation too: worlds searched side by side, each under its own generation (the
+    ``pimc`` player), spread over the table instead of competing for the buckets of the
+    positions whose keys they share."""
+    salt = np.uint64(ws[W_STATS][GENERATION] % GENERATIONS) << np.uint64(44)
+    return np.int64(mix64(key ^ salt) & np.uint64(ws[W_TABLE].shape[0] - WAYS))
 
 
 @numba.njit(**JIT_INLINE)
