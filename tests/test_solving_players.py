@@ -63,6 +63,20 @@ def late_positions(game_name: str, deals: int, from_end: int = 4):
             cp.step(state, action)
 
 
+def solved_utilities(module, state: np.ndarray, ws) -> dict[int, int]:
+    """Each legal card's utility for the mover at ``state`` (every card known): the exact
+    count after it (``counts_after``) read through the game's bands."""
+    solved = state.copy()
+    module.prepare(solved)
+    q = np.zeros(solver.Q_LENGTH, np.int64)
+    module.question(solved, q)
+    out = np.zeros(64, np.int64)
+    solver.clear(ws)
+    legal = int(module.counts_after(solved, q, ws, out))
+    sign = 1 if (q[solver.Q_MAXIMIZERS] >> solved[HEADER.TO_MOVE]) & 1 else -1
+    return {c: sign * band_utility(module, solved, q, int(out[c])) for c in range(64) if legal >> c & 1}
+
+
 @pytest.mark.parametrize("game_name,deals", [("skat", 40), ("skat_en_deux", 40),
                                              ("doko_duell", 20), ("doko_skat", 30)])
 def test_dd_plays_a_card_of_the_best_band(game_name: str, deals: int) -> None:
@@ -72,18 +86,8 @@ def test_dd_plays_a_card_of_the_best_band(game_name: str, deals: int) -> None:
     for state in late_positions(game_name, deals):
         prefer = int(np.uint64(find_game(game_name).card_play.legal(state))).bit_length() - 1
         card = int(module.dd_card(state.copy(), prefer, ws))
-        solved = state.copy()
-        module.prepare(solved)
-        q = np.zeros(solver.Q_LENGTH, np.int64)
-        module.question(solved, q)
-        out = np.zeros(64, np.int64)
-        solver.clear(ws)
-        legal = int(module.counts_after(solved, q, ws, out))
-        mover_maximizes = (q[solver.Q_MAXIMIZERS] >> solved[HEADER.TO_MOVE]) & 1
-        sign = 1 if mover_maximizes else -1
-        utility = {c: sign * band_utility(module, solved, q, int(out[c]))
-                   for c in range(64) if legal >> c & 1}
-        assert legal >> card & 1
+        utility = solved_utilities(module, state, ws)
+        assert card in utility
         assert utility[card] == max(utility.values()), (card, utility)
         checked += 1
     assert checked >= 20
@@ -99,16 +103,8 @@ def full_totals_card(module, view: np.ndarray, key: int, worlds: int, prefer: in
     for _ in range(worlds):
         state = np.zeros(module.LENGTH, np.int64)
         module.world(view, rng, state)
-        module.prepare(state)
-        q = np.zeros(solver.Q_LENGTH, np.int64)
-        module.question(state, q)
-        out = np.zeros(64, np.int64)
-        solver.clear(ws)
-        legal = int(module.counts_after(state, q, ws, out))
-        sign = 1 if (q[solver.Q_MAXIMIZERS] >> state[HEADER.TO_MOVE]) & 1 else -1
-        for c in range(64):
-            if legal >> c & 1:
-                totals[c] = totals.get(c, 0) + sign * band_utility(module, state, q, int(out[c]))
+        for c, u in solved_utilities(module, state, ws).items():
+            totals[c] = totals.get(c, 0) + u
     best = max(totals.values())
     tied = [c for c in sorted(totals) if totals[c] == best]
     return prefer if prefer in tied else tied[0]
