@@ -99,9 +99,9 @@ def utility(count, thresholds, weights, n):
 @numba.njit(cache=True, inline="always")
 def next_target(low, high, thresholds, n, pivot):
     """The threshold to search next for a count known to lie in ``low .. high``: the win
-    threshold while undecided, else the undecided one nearest it on the count's side (so a
-    card's searches walk out from the win, as the count's bands are read); -1 when every
-    threshold is decided."""
+    threshold while undecided, else the undecided one farthest from it on the count's side
+    (a search far from the count is cheap, and its fail-soft bound may settle the thresholds
+    between; nearest first measured the same); -1 when every threshold is decided."""
     if low < thresholds[pivot] <= high:
         return thresholds[pivot]
     if low >= thresholds[pivot]:
@@ -220,7 +220,7 @@ def decide(states, count, world_by_world, prefer, ws, prepare, question, bands, 
             ws[W_STATS][GENERATION] = generation[count - 1]  # the newest: the next clear is new
             return leader
         if not world_by_world:
-            open_cards = (np.uint64(1) << np.uint64(leader)) | (np.uint64(1) << np.uint64(challenger))
+            open_cards = np.uint64(1) << np.uint64(leader) | np.uint64(1) << np.uint64(challenger)
         widest, at, target = -1, -1, -1
         for w in range(count):
             m = open_cards
