@@ -228,6 +228,46 @@ def test_the_skat_family_search_state_follows_the_card_play(game_name) -> None:
     assert steps > 10_000 and {GRAND, NULL} <= kinds
 
 
+def _what_cards_can_do(s: np.ndarray) -> tuple:
+    """A Skat family search state at a trick's start as the search sees it: the leader and,
+    for each effective suit, its live cards strongest first as (holder, points), points left
+    out in a null game, where they do not count."""
+    fields, game = skat_family_search.F, int(s[skat_family_search.F.GAME])
+    holder = {i: p for p in range(3) for i in range(32) if s[fields.HANDS + p] >> i & 1}
+    suits = [tuple((holder[i], 0 if game == NULL else int(skat_family_search.POINTS_IN_ORDER[game, i]))
+                   for i in sorted(holder) if skat_family_search.EFF_IN_ORDER[game, i] == e)
+             for e in range(5)]
+    return int(s[fields.LEADER]), tuple(suits)
+
+
+@pytest.mark.parametrize("game_name", ["skat", "skat_en_deux"])
+def test_the_table_key_tells_apart_only_what_the_cards_can_do(game_name) -> None:
+    """Along random card plays from the first trick of recorded deals: two trick starts of
+    one deal (a table holds one deal's positions at a time) share a key only when their live
+    cards can do the same (``_what_cards_can_do``); and positions that differ only in which
+    of equal neighbouring cards were played do share keys."""
+    rng = np.random.default_rng(5)
+    positions = shared = 0
+    for state, actions in recorded(game_name, 120, seed=11):
+        root = next(walk(game_name, state, actions, 0))
+        seen: dict[int, tuple] = {}
+        hands: dict[int, set] = {}
+        for _ in range(30):
+            position = root.copy()
+            while not position[S.DONE]:
+                if not position[S.TRICK_N]:
+                    s = searched(game_name, position)
+                    key = int(skat_family_search.key(s))
+                    assert seen.setdefault(key, _what_cards_can_do(s)) == _what_cards_can_do(s)
+                    hands.setdefault(key, set()).add(tuple(position[S.HANDS:S.HANDS + 3]))
+                    positions += 1
+                legal = int(solve_skat_family.legal(position))
+                solve_skat_family.step(position, int(rng.choice([c for c in range(32)
+                                                                 if legal >> c & 1])))
+        shared += sum(len(h) - 1 for h in hands.values())
+    assert positions > 10_000 and shared > 100
+
+
 def test_hand_worked_quick_bounds() -> None:
     # Grand, declarer forehand to lead CJ SA; ST S7 and HA S8 against him, the skat DA DT.
     # His jack draws no trump and wins, his SA is the top spade: both tricks are his, with

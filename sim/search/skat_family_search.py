@@ -25,14 +25,14 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from sim.cards import bit
+from sim.cards import bit, lsb
 from sim.games.cardplay import PLAY, offsets
 from sim.games.skat_cardplay import TRICKS, S
 from sim.games.skat_values import EFF, JIT, JIT_NRT, NULL, POINTS, STRENGTH
 from sim.search import solver
 from sim.search.solver import Q_COUNTED, Q_GAME, Q_KIND, Q_MAXIMIZERS
 from sim.search.sure_points import order_masks, sure_bounds
-from sim.tricks import beats, legal_mask, trick_winner
+from sim.tricks import TRUMP, beats, legal_mask, trick_winner
 
 ORDER, PERM, SPAN = solver.card_order(EFF, STRENGTH)
 """Each game type's cards by effective suit and strength: ``ORDER[game, i]`` is the card at
@@ -51,6 +51,67 @@ IDENTITY = np.arange(64, dtype=np.int64)
 Q_CONSTANT, Q_TOTAL, Q_LAST_TRICK = Q_GAME, Q_GAME + 1, Q_GAME + 2
 """The question's own constants: points counted from the start (the declarer's skat),
 points in play from the start, points the taker of the last trick adds (Skat's ramsch)."""
+
+
+def _runs(eff: np.ndarray, points: np.ndarray, null: bool) -> tuple[list[int], list[int], int]:
+    """A game type's *runs* in order space: positions next to each other in one effective
+    suit and equal in points (in a null game, where points do not count, every suit), at
+    most four a run. Returns their starts and lengths, and the mask of the positions in
+    none."""
+    starts, lengths, alone = [], [], 0
+    i = 0
+    while i < len(eff):
+        j = i + 1
+        while (j < len(eff) and j - i < 4 and eff[j] == eff[i]
+               and (null or points[j] == points[i])):
+            j += 1
+        if j == i + 1:
+            alone |= 1 << i
+        else:
+            starts.append(i)
+            lengths.append(j - i)
+        i = j
+    return starts, lengths, alone
+
+
+def _run_tables() -> tuple[np.ndarray, ...]:
+    """``RUN_OF``, ``RUN_START``, ``RUN_MASK``, ``RUN_WEIGHT``, ``N_RUNS``, ``ALONE``,
+    ``RUNS_SHIFT`` and ``RUN_CODE`` (see ``key``)."""
+    games = ORDER.shape[0]
+    run_of = np.full((games, ORDER.shape[1]), -1, np.int64)
+    start = np.zeros((games, 8), np.int64)
+    mask = np.zeros((games, 8), np.int64)
+    weight = np.zeros((games, 8), np.int64)
+    n_runs = np.zeros(games, np.int64)
+    alone = np.zeros(games, np.uint64)
+    shift = np.zeros(games, np.uint64)
+    for game in range(games):
+        starts, lengths, alone_mask = _runs(EFF_IN_ORDER[game], POINTS_IN_ORDER[game],
+                                            game == NULL)
+        codes = 1
+        for r, (at, length) in enumerate(zip(starts, lengths)):
+            start[game, r] = at
+            run_of[game, at:at + length] = r
+            mask[game, r] = (1 << length) - 1
+            weight[game, r] = codes
+            codes *= (3 ** (length + 1) - 1) // 2  # 0 to ``length`` holders, each of three
+        n_runs[game] = len(starts)
+        alone[game] = alone_mask
+        shift[game] = 32 if alone_mask else 0
+        assert codes << int(shift[game]) <= 1 << 62, "a key needs its top two bits"
+    code = np.zeros(1 << 12, np.int64)
+    for bits in range(1 << 12):
+        holders = [p for j in range(4) for p in range(3) if bits >> (4 * p + j) & 1]
+        code[bits] = (3 ** len(holders) - 1) // 2 + sum(p * 3 ** k for k, p in enumerate(holders))
+    return run_of, start, mask, weight, n_runs, alone, shift, code
+
+
+RUN_OF, RUN_START, RUN_MASK, RUN_WEIGHT, N_RUNS, ALONE, RUNS_SHIFT, RUN_CODE = _run_tables()
+"""The runs of each game type (``_runs``) for the table's key (``key``): ``RUN_OF[game,
+position]`` the run of a position (-1: none), a run's first position, its mask (from there)
+and its weight in the runs' code; how many runs a game type has, the positions in none, where
+the runs' code starts in a key; ``RUN_CODE[bits]`` the code of a run whose three places' cards
+are ``bits`` (four bits a place): who holds its live cards, strongest first, and how many."""
 
 
 class Layout(NamedTuple):
@@ -78,6 +139,8 @@ class Layout(NamedTuple):
     """Places in a trick: 3, or 2 in Skat-en-deux's ramsch."""
     DECLARER: int = 1
     """The declarer's place (-1 in ramsch): a null game ends at his first trick."""
+    RUNS: int = 1
+    """Who holds the live cards of each run (``key``), kept by ``step``."""
 
 
 F, LENGTH = offsets(Layout)
@@ -111,6 +174,31 @@ def from_play(state, out):
     out[F.GAME] = game
     out[F.PLACES] = state[S.PLACES]
     out[F.DECLARER] = state[S.DECLARER]
+    runs = 0
+    for r in range(N_RUNS[game]):
+        runs += RUN_CODE[_run_bits(out, game, r)] * RUN_WEIGHT[game, r]
+    out[F.RUNS] = runs
+
+
+@numba.njit(inline="always", **JIT)
+def _run_bits(s, game, r):
+    """The cards each place holds of run ``r``, four bits a place (``RUN_CODE``'s index)."""
+    at = RUN_START[game, r]
+    mask = RUN_MASK[game, r]
+    return (((s[F.HANDS] >> at) & mask) | (((s[F.HANDS + 1] >> at) & mask) << 4)
+            | (((s[F.HANDS + 2] >> at) & mask) << 8))
+
+
+@numba.njit(inline="always", **JIT)
+def _runs_after(s, place, position):
+    """The runs' code (``F.RUNS``) once ``place`` has played ``position``."""
+    game = s[F.GAME]
+    r = RUN_OF[game, position]
+    if r < 0:
+        return s[F.RUNS]
+    bits = _run_bits(s, game, r)
+    after = bits & ~(np.int64(1) << (position - RUN_START[game, r] + 4 * place))
+    return s[F.RUNS] + (RUN_CODE[after] - RUN_CODE[bits]) * RUN_WEIGHT[game, r]
 
 
 @numba.njit(**JIT_NRT)
@@ -128,6 +216,7 @@ def step(s, position):
     trick, or at the declarer's first trick in a null game (as ``skat_cardplay.step``)."""
     place = s[F.TO_MOVE]
     k = s[F.TRICK_N]
+    s[F.RUNS] = _runs_after(s, place, position)
     s[F.HANDS + place] &= ~(np.int64(1) << np.int64(position))
     s[F.TRICK + k] = position
     places = s[F.PLACES]
@@ -202,11 +291,23 @@ def bounds(s, q):
 
 @numba.njit(inline="always", **JIT)
 def key(s):
-    """At a trick's start, the cards left and the leader; else 0."""
+    """At a trick's start, the position's key; else 0. Positions that differ only in which
+    cards of a run (``_runs``: next to each other in strength, equal in points) are still
+    live share one: what a run's cards can do depends only on who holds its live ones,
+    strongest first (``F.RUNS``). The key is the live cards that lie in no run, the runs'
+    code and the leader, so such positions met by other lines of play are found in the table
+    (17 % fewer nodes on the bench's Skat positions)."""
     if s[F.TRICK_N]:
         return np.uint64(0)
-    live = np.uint64(s[F.HANDS] | s[F.HANDS + 1] | s[F.HANDS + 2])
-    return live | (np.uint64(s[F.LEADER] + 1) << np.uint64(58))
+    live = s[F.HANDS] | s[F.HANDS + 1] | s[F.HANDS + 2]
+    return _position_key(live, s[F.RUNS], s[F.LEADER], s[F.GAME])
+
+
+@numba.njit(inline="always", **JIT)
+def _position_key(live, runs, leader, game):
+    """The key of a trick's start with the ``live`` cards, the runs' code and the leader."""
+    return ((np.uint64(live) & ALONE[game]) | (np.uint64(runs) << RUNS_SHIFT[game])
+            | (np.uint64(leader + 1) << np.uint64(62)))
 
 
 @numba.njit(inline="always", **JIT)
@@ -223,14 +324,63 @@ def next_key(s, position):
     won = trick_winner(s[F.TRICK:F.TRICK + n], n, eff, strength)
     if beats(position, s[F.TRICK + won], eff[s[F.TRICK]], eff, strength):
         won = n
-    live = np.uint64(s[F.HANDS] | s[F.HANDS + 1] | s[F.HANDS + 2]) & ~bit(position)
-    return live | (np.uint64(_place(s, won) + 1) << np.uint64(58))
+    live = (s[F.HANDS] | s[F.HANDS + 1] | s[F.HANDS + 2]) & ~(np.int64(1) << np.int64(position))
+    return _position_key(live, _runs_after(s, s[F.TO_MOVE], position), _place(s, won), game)
+
+
+@numba.njit(inline="always", **JIT)
+def _same_side(q, a, b):
+    side = q[Q_MAXIMIZERS]
+    return ((side >> a) & 1) == ((side >> b) & 1)
+
+
+@numba.njit(inline="always", **JIT)
+def _lead_masks(s, q, live, mine, place, game):
+    """For the leader: ``(sure, to_partner)`` (``solver.lead_order``): the highest live card
+    of each suit that no opponent can trump (void in it, holding trumps); the leader's cards
+    of the suits whose best card among the others' a partner holds, and no opponent can
+    trump."""
+    suits = SUITS[game]
+    trumps = suits[TRUMP]
+    trumped = np.uint64(0)
+    partners = np.uint64(0)
+    for p in range(s[F.PLACES]):
+        if p == place:
+            continue
+        hand = np.uint64(s[F.HANDS + p])
+        if _same_side(q, p, place):
+            partners |= hand
+        elif hand & trumps:
+            for e in range(TRUMP):
+                if not hand & suits[e]:
+                    trumped |= suits[e]
+    sure = solver.tops_in_order(live, IDENTITY, SPAN[game]) & ~trumped
+    theirs = solver.tops_in_order(live & ~mine, IDENTITY, SPAN[game]) & partners & ~trumped
+    to_partner = np.uint64(0)
+    for e in range(TRUMP + 1):
+        if theirs & suits[e]:
+            to_partner |= suits[e]
+    return sure, to_partner & mine
+
+
+@numba.njit(inline="always", **JIT)
+def _strongest_answer(s, place, led, game):
+    """The strongest card ``place`` can play to a trick led in effective suit ``led``: his
+    best of that suit, else his best trump; -1: none."""
+    hand = np.uint64(s[F.HANDS + place])
+    cards = hand & SUITS[game][led]
+    if not cards:
+        cards = hand & SUITS[game][TRUMP]
+    return lsb(cards) if cards else -1
 
 
 @numba.njit(inline="always", **JIT)
 def moves(s, q, out, rep, scores):
     """The positions to search for the place to move, one of each equivalent run, likely
-    best first (``solver.equivalent_in_order``, ``solver.ordered``)."""
+    best first (``solver.equivalent_in_order``; ``solver.lead_order``, ``follow_order``).
+    Leading: the suits' highest cards no opponent can trump, then the suits a partner's
+    card wins. Following with one place still to play: a partner there who beats the
+    trick makes it a partner's; an opponent there who beats a card makes it no winner."""
     place = s[F.TO_MOVE]
     game = s[F.GAME]
     eff = EFF_IN_ORDER[game]
@@ -245,14 +395,27 @@ def moves(s, q, out, rep, scores):
     reps = solver.equivalent_in_order(mask, mask, mine, live & ~mine, IDENTITY, eff, strength,
                                       points, q[Q_KIND] == solver.POINTS, rep)
     if n == 0:
-        return solver.ordered(reps, -1, -1, False, solver.tops_in_order(live, IDENTITY, SPAN[game]),
-                              eff, strength, points, out, scores)
+        sure, to_partner = _lead_masks(s, q, live, mine, place, game)
+        return solver.lead_order(reps, sure, to_partner, strength, points, out, scores)
+    led = eff[s[F.TRICK]]
     pos = trick_winner(s[F.TRICK:F.TRICK + n], n, eff, strength)
-    winner = _place(s, pos)
-    side = q[Q_MAXIMIZERS]
-    partner = ((side >> winner) & 1) == ((side >> place) & 1)
-    return solver.ordered(reps, s[F.TRICK], s[F.TRICK + pos], partner, np.uint64(0), eff,
-                          strength, points, out, scores)
+    best = s[F.TRICK + pos]
+    partner = _same_side(q, _place(s, pos), place)
+    covered = np.uint64(0)
+    if not partner and n + 2 == s[F.PLACES]:
+        last = _place(s, n + 1)
+        answer = _strongest_answer(s, last, led, game)
+        if answer >= 0 and _same_side(q, last, place):
+            partner = beats(answer, best, led, eff, strength)
+        elif answer >= 0:
+            m = reps
+            while m:
+                c = lsb(m)
+                m &= m - np.uint64(1)
+                if beats(answer, c, led, eff, strength):
+                    covered |= bit(c)
+    return solver.follow_order(reps, s[F.TRICK], best, partner, covered, eff, strength, points,
+                               out, scores)
 
 
 @numba.njit(inline="always", **JIT_NRT)

@@ -141,10 +141,11 @@ def moves(state, q, out, rep, scores):
     reps = solver.equivalent(mask, mask & hand, _cards_of(state, seat), live, ORDER, PERM,
                              EFF, STRENGTH, POINTS, True, rep)
     if state[S.TRICK_N] == 0:
-        return solver.ordered(reps, -1, -1, False, solver.tops(live, ORDER, PERM, SPAN), EFF, STRENGTH,
-                              POINTS, out, scores)
+        return solver.lead_order(reps, solver.tops(live, ORDER, PERM, SPAN), np.uint64(0),
+                                 STRENGTH, POINTS, out, scores)
     led = state[S.TRICK]
-    return solver.ordered(reps, led, led, False, np.uint64(0), EFF, STRENGTH, POINTS, out, scores)
+    return solver.follow_order(reps, led, led, False, np.uint64(0), EFF, STRENGTH, POINTS, out,
+                               scores)
 
 
 

@@ -136,14 +136,14 @@ def moves(state, q, out, rep, scores):
                              eff, strength, POINTS, True, rep)
     n = state[S.TRICK_N]
     if n == 0:
-        return solver.ordered(reps, -1, -1, False, solver.tops(live, order, perm, SPAN[table]), eff, strength,
-                              POINTS, out, scores)
+        return solver.lead_order(reps, solver.tops(live, order, perm, SPAN[table]), np.uint64(0),
+                                 strength, POINTS, out, scores)
     pos = trick_winner(state[S.TRICK_CARD:S.TRICK_CARD + n], n, eff, strength)
     winner = (state[S.TRICK_LEADER] + pos) % 3
     side = q[Q_MAXIMIZERS]
     partner = ((side >> winner) & 1) == ((side >> seat) & 1)
-    return solver.ordered(reps, state[S.TRICK_CARD], state[S.TRICK_CARD + pos], partner,
-                          np.uint64(0), eff, strength, POINTS, out, scores)
+    return solver.follow_order(reps, state[S.TRICK_CARD], state[S.TRICK_CARD + pos], partner,
+                               np.uint64(0), eff, strength, POINTS, out, scores)
 
 
 

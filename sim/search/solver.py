@@ -486,32 +486,62 @@ def equivalent_in_order(legal, collapsible, mine, others, order, eff, strength, 
 
 
 @numba.njit(**JIT_INLINE)
-def ordered(reps, led, best, partner_wins, top, eff, strength, points, out, scores):
-    """The cards of ``reps`` into ``out``, likely best first; their number. Leading
-    (``led`` -1): a card that is the highest live one of its suit (``top``), the most points
-    first, then the cheapest. Following: when a partner wins the trick so far (``best``),
-    the most points; else a card that beats it, the most points first, then the cheapest."""
+def _insert(out, scores, n, card, score):
+    """Put ``card`` into the ``n`` cards of ``out`` (their ``scores`` falling) by ``score``."""
+    k = n
+    while k > 0 and scores[k - 1] < score:
+        scores[k] = scores[k - 1]
+        out[k] = out[k - 1]
+        k -= 1
+    scores[k] = score
+    out[k] = card
+
+
+@numba.njit(**JIT_INLINE)
+def lead_order(reps, sure, to_partner, strength, points, out, scores):
+    """The cards of ``reps`` to lead into ``out``, likely best first; their number. First the
+    cards of ``sure`` (likely to win the trick: the highest live card of a suit), then those
+    of ``to_partner`` (a suit whose best card a partner holds), each the most points first;
+    then the cheapest."""
+    n = 0
+    m = np.uint64(reps)
+    while m:
+        c = lsb(m)
+        m &= m - np.uint64(1)
+        b = np.uint64(1) << np.uint64(c)
+        p = points[c]
+        if sure & b:
+            score = 20000 + 100 * p
+        elif to_partner & b:
+            score = 10000 + 100 * p
+        else:
+            score = -100 * p - strength[c]
+        _insert(out, scores, n, c, score)
+        n += 1
+    return n
+
+
+@numba.njit(**JIT_INLINE)
+def follow_order(reps, led, best, partner_wins, covered, eff, strength, points, out, scores):
+    """The cards of ``reps`` to play to the trick led with ``led`` into ``out``, likely best
+    first; their number. When a partner wins the trick (``partner_wins``: with ``best``, its
+    winning card so far, or surely later), the most points; else a card that beats ``best``
+    and is not ``covered`` (beaten by an opponent still to play), the most points first, then
+    the cheapest."""
     n = 0
     m = np.uint64(reps)
     while m:
         c = lsb(m)
         m &= m - np.uint64(1)
         p = points[c]
-        if led < 0:
-            score = 10000 + 100 * p if (top >> np.uint64(c)) & np.uint64(1) else -100 * p - strength[c]
-        elif partner_wins:
+        if partner_wins:
             score = 100 * p - strength[c]
-        elif beats(c, best, eff[led], eff, strength):
+        elif (beats(c, best, eff[led], eff, strength)
+              and not (covered >> np.uint64(c)) & np.uint64(1)):
             score = 10000 + 100 * p - strength[c]
         else:
             score = -100 * p - strength[c]
-        k = n
-        while k > 0 and scores[k - 1] < score:
-            scores[k] = scores[k - 1]
-            out[k] = out[k - 1]
-            k -= 1
-        scores[k] = score
-        out[k] = c
+        _insert(out, scores, n, c, score)
         n += 1
     return n
 
@@ -566,5 +596,5 @@ def shared(mask, rep, out):
 
 
 __all__ = ["POINTS", "TRICKS", "card_order", "clear", "equivalent", "equivalent_in_order", "exact",
-           "in_order", "ordered", "probe", "root_counts", "search", "shared", "tops",
+           "follow_order", "in_order", "lead_order", "probe", "root_counts", "search", "shared", "tops",
            "tops_in_order", "workspace"]
