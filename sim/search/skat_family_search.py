@@ -336,14 +336,16 @@ def _same_side(q, a, b):
 
 @numba.njit(inline="always", **JIT)
 def _lead_masks(s, q, live, mine, place, game):
-    """For the leader: ``(sure, to_partner)`` (``solver.lead_order``): the highest live card
-    of each suit that no opponent can trump (void in it, holding trumps); the leader's cards
-    of the suits whose best card among the others' a partner holds, and no opponent can
-    trump."""
+    """For the leader, ``(sure, to_partner, draw)`` (``solver.lead_order``): the highest live
+    card of each suit that no opponent can trump (void in it, holding trumps); his cards of
+    the suits whose best card among the others' a partner holds, and no opponent can trump
+    (its trumps apart); trumps to lead the weakest first: a player's without a partner (the
+    declarer) while an opponent holds trumps, else those toward a partner's best trump."""
     suits = SUITS[game]
     trumps = suits[TRUMP]
     trumped = np.uint64(0)
     partners = np.uint64(0)
+    their_trumps = np.uint64(0)
     for p in range(s[F.PLACES]):
         if p == place:
             continue
@@ -351,6 +353,7 @@ def _lead_masks(s, q, live, mine, place, game):
         if _same_side(q, p, place):
             partners |= hand
         elif hand & trumps:
+            their_trumps |= hand & trumps
             for e in range(TRUMP):
                 if not hand & suits[e]:
                     trumped |= suits[e]
@@ -360,7 +363,8 @@ def _lead_masks(s, q, live, mine, place, game):
     for e in range(TRUMP + 1):
         if theirs & suits[e]:
             to_partner |= suits[e]
-    return sure, to_partner & mine
+    draw = trumps & mine if their_trumps and not partners else to_partner & trumps & mine
+    return sure, to_partner & mine & ~trumps, draw
 
 
 @numba.njit(inline="always", **JIT)
@@ -379,8 +383,9 @@ def moves(s, q, out, rep, scores):
     """The positions to search for the place to move, one of each equivalent run, likely
     best first (``solver.equivalent_in_order``; ``solver.lead_order``, ``follow_order``).
     Leading: the suits' highest cards no opponent can trump, then the suits a partner's
-    card wins. Following with one place still to play: a partner there who beats the
-    trick makes it a partner's; an opponent there who beats a card makes it no winner."""
+    card wins, or the declarer's trumps while the defenders hold some. Following with one
+    place still to play: a partner there who beats the trick makes it a partner's; an
+    opponent there who beats a card makes it no winner."""
     place = s[F.TO_MOVE]
     game = s[F.GAME]
     eff = EFF_IN_ORDER[game]
@@ -395,8 +400,8 @@ def moves(s, q, out, rep, scores):
     reps = solver.equivalent_in_order(mask, mask, mine, live & ~mine, IDENTITY, eff, strength,
                                       points, q[Q_KIND] == solver.POINTS, rep)
     if n == 0:
-        sure, to_partner = _lead_masks(s, q, live, mine, place, game)
-        return solver.lead_order(reps, sure, to_partner, strength, points, out, scores)
+        sure, to_partner, draw = _lead_masks(s, q, live, mine, place, game)
+        return solver.lead_order(reps, sure, to_partner, draw, strength, points, out, scores)
     led = eff[s[F.TRICK]]
     pos = trick_winner(s[F.TRICK:F.TRICK + n], n, eff, strength)
     best = s[F.TRICK + pos]

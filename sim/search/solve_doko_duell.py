@@ -142,7 +142,7 @@ def moves(state, q, out, rep, scores):
                              EFF, STRENGTH, POINTS, True, rep)
     if state[S.TRICK_N] == 0:
         return solver.lead_order(reps, solver.tops(live, ORDER, PERM, SPAN), np.uint64(0),
-                                 STRENGTH, POINTS, out, scores)
+                                 np.uint64(0), STRENGTH, POINTS, out, scores)
     led = state[S.TRICK]
     return solver.follow_order(reps, led, led, False, np.uint64(0), EFF, STRENGTH, POINTS, out,
                                scores)

@@ -137,7 +137,7 @@ def moves(state, q, out, rep, scores):
     n = state[S.TRICK_N]
     if n == 0:
         return solver.lead_order(reps, solver.tops(live, order, perm, SPAN[table]), np.uint64(0),
-                                 strength, POINTS, out, scores)
+                                 np.uint64(0), strength, POINTS, out, scores)
     pos = trick_winner(state[S.TRICK_CARD:S.TRICK_CARD + n], n, eff, strength)
     winner = (state[S.TRICK_LEADER] + pos) % 3
     side = q[Q_MAXIMIZERS]

@@ -498,11 +498,11 @@ def _insert(out, scores, n, card, score):
 
 
 @numba.njit(**JIT_INLINE)
-def lead_order(reps, sure, to_partner, strength, points, out, scores):
+def lead_order(reps, sure, to_partner, draw, strength, points, out, scores):
     """The cards of ``reps`` to lead into ``out``, likely best first; their number. First the
     cards of ``sure`` (likely to win the trick: the highest live card of a suit), then those
-    of ``to_partner`` (a suit whose best card a partner holds), each the most points first;
-    then the cheapest."""
+    of ``to_partner`` (a suit whose best card a partner holds), each the most points first,
+    or of ``draw`` (trumps to draw the opponents'), the weakest first; then the cheapest."""
     n = 0
     m = np.uint64(reps)
     while m:
@@ -514,6 +514,8 @@ def lead_order(reps, sure, to_partner, strength, points, out, scores):
             score = 20000 + 100 * p
         elif to_partner & b:
             score = 10000 + 100 * p
+        elif draw & b:
+            score = 10000 - strength[c]
         else:
             score = -100 * p - strength[c]
         _insert(out, scores, n, c, score)
