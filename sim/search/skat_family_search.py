@@ -30,7 +30,7 @@ from sim.games.cardplay import PLAY, offsets
 from sim.games.skat_cardplay import TRICKS, S
 from sim.games.skat_values import EFF, JIT, JIT_NRT, NULL, POINTS, STRENGTH
 from sim.search import solver
-from sim.search.solver import Q_COUNTED, Q_GAME, Q_KIND, Q_MAXIMIZERS
+from sim.search.solver import NO_CARDS, Q_COUNTED, Q_GAME, Q_KIND, Q_MAXIMIZERS
 from sim.search.sure_points import order_masks, sure_bounds
 from sim.tricks import TRUMP, beats, legal_mask, trick_winner
 
@@ -336,7 +336,7 @@ def _same_side(q, a, b):
 
 @numba.njit(inline="always", **JIT)
 def _lead_masks(s, q, live, mine, place, game):
-    """For the leader, ``(sure, to_partner, draw)`` (``solver.lead_order``): the highest live
+    """For the leader, ``(sure, to_partner, draw)`` (``solver.ordered``): the highest live
     card of each suit that no opponent can trump (void in it, holding trumps); his cards of
     the suits whose best card among the others' a partner holds, and no opponent can trump
     (its trumps apart); trumps to lead the weakest first: a player's without a partner (the
@@ -381,7 +381,7 @@ def _strongest_answer(s, place, led, game):
 @numba.njit(inline="always", **JIT)
 def moves(s, q, out, rep, scores):
     """The positions to search for the place to move, one of each equivalent run, likely
-    best first (``solver.equivalent_in_order``; ``solver.lead_order``, ``follow_order``).
+    best first (``solver.equivalent_in_order``; ``solver.ordered``).
     Leading: the suits' highest cards no opponent can trump, then the suits a partner's
     card wins, or the declarer's trumps while the defenders hold some. Following with one
     place still to play: a partner there who beats the trick makes it a partner's; an
@@ -401,7 +401,8 @@ def moves(s, q, out, rep, scores):
                                       points, q[Q_KIND] == solver.POINTS, rep)
     if n == 0:
         sure, to_partner, draw = _lead_masks(s, q, live, mine, place, game)
-        return solver.lead_order(reps, sure, to_partner, draw, strength, points, out, scores)
+        return solver.ordered(reps, -1, -1, False, sure, to_partner, draw, NO_CARDS, eff, strength,
+                              points, out, scores)
     led = eff[s[F.TRICK]]
     pos = trick_winner(s[F.TRICK:F.TRICK + n], n, eff, strength)
     best = s[F.TRICK + pos]
@@ -419,8 +420,8 @@ def moves(s, q, out, rep, scores):
                 m &= m - np.uint64(1)
                 if beats(answer, c, led, eff, strength):
                     covered |= bit(c)
-    return solver.follow_order(reps, s[F.TRICK], best, partner, covered, eff, strength, points,
-                               out, scores)
+    return solver.ordered(reps, s[F.TRICK], best, partner, NO_CARDS, NO_CARDS, NO_CARDS, covered, eff,
+                          strength, points, out, scores)
 
 
 @numba.njit(inline="always", **JIT_NRT)

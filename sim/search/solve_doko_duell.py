@@ -35,7 +35,7 @@ from sim.games.doko_duell_cardplay import (
 from sim.games.doko_duell_values import BAND_VP
 from sim.search import pimc, solver
 from sim.search.doko_duell import world
-from sim.search.solver import Q_COUNTED, Q_KIND, Q_MAXIMIZERS, Q_SUM
+from sim.search.solver import NO_CARDS, Q_COUNTED, Q_KIND, Q_MAXIMIZERS, Q_SUM
 from sim.search.sure_points import hands_in_order, order_masks, sure_bounds
 
 ORDER, PERM, SPAN = (table[0] for table in solver.card_order(EFF, STRENGTH))
@@ -141,11 +141,11 @@ def moves(state, q, out, rep, scores):
     reps = solver.equivalent(mask, mask & hand, _cards_of(state, seat), live, ORDER, PERM,
                              EFF, STRENGTH, POINTS, True, rep)
     if state[S.TRICK_N] == 0:
-        return solver.lead_order(reps, solver.tops(live, ORDER, PERM, SPAN), np.uint64(0),
-                                 np.uint64(0), STRENGTH, POINTS, out, scores)
+        return solver.ordered(reps, -1, -1, False, solver.tops(live, ORDER, PERM, SPAN), NO_CARDS,
+                              NO_CARDS, NO_CARDS, EFF, STRENGTH, POINTS, out, scores)
     led = state[S.TRICK]
-    return solver.follow_order(reps, led, led, False, np.uint64(0), EFF, STRENGTH, POINTS, out,
-                               scores)
+    return solver.ordered(reps, led, led, False, NO_CARDS, NO_CARDS, NO_CARDS, NO_CARDS, EFF,
+                          STRENGTH, POINTS, out, scores)
 
 
 

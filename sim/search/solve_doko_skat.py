@@ -20,7 +20,7 @@ from sim.games.doko_skat_values import BAND_POINTS, EFF, JIT, JIT_NRT, POINTS, S
 from sim.games.kernel import card_row
 from sim.search import pimc, solver
 from sim.search.doko_skat import world
-from sim.search.solver import Q_COUNTED, Q_GAME, Q_KIND, Q_MAXIMIZERS, Q_SUM
+from sim.search.solver import NO_CARDS, Q_COUNTED, Q_GAME, Q_KIND, Q_MAXIMIZERS, Q_SUM
 from sim.search.sure_points import hands_in_order, order_masks, sure_bounds
 from sim.tricks import beats, trick_winner
 
@@ -136,14 +136,14 @@ def moves(state, q, out, rep, scores):
                              eff, strength, POINTS, True, rep)
     n = state[S.TRICK_N]
     if n == 0:
-        return solver.lead_order(reps, solver.tops(live, order, perm, SPAN[table]), np.uint64(0),
-                                 np.uint64(0), strength, POINTS, out, scores)
+        return solver.ordered(reps, -1, -1, False, solver.tops(live, order, perm, SPAN[table]),
+                              NO_CARDS, NO_CARDS, NO_CARDS, eff, strength, POINTS, out, scores)
     pos = trick_winner(state[S.TRICK_CARD:S.TRICK_CARD + n], n, eff, strength)
     winner = (state[S.TRICK_LEADER] + pos) % 3
     side = q[Q_MAXIMIZERS]
     partner = ((side >> winner) & 1) == ((side >> seat) & 1)
-    return solver.follow_order(reps, state[S.TRICK_CARD], state[S.TRICK_CARD + pos], partner,
-                               np.uint64(0), eff, strength, POINTS, out, scores)
+    return solver.ordered(reps, state[S.TRICK_CARD], state[S.TRICK_CARD + pos], partner, NO_CARDS,
+                          NO_CARDS, NO_CARDS, NO_CARDS, eff, strength, POINTS, out, scores)
 
 
 

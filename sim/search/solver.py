@@ -73,6 +73,8 @@ DEPTH = 64
 MAX_MOVES = 64
 TT_BITS = 18
 UNKNOWN_HIGH = 32767
+NO_CARDS = np.uint64(0)
+"""An empty card mask (``ordered``'s masks where a game knows no such cards)."""
 NOT_LIVE = -1
 W_STATES, W_MOVES, W_NMOVES, W_NEXT, W_MAXING, W_KEYS, W_BASE = range(7)
 W_TABLE, W_REP, W_SCORES, W_STATS, W_WINDOW, W_ROOT = range(7, 13)
@@ -486,23 +488,18 @@ def equivalent_in_order(legal, collapsible, mine, others, order, eff, strength, 
 
 
 @numba.njit(**JIT_INLINE)
-def _insert(out, scores, n, card, score):
-    """Put ``card`` into the ``n`` cards of ``out`` (their ``scores`` falling) by ``score``."""
-    k = n
-    while k > 0 and scores[k - 1] < score:
-        scores[k] = scores[k - 1]
-        out[k] = out[k - 1]
-        k -= 1
-    scores[k] = score
-    out[k] = card
+def ordered(reps, led, best, partner_wins, sure, to_partner, draw, covered, eff, strength,
+            points, out, scores):
+    """The cards of ``reps`` into ``out``, likely best first; their number.
 
-
-@numba.njit(**JIT_INLINE)
-def lead_order(reps, sure, to_partner, draw, strength, points, out, scores):
-    """The cards of ``reps`` to lead into ``out``, likely best first; their number. First the
-    cards of ``sure`` (likely to win the trick: the highest live card of a suit), then those
-    of ``to_partner`` (a suit whose best card a partner holds), each the most points first,
-    or of ``draw`` (trumps to draw the opponents'), the weakest first; then the cheapest."""
+    Leading (``led`` -1): first the cards of ``sure`` (likely to win the trick: the highest
+    live card of a suit), then those of ``to_partner`` (a suit whose best card a partner
+    holds), each the most points first, or of ``draw`` (trumps to draw the opponents'), the
+    weakest first; then the cheapest. Following the card ``led``: when a partner wins the
+    trick (``partner_wins``: with ``best``, its winning card so far, or surely later), the
+    most points; else a card that beats ``best`` and is not ``covered`` (beaten by an
+    opponent still to play), the most points first, then the cheapest. A game that knows
+    no more passes empty masks."""
     n = 0
     m = np.uint64(reps)
     while m:
@@ -510,40 +507,28 @@ def lead_order(reps, sure, to_partner, draw, strength, points, out, scores):
         m &= m - np.uint64(1)
         b = np.uint64(1) << np.uint64(c)
         p = points[c]
-        if sure & b:
-            score = 20000 + 100 * p
-        elif to_partner & b:
-            score = 10000 + 100 * p
-        elif draw & b:
-            score = 10000 - strength[c]
-        else:
-            score = -100 * p - strength[c]
-        _insert(out, scores, n, c, score)
-        n += 1
-    return n
-
-
-@numba.njit(**JIT_INLINE)
-def follow_order(reps, led, best, partner_wins, covered, eff, strength, points, out, scores):
-    """The cards of ``reps`` to play to the trick led with ``led`` into ``out``, likely best
-    first; their number. When a partner wins the trick (``partner_wins``: with ``best``, its
-    winning card so far, or surely later), the most points; else a card that beats ``best``
-    and is not ``covered`` (beaten by an opponent still to play), the most points first, then
-    the cheapest."""
-    n = 0
-    m = np.uint64(reps)
-    while m:
-        c = lsb(m)
-        m &= m - np.uint64(1)
-        p = points[c]
-        if partner_wins:
+        if led < 0:
+            if sure & b:
+                score = 20000 + 100 * p
+            elif to_partner & b:
+                score = 10000 + 100 * p
+            elif draw & b:
+                score = 10000 - strength[c]
+            else:
+                score = -100 * p - strength[c]
+        elif partner_wins:
             score = 100 * p - strength[c]
-        elif (beats(c, best, eff[led], eff, strength)
-              and not (covered >> np.uint64(c)) & np.uint64(1)):
+        elif beats(c, best, eff[led], eff, strength) and not covered & b:
             score = 10000 + 100 * p - strength[c]
         else:
             score = -100 * p - strength[c]
-        _insert(out, scores, n, c, score)
+        k = n
+        while k > 0 and scores[k - 1] < score:
+            scores[k] = scores[k - 1]
+            out[k] = out[k - 1]
+            k -= 1
+        scores[k] = score
+        out[k] = c
         n += 1
     return n
 
@@ -597,6 +582,6 @@ def shared(mask, rep, out):
     return mask
 
 
-__all__ = ["POINTS", "TRICKS", "card_order", "clear", "equivalent", "equivalent_in_order", "exact",
-           "follow_order", "in_order", "lead_order", "probe", "root_counts", "search", "shared", "tops",
-           "tops_in_order", "workspace"]
+__all__ = ["NO_CARDS", "POINTS", "TRICKS", "card_order", "clear", "equivalent",
+           "equivalent_in_order", "exact", "in_order", "ordered", "probe", "root_counts", "search",
+           "shared", "tops", "tops_in_order", "workspace"]
