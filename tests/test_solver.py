@@ -258,7 +258,8 @@ def test_the_table_key_tells_apart_only_what_the_cards_can_do(game_name) -> None
                 if not position[S.TRICK_N]:
                     s = searched(game_name, position)
                     key = int(skat_family_search.key(s))
-                    assert seen.setdefault(key, _what_cards_can_do(s)) == _what_cards_can_do(s)
+                    can_do = _what_cards_can_do(s)
+                    assert seen.setdefault(key, can_do) == can_do
                     hands.setdefault(key, set()).add(tuple(position[S.HANDS:S.HANDS + 3]))
                     positions += 1
                 legal = int(solve_skat_family.legal(position))
