@@ -16,7 +16,12 @@ A card is searched only as far as the choice needs (``decide``): its utility in 
 known as an interval from the searches made so far, and searching stops once one card's
 lowest possible total is at least every other card's highest. The card is the one the full
 totals would give, for fewer searches: a sixth fewer seconds over recorded pimc Skat deals,
-where a card that falls behind in a few worlds is searched no further.
+where a card that falls behind in a few worlds is searched no further. Which search comes
+next is a bet on its outcome: only the leader's total rising or the challenger's falling
+brings the end nearer, so each search is weighed by how much it would move that total and
+by the chance that it does, read from how the world's other cards fared at the same
+threshold (``chance_up``): 14 % fewer nodes than the widest interval first on 117 recorded
+Skat decisions of the first three tricks.
 
 The game's functions are passed in and these are inlined into each game's compiled entry
 points (``sim.search.solve_*``), as the solver is.
@@ -48,10 +53,15 @@ MAX_BANDS = 16
 TABLE_BITS = 22
 """The ``pimc`` player's transposition table: ``2 ** 22`` slots (64 MiB), which its worlds
 share, each searched under a generation of its own (``decide``)."""
-WIDEST_FIRST, WORLD_BY_WORLD = False, True
-"""The order in which ``decide`` searches its worlds (a game's choice, measured): the widest
-interval in any world first (the Skat family, Doko-Skat), or world by world (the duel,
-whose worlds' positions do not fit in the table together)."""
+BEST_BET, WIDEST_FIRST, WORLD_BY_WORLD = 0, 1, 2
+"""The order in which ``decide`` searches its worlds (a game's choice, measured): in any
+world, the search likeliest to end the race soonest (the Skat family: 14 % fewer nodes than
+the widest interval first), or the widest interval (Doko-Skat: the best bet was slower on
+its recorded decisions), or world by world (the duel, whose worlds' positions do not fit in
+the table together)."""
+PRIOR_WORLDS = 2.0
+"""How many children of its own world the share over all worlds counts as (``chance_up``);
+1, 2 and 4 measured, 2 the fewest nodes."""
 DOKO_LOSER = (1, 30, 60, 90)
 """The loser's card points where a Doppelkopf game's score changes (some points, 30, 60,
 90); the winner's side mirrors them from the sum in play (``doko_bands``)."""
@@ -98,21 +108,63 @@ def utility(count, thresholds, weights, n):
 
 @numba.njit(cache=True, inline="always")
 def next_target(low, high, thresholds, n, pivot):
-    """The threshold to search next for a count known to lie in ``low .. high``: the win
-    threshold while undecided, else the undecided one farthest from it on the count's side
-    (a search far from the count is cheap, and its fail-soft bound may settle the thresholds
-    between; nearest first measured the same); -1 when every threshold is decided."""
+    """The index of the threshold to search next for a count known to lie in ``low .. high``:
+    the win threshold while undecided, else the undecided one farthest from it on the count's
+    side (a search far from the count is cheap, and its fail-soft bound may settle the
+    thresholds between; nearest first measured the same); -1 when every threshold is
+    decided."""
     if low < thresholds[pivot] <= high:
-        return thresholds[pivot]
+        return pivot
     if low >= thresholds[pivot]:
         for k in range(n - 1, pivot, -1):
             if low < thresholds[k] <= high:
-                return thresholds[k]
+                return k
     else:
         for k in range(pivot):
             if low < thresholds[k] <= high:
-                return thresholds[k]
+                return k
     return -1
+
+
+@numba.njit(cache=True, inline="always")
+def reached(low, high, target):
+    """``(1, 1)`` if a count known to lie in ``low .. high`` reaches ``target``, ``(0, 1)`` if
+    it does not, ``(0, 0)`` if that is not known yet."""
+    if low >= target:
+        return 1, 1
+    if high < target:
+        return 0, 1
+    return 0, 0
+
+
+@numba.njit(cache=True, inline="always")
+def chance_up(low, high, w, children, target, band_up, band_known):
+    """The estimated chance that a search at ``target`` in world ``w`` finds the count
+    reaching it: the share of that world's children (``children`` of them) known to reach
+    it, drawn toward the share over every world's children at the same band (``band_up`` of
+    ``band_known``) with the weight of ``PRIOR_WORLDS`` children. The cards of one world
+    tend to fare alike there (the hidden cards lie the same for each)."""
+    up, known = 0, 0
+    for k in range(children):
+        u, n = reached(low[w, k], high[w, k], target)
+        up += u
+        known += n
+    prior = (band_up + 1.0) / (band_known + 2.0)
+    return (up + PRIOR_WORLDS * prior) / (known + PRIOR_WORLDS)
+
+
+@numba.njit(cache=True, inline="always")
+def band_shares(low, high, thresholds, n_bands, children, count, band_up, band_known):
+    """For each band index, how many children of all ``count`` worlds are known to reach
+    its threshold (``band_up``) and how many are known either way (``band_known``)."""
+    band_up[:] = 0
+    band_known[:] = 0
+    for w in range(count):
+        for b in range(n_bands[w]):
+            for k in range(children[w]):
+                u, n = reached(low[w, k], high[w, k], thresholds[w, b])
+                band_up[b] += u
+                band_known[b] += n
 
 
 @numba.njit(cache=True, inline="always")
@@ -138,7 +190,7 @@ def best_card(mask, totals, prefer):
 
 
 @numba.njit(**INLINE_NRT)
-def decide(states, count, world_by_world, prefer, ws, prepare, question, bands, legal, step,
+def decide(states, count, order, prefer, ws, prepare, question, bands, legal, step,
            moves, bound):
     """The card with the best total utility over the worlds ``states[:count]`` (every card
     known in each; ``prefer``, the heuristic's card, wins a tie), all searched in the
@@ -147,12 +199,15 @@ def decide(states, count, world_by_world, prefer, ws, prepare, question, bands, 
     A card's utility in a world is known as an interval, from the null-window searches
     (``bound``, fail-soft) made after it so far (``next_target`` picks the threshold), and so
     is its total over the worlds. The card with the best lower total leads; while another
-    card's upper total could still beat it, one more search narrows the widest interval of
-    the leader or of the challenger with the best upper total, in any world. With
-    ``world_by_world`` the widest interval of any card still in the race in the first world
-    that has one: the duel's searches fill the table, so its worlds are searched one after
-    another, each while its positions are still there (in any order, a world's positions
-    are lost to the others). Either way the card returned is the one the full totals choose."""
+    card's upper total could still beat it, one more search narrows an interval of the leader
+    or of the challenger with the best upper total, in any world, as the game's ``order``
+    says: ``BEST_BET``, the one whose search is likeliest to close the gap most (the
+    leader's total rising or the challenger's falling, times its chance, ``chance_up``; the
+    wider interval on a tie); ``WIDEST_FIRST``, the widest. ``WORLD_BY_WORLD``: the widest
+    interval of any card still in the race in the first world that has one: the duel's
+    searches fill the table, so its worlds are searched one after another, each while its
+    positions are still there (in any order, a world's positions are lost to the others).
+    Either way the card returned is the one the full totals choose."""
     length = states.shape[1]
     mask = np.uint64(legal(states[0]))
     cards = np.empty(64, np.int64)
@@ -173,6 +228,9 @@ def decide(states, count, world_by_world, prefer, ws, prepare, question, bands, 
     slot = np.zeros((count, 64), np.int64)  # a card's child: the one searched in its stead
     low = np.full((count, n_cards), -1, np.int64)  # what each child's count is known to lie in
     high = np.full((count, n_cards), UNKNOWN_HIGH, np.int64)
+    n_children = np.zeros(count, np.int64)  # each world's cards searched
+    band_up = np.zeros(MAX_BANDS, np.int64)
+    band_known = np.zeros(MAX_BANDS, np.int64)
     rep = np.full(64, -1, np.int64)
     child_of = np.full(64, -1, np.int64)
     listed = np.empty(MAX_MOVES, np.int64)
@@ -186,6 +244,7 @@ def decide(states, count, world_by_world, prefer, ws, prepare, question, bands, 
         clear(ws)
         generation[w] = ws[W_STATS][GENERATION]
         listed_n = moves(state, q[w], listed, rep, scratch)
+        n_children[w] = listed_n
         for k in range(listed_n):
             children[w, k] = state
             step(children[w, k], listed[k])
@@ -219,22 +278,33 @@ def decide(states, count, world_by_world, prefer, ws, prepare, question, bands, 
         if challenger < 0:
             ws[W_STATS][GENERATION] = generation[count - 1]  # the newest: the next clear is new
             return leader
-        if not world_by_world:
+        if order != WORLD_BY_WORLD:
             open_cards = np.uint64(1) << np.uint64(leader) | np.uint64(1) << np.uint64(challenger)
-        widest, at, target = -1, -1, -1
+        if order == BEST_BET:
+            band_shares(low, high, thresholds, n_bands, n_children, count, band_up, band_known)
+        best, widest, at, target = -1.0, -1, -1, -1
         for w in range(count):
             m = open_cards
             while m:
-                k = slot[w, lsb(m)]
+                c = lsb(m)
                 m &= m - np.uint64(1)
-                t = next_target(low[w, k], high[w, k], thresholds[w], n_bands[w], pivot[w])
-                if t < 0:
+                k = slot[w, c]
+                b = next_target(low[w, k], high[w, k], thresholds[w], n_bands[w], pivot[w])
+                if b < 0:
                     continue
-                width = (utility(high[w, k], thresholds[w], weights[w], n_bands[w])
-                         - utility(low[w, k], thresholds[w], weights[w], n_bands[w]))
-                if width > widest:
-                    widest, at, target = width, w * 64 + k, t
-            if world_by_world and widest >= 0:
+                t = thresholds[w, b]
+                below = utility(low[w, k], thresholds[w], weights[w], n_bands[w])
+                above = utility(high[w, k], thresholds[w], weights[w], n_bands[w])
+                gain = float(above - below)
+                if order == BEST_BET:
+                    up = chance_up(low, high, w, n_children[w], t, band_up[b], band_known[b])
+                    if (sign[w] > 0) == (c == leader):  # reaching t helps: the leader's low rises
+                        gain = (utility(t, thresholds[w], weights[w], n_bands[w]) - below) * up
+                    else:  # falling short helps: the challenger's high falls
+                        gain = (above - utility(t - 1, thresholds[w], weights[w], n_bands[w])) * (1.0 - up)
+                if gain > best or (gain == best and above - below > widest):
+                    best, widest, at, target = gain, above - below, w * 64 + k, t
+            if order == WORLD_BY_WORLD and widest >= 0:
                 break
         w, k = at // 64, at % 64
         ws[W_STATS][GENERATION] = generation[w]
@@ -246,7 +316,7 @@ def decide(states, count, world_by_world, prefer, ws, prepare, question, bands, 
 
 
 @numba.njit(**INLINE_NRT)
-def pimc(obs, rng, worlds, world_by_world, prefer, ws, length, world, prepare, question, bands,
+def pimc(obs, rng, worlds, order, prefer, ws, length, world, prepare, question, bands,
          legal, step, moves, bound):
     """The ``pimc`` player's card from the seat's observation ``obs`` alone: ``worlds``
     worlds dealt by the game's ``world(obs, rng, state)`` (uniform among the deals the
@@ -259,7 +329,7 @@ def pimc(obs, rng, worlds, world_by_world, prefer, ws, length, world, prepare, q
         return lsb(mask) if mask else prefer
     for k in range(1, worlds):
         world(obs, rng, states[k])
-    return decide(states, worlds, world_by_world, prefer, ws, prepare, question, bands, legal,
+    return decide(states, worlds, order, prefer, ws, prepare, question, bands, legal,
                   step, moves, bound)
 
 
@@ -272,5 +342,5 @@ def dd(state, prefer, ws, prepare, question, bands, legal, step, moves, bound):
         return lsb(mask) if mask else prefer
     states = np.empty((1, state.shape[0]), np.int64)
     states[0] = state
-    return decide(states, 1, False, prefer, ws, prepare, question, bands, legal, step, moves,
+    return decide(states, 1, WIDEST_FIRST, prefer, ws, prepare, question, bands, legal, step, moves,
                   bound)

@@ -141,8 +141,8 @@ def bands(state, q, thresholds, weights):
 @numba.njit(**JIT_NRT)
 def pimc_card(obs, rng, worlds, prefer, ws):
     """The ``pimc`` player's card from the seat's observation (``sim.search.pimc``), its
-    worlds searched widest interval first."""
-    return pimc.pimc(obs, rng, worlds, pimc.WIDEST_FIRST, prefer, ws, LENGTH, world, prepare,
+    searches chosen as the best bets on ending the race."""
+    return pimc.pimc(obs, rng, worlds, pimc.BEST_BET, prefer, ws, LENGTH, world, prepare,
                      question, bands, legal, step, play_moves, bound)
 
 
