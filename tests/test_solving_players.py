@@ -137,6 +137,27 @@ def test_pimc_chooses_the_card_that_full_totals_choose(game_name: str, deals: in
     assert checked >= 8
 
 
+
+def test_pimc_bets_on_a_search_from_how_its_worlds_other_cards_fared() -> None:
+    """``pimc.chance_up``: the chance that a search at a threshold finds the count reaching
+    it is the share of the world's own searched cards known to reach it, drawn toward the
+    share over every world (``band_shares``) with the weight of ``PRIOR_WORLDS`` cards."""
+    # world 0: cards 0 and 1 reach 61, card 2 falls short, card 3 is unknown there;
+    # world 1 knows nothing yet, and its fourth card is not searched (three children)
+    low = np.array([[61, 70, -1, -1], [-1, -1, -1, 90]], np.int64)
+    high = np.array([[120, 120, 60, 32767], [32767, 32767, 32767, 120]], np.int64)
+    up, known = np.zeros(pimc.MAX_BANDS, np.int64), np.zeros(pimc.MAX_BANDS, np.int64)
+    thresholds = np.array([[61, 90] + [0] * 14, [61, 90] + [0] * 14], np.int64)
+    pimc.band_shares(low, high, thresholds, np.array([2, 2]), np.array([4, 3]), 2, up, known)
+    assert (int(up[0]), int(known[0])) == (2, 3)  # at 61: world 1's fourth card not counted
+    assert (int(up[1]), int(known[1])) == (0, 1)  # at 90: only card 2 is known (short)
+    prior = (2 + 1) / (3 + 2)
+    assert pimc.chance_up(low, high, 0, 4, 61, 2, 3) == pytest.approx(
+        (2 + pimc.PRIOR_WORLDS * prior) / (3 + pimc.PRIOR_WORLDS))
+    assert pimc.chance_up(low, high, 1, 3, 61, 2, 3) == pytest.approx(prior)
+    assert pimc.chance_up(low, high, 0, 4, 90, 0, 1) == pytest.approx(
+        (0 + pimc.PRIOR_WORLDS / 3) / (1 + pimc.PRIOR_WORLDS))
+
 def stops(game_name: str, policies: list[str], deals: int):
     """The first solving stop of each deal: the seat's view and the card-play state."""
     game = find_game(game_name)
