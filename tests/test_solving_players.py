@@ -146,17 +146,21 @@ def test_pimc_bets_on_a_search_from_how_its_worlds_other_cards_fared() -> None:
     # world 1 knows nothing yet, and its fourth card is not searched (three children)
     low = np.array([[61, 70, -1, -1], [-1, -1, -1, 90]], np.int64)
     high = np.array([[120, 120, 60, 32767], [32767, 32767, 32767, 120]], np.int64)
-    up, known = np.zeros(pimc.MAX_BANDS, np.int64), np.zeros(pimc.MAX_BANDS, np.int64)
+    up, known = np.zeros((2, pimc.MAX_BANDS), np.int64), np.zeros((2, pimc.MAX_BANDS), np.int64)
+    band_up, band_known = np.zeros(pimc.MAX_BANDS, np.int64), np.zeros(pimc.MAX_BANDS, np.int64)
     thresholds = np.array([[61, 90] + [0] * 14, [61, 90] + [0] * 14], np.int64)
-    pimc.band_shares(low, high, thresholds, np.array([2, 2]), np.array([4, 3]), 2, up, known)
-    assert (int(up[0]), int(known[0])) == (2, 3)  # at 61: world 1's fourth card not counted
-    assert (int(up[1]), int(known[1])) == (0, 1)  # at 90: only card 2 is known (short)
+    pimc.band_shares(low, high, thresholds, np.array([2, 2]), np.array([4, 3]), 2, up, known,
+                     band_up, band_known)
+    assert (int(band_up[0]), int(band_known[0])) == (2, 3)  # at 61: world 1's fourth card not counted
+    assert (int(band_up[1]), int(band_known[1])) == (0, 1)  # at 90: only card 2 is known (short)
+    assert (int(up[0, 0]), int(known[0, 0]), int(up[1, 0]), int(known[1, 0])) == (2, 3, 0, 0)
     prior = (2 + 1) / (3 + 2)
-    assert pimc.chance_up(low, high, 0, 4, 61, 2, 3) == pytest.approx(
+    assert pimc.chance_up(up[0, 0], known[0, 0], 2, 3) == pytest.approx(
         (2 + pimc.PRIOR_WORLDS * prior) / (3 + pimc.PRIOR_WORLDS))
-    assert pimc.chance_up(low, high, 1, 3, 61, 2, 3) == pytest.approx(prior)
-    assert pimc.chance_up(low, high, 0, 4, 90, 0, 1) == pytest.approx(
+    assert pimc.chance_up(up[1, 0], known[1, 0], 2, 3) == pytest.approx(prior)
+    assert pimc.chance_up(up[0, 1], known[0, 1], 0, 1) == pytest.approx(
         (0 + pimc.PRIOR_WORLDS / 3) / (1 + pimc.PRIOR_WORLDS))
+
 
 def stops(game_name: str, policies: list[str], deals: int):
     """The first solving stop of each deal: the seat's view and the card-play state."""
