@@ -52,9 +52,6 @@ from sim.search.solver import (
 INLINE_NRT: Any = {"cache": True, "inline": "always", "_nrt": True}
 MAX_BANDS = 16
 """The most thresholds a game's ``bands`` may name."""
-TABLE_BITS = 22
-"""The ``pimc`` player's transposition table: ``2 ** 22`` slots (64 MiB), which its worlds
-share, each searched under a generation of its own (``decide``)."""
 BEST_BET, WIDEST_FIRST, WORLD_BY_WORLD = 0, 1, 2
 """The order in which ``decide`` searches its worlds (a game's choice, measured): in any
 world, the search likeliest to end the race soonest (the Skat family: a quarter fewer nodes
