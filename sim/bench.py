@@ -19,17 +19,20 @@ equals the file of a full replay. ``--memory`` instead runs whole experiments th
 of the whole process tree, to show that it does not grow with the number of deals.
 
 ``--policies`` names the policies timed (default: random and heuristic). A slow policy
-(``lookahead``, ``lookahead:N``, ``pimc``, ``pimc:N``, ``dd``; ``sim.policies.SLOW``) plays ``SLOW_DEALS``
-deals unless ``--deals`` is given, in shards of a quarter of the deals per worker (so every
-worker has work), after a warm-up of ``SLOW_WARM_DEALS`` deals; its Parquet writing is not
-timed (its columns are the heuristic's). Its row also has ``decisions``/``decisions_per_s`` and
-``rollouts``/``rollouts_per_s``, counted from the timed deals' recorded actions (the timed
-deals are played with recording on, which costs little beside the lookahead): a decision is
-a card-play decision (every decision of the game's card-play state, ``Game.card_play``) with
-more than one legal action, and it costs ``max(1, N // actions) * actions`` rollouts, as
-``sim.policies.lookahead`` spreads ``N`` rollouts over the actions; for ``pimc:N`` the
-``rollouts`` are the worlds it solves, N a decision (``dd``: one, the deal). Bidding,
-declaration and other decisions outside the card-play state are not counted.
+(``lookahead``, ``lookahead:N``, ``pimc``, ``pimc:N``, ``dd``; ``sim.policies.SLOW``) plays
+``SLOW_DEALS`` deals unless ``--deals`` is given, in ``SLOW_SHARDS`` shards per worker, each
+handed to the next worker free, after a warm-up of ``SLOW_WARM_DEALS`` deals. (Its deals
+differ tenfold in cost: with four shards a worker, 25 ``pimc`` Skat deals of some 10 s each,
+one worker sat idle at the end for about 4 % of the time, which measured the split, not
+the player.) Its Parquet writing is not timed (its columns are the heuristic's). Its row
+also has ``decisions``/``decisions_per_s`` and ``rollouts``/``rollouts_per_s``, counted from
+the timed deals' recorded actions (the timed deals are played with recording on, which costs
+little beside the lookahead): a decision is a card-play decision (every decision of the
+game's card-play state, ``Game.card_play``) with more than one legal action, and it costs
+``max(1, N // actions) * actions`` rollouts, as ``sim.policies.lookahead`` spreads ``N``
+rollouts over the actions; for ``pimc:N`` the ``rollouts`` are the worlds it solves, N a
+decision (``dd``: one, the deal). Bidding, declaration and other decisions outside the
+card-play state are not counted.
 """
 
 from __future__ import annotations
@@ -56,6 +59,9 @@ POLICIES = ("random", "heuristic")
 DEFAULT_DEALS = 2_000_000
 SLOW_DEALS = 200
 """Deals a slow policy plays when ``--deals`` is not given."""
+SLOW_SHARDS = 20
+"""Shards per worker of a slow policy's deals: the last shard, played while another worker
+may have none left, is short."""
 SLOW_WARM_DEALS = 4
 """Deals each worker plays with a slow policy before timing (its kernels compile)."""
 SHARD = 100_000
@@ -192,7 +198,7 @@ def bench_game(name: str, deals: int | None, jobs: int,
         results = []
         for policy in policies:
             n = policy_deals(policy, deals)
-            shard = max(1, -(-n // (4 * jobs))) if is_slow(policy) else SHARD
+            shard = max(1, -(-n // (SLOW_SHARDS * jobs))) if is_slow(policy) else SHARD
             tasks = [(name, policy, first, min(shard, n - first)) for first in range(0, n, shard)]
             t0 = time.perf_counter()
             done = pool.map(_play, tasks, chunksize=1)
