@@ -329,12 +329,6 @@ def next_key(s, position):
 
 
 @numba.njit(inline="always", **JIT)
-def _same_side(q, a, b):
-    side = q[Q_MAXIMIZERS]
-    return ((side >> a) & 1) == ((side >> b) & 1)
-
-
-@numba.njit(inline="always", **JIT)
 def _lead_masks(s, q, live, mine, place, game):
     """For the leader, ``(sure, to_partner, draw)`` (``solver.ordered``): the highest live
     card of each suit that no opponent can trump (void in it, holding trumps); his cards of
@@ -350,7 +344,7 @@ def _lead_masks(s, q, live, mine, place, game):
         if p == place:
             continue
         hand = np.uint64(s[F.HANDS + p])
-        if _same_side(q, p, place):
+        if solver.same_side(q, p, place):
             partners |= hand
         elif hand & trumps:
             their_trumps |= hand & trumps
@@ -406,12 +400,12 @@ def moves(s, q, out, rep, scores):
     led = eff[s[F.TRICK]]
     pos = trick_winner(s[F.TRICK:F.TRICK + n], n, eff, strength)
     best = s[F.TRICK + pos]
-    partner = _same_side(q, _place(s, pos), place)
+    partner = solver.same_side(q, _place(s, pos), place)
     covered = np.uint64(0)
     if not partner and n + 2 == s[F.PLACES]:
         last = _place(s, n + 1)
         answer = _strongest_answer(s, last, led, game)
-        if answer >= 0 and _same_side(q, last, place):
+        if answer >= 0 and solver.same_side(q, last, place):
             partner = beats(answer, best, led, eff, strength)
         elif answer >= 0:
             m = reps

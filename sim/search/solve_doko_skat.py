@@ -140,8 +140,7 @@ def moves(state, q, out, rep, scores):
                               NO_CARDS, NO_CARDS, NO_CARDS, eff, strength, POINTS, out, scores)
     pos = trick_winner(state[S.TRICK_CARD:S.TRICK_CARD + n], n, eff, strength)
     winner = (state[S.TRICK_LEADER] + pos) % 3
-    side = q[Q_MAXIMIZERS]
-    partner = ((side >> winner) & 1) == ((side >> seat) & 1)
+    partner = solver.same_side(q, winner, seat)
     return solver.ordered(reps, state[S.TRICK_CARD], state[S.TRICK_CARD + pos], partner, NO_CARDS,
                           NO_CARDS, NO_CARDS, NO_CARDS, eff, strength, POINTS, out, scores)
 

@@ -488,6 +488,14 @@ def equivalent_in_order(legal, collapsible, mine, others, order, eff, strength, 
 
 
 @numba.njit(**JIT_INLINE)
+def same_side(q, a, b):
+    """Whether places ``a`` and ``b`` are on one side of the question ``q`` (both among its
+    maximizers or both not): partners, for a game's move ordering."""
+    side = q[Q_MAXIMIZERS]
+    return ((side >> a) & 1) == ((side >> b) & 1)
+
+
+@numba.njit(**JIT_INLINE)
 def ordered(reps, led, best, partner_wins, sure, to_partner, draw, covered, eff, strength,
             points, out, scores):
     """The cards of ``reps`` into ``out``, likely best first; their number.
