@@ -23,16 +23,16 @@ of the whole process tree, to show that it does not grow with the number of deal
 ``SLOW_DEALS`` deals unless ``--deals`` is given, in ``SLOW_SHARDS`` shards per worker, each
 handed to the next worker free, after a warm-up of ``SLOW_WARM_DEALS`` deals. (Its deals
 differ tenfold in cost: with four shards a worker, 25 ``pimc`` Skat deals of some 10 s each,
-one worker sat idle at the end for about 4 % of the time, which measured the split, not
-the player.) Its Parquet writing is not timed (its columns are the heuristic's). Its row
-also has ``decisions``/``decisions_per_s`` and ``rollouts``/``rollouts_per_s``, counted from
-the timed deals' recorded actions (the timed deals are played with recording on, which costs
-little beside the lookahead): a decision is a card-play decision (every decision of the
-game's card-play state, ``Game.card_play``) with more than one legal action, and it costs
-``max(1, N // actions) * actions`` rollouts, as ``sim.policies.lookahead`` spreads ``N``
-rollouts over the actions; for ``pimc:N`` the ``rollouts`` are the worlds it solves, N a
-decision (``dd``: one, the deal). Bidding, declaration and other decisions outside the
-card-play state are not counted.
+one run timed shard by shard had its workers finish at 31.5 and 37.2 s, so the figure
+measured the split, not the player.) Its Parquet writing is not timed (its columns are the
+heuristic's). Its row also has ``decisions``/``decisions_per_s`` and
+``rollouts``/``rollouts_per_s``, counted from the timed deals' recorded actions (the timed
+deals are played with recording on, which costs little beside the lookahead): a decision is
+a card-play decision (every decision of the game's card-play state, ``Game.card_play``) with
+more than one legal action, and it costs ``max(1, N // actions) * actions`` rollouts, as
+``sim.policies.lookahead`` spreads ``N`` rollouts over the actions; for ``pimc:N`` the
+``rollouts`` are the worlds it solves, N a decision (``dd``: one, the deal). Bidding,
+declaration and other decisions outside the card-play state are not counted.
 """
 
 from __future__ import annotations

@@ -137,7 +137,6 @@ def test_pimc_chooses_the_card_that_full_totals_choose(game_name: str, deals: in
     assert checked >= 8
 
 
-
 def test_pimc_bets_on_a_search_from_how_its_worlds_other_cards_fared() -> None:
     """``pimc.chance_up``: the chance that a search at a threshold finds the count reaching
     it is the share of the world's own searched cards known to reach it, drawn toward the
