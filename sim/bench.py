@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 import psutil
 
+from sim.machine import describe, machine
 from sim.policies import is_slow
 from sim.registry import find_game
 
@@ -401,9 +402,10 @@ def run_bench(games: list[str], deals: int | None, jobs: int, as_json: bool,
     given = deals
     deals = deals or DEFAULT_DEALS
     reference = bench_reference(deals, jobs)
-    report: dict[str, Any] = {"results": [], "startup": {}, "parquet": {}, "jobs": jobs,
-                              "shard_size": SHARD, "reference": reference}
+    report: dict[str, Any] = {"machine": machine(), "results": [], "startup": {}, "parquet": {},
+                              "jobs": jobs, "shard_size": SHARD, "reference": reference}
     if not as_json:
+        print(describe(report["machine"]))
         print(f"reference kernel (deal + 30 follow-suit plays): {reference['deals_per_s']:,} deals/s")
     for name in games:
         one = bench_game(name, given, jobs, policies)

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from sim.machine import describe, machine
 from sim.registry import find_game
 
 SEED = 20261203
@@ -82,8 +83,9 @@ def run_solver_bench(games: list[str], count: int | None, as_json: bool) -> int:
     """Time the solver for each game; print a table or one JSON object."""
     rows = [row for name in games for row in bench_solver(name, count)]
     if as_json:
-        print(json.dumps({"solver": rows}))
+        print(json.dumps({"solver": rows, "machine": machine()}))
         return 0
+    print(describe(machine()))
     print(f"{'game':<14} {'question':<10} {'positions':>9} {'median ms':>10} {'p90 ms':>10}")
     for r in rows:
         print(f"{r['game']:<14} {r['question']:<10} {r['positions']:>9} {r['median_ms']:>10.3f} "

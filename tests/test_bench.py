@@ -75,6 +75,7 @@ def test_sweep_rescored_equals_replay(tmp_path: Path) -> None:
 def test_bench_json_has_reference_and_sweep(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "skat", "--deals", "2000", "--jobs", "1", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
+    assert report["machine"]["cpus"] >= 1 and report["machine"]["cpu"]
     assert report["reference"]["deals_per_s"] > 0
     assert all(r["ratio_to_reference"] > 0 for r in report["results"])
     sweep = report["sweep"]
@@ -128,3 +129,25 @@ def test_bench_bad_policies_exit_2(policies: str, capsys: pytest.CaptureFixture[
     assert main(["bench", "doko_duell", "--policies", policies]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_the_machine_is_read_from_proc_and_sys(tmp_path, monkeypatch) -> None:
+    """The processor's name from ``/proc/cpuinfo``, the data and unified caches of levels 2
+    and 3 from ``/sys`` (an instruction cache and level 1 left out), sizes in KiB."""
+    from sim import machine
+
+    (tmp_path / "cpuinfo").write_text("processor\t: 0\nvendor_id\t: AuthenticAMD\n"
+                                      "model name\t: AMD EPYC 9R14\nflags\t\t: fpu\n")
+    for name, level, kind, size in [("index0", 1, "Data", "32K"), ("index1", 1, "Instruction", "32K"),
+                                    ("index2", 2, "Unified", "1024K"), ("index3", 3, "Unified", "32M")]:
+        (tmp_path / "cache" / name).mkdir(parents=True)
+        for field, value in [("level", level), ("type", kind), ("size", size)]:
+            (tmp_path / "cache" / name / field).write_text(f"{value}\n")
+    monkeypatch.setattr(machine, "CPUINFO", tmp_path / "cpuinfo")
+    monkeypatch.setattr(machine, "CACHES", tmp_path / "cache")
+    info = machine.machine()
+    assert {k: v for k, v in info.items() if k != "cpus"} == {"cpu": "AMD EPYC 9R14", "l2_kib": 1024,
+                                                             "l3_kib": 32768}
+    assert machine.describe(info) == f"machine: AMD EPYC 9R14, {info['cpus']} CPUs, L2 1024 KiB, L3 32768 KiB"
+    monkeypatch.setattr(machine, "CACHES", tmp_path / "none")  # a system without the folder
+    assert set(machine.machine()) == {"cpu", "cpus"}
