@@ -1,10 +1,10 @@
 """What the benches ran on: the processor, its logical CPUs and caches, read from Linux's
 ``/proc`` and ``/sys`` (a field this system does not show is left out).
 
-Why: the same search measured 117 and 161 ns a node within the hour on this project's
-machines, and a bench figure of one day is compared with another day's; the processor and
-its caches (the solver's table waits on memory) tell which figures came from alike
-machines.
+Why: a bench figure of one day is compared with another day's, and the machines differ: the
+same code played 5.2 to 6.0 ``pimc`` Skat deals/s in one session and 3.4 to 3.6 in the
+next (``docs/solver.md``). The processor and its caches (the solver's table waits on memory)
+tell which figures came from alike machines.
 """
 
 from __future__ import annotations
