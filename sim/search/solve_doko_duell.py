@@ -166,7 +166,8 @@ def bound(state, q, target, ws):
 @numba.njit(**JIT)
 def count(state, q, ws):
     """The count under best play."""
-    return solver.exact(state, q, ws, step, tally, key, next_key, moves, bounds)
+    low, open_ = tally(state, q)
+    return solver.exact(state, q, ws, low, low + open_, bound)
 
 
 

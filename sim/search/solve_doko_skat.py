@@ -163,7 +163,8 @@ def bound(state, q, target, ws):
 @numba.njit(**JIT)
 def count(state, q, ws):
     """The lone player's count under best play."""
-    return solver.exact(state, q, ws, step, tally, key, next_key, moves, bounds)
+    low, open_ = tally(state, q)
+    return solver.exact(state, q, ws, low, low + open_, bound)
 
 
 

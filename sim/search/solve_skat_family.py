@@ -104,8 +104,8 @@ def count(state, q, ws):
     """The question's count under best play from the card-play ``state``."""
     root = ws[W_ROOT]
     from_play(state, root)
-    return solver.exact(root, q, ws, family.step, family.tally, family.key,
-                        family.next_key, family.moves, family.bounds)
+    low, open_ = family.tally(root, q)
+    return solver.exact(state, q, ws, low, low + open_, bound)
 
 
 
