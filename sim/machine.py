@@ -9,10 +9,11 @@ tell which figures came from alike machines.
 
 from __future__ import annotations
 
-import os
 import platform
 from pathlib import Path
 from typing import Any
+
+from joblib import cpu_count
 
 CPUINFO = Path("/proc/cpuinfo")
 CACHES = Path("/sys/devices/system/cpu/cpu0/cache")
@@ -43,12 +44,12 @@ def _kib(size: str) -> int:
 
 
 def machine() -> dict[str, Any]:
-    """``{"cpu": name, "cpus": n, "l2_kib": ..., "l3_kib": ...}``: the processor, the logical
-    CPUs this process may use, and the size of the level-2 cache (one core's) and level-3
-    cache that CPU 0 sees."""
+    """``{"cpu": name, "cpus": n, "l2_kib": ..., "l3_kib": ...}``: the processor, the CPUs this
+    process may use (joblib's count, as for the bench's workers), and the size of the
+    level-2 cache (one core's) and level-3 cache that CPU 0 sees."""
     info: dict[str, Any] = {
         "cpu": _model(CPUINFO.read_text() if CPUINFO.exists() else ""),
-        "cpus": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+        "cpus": cpu_count(),
     }
     for index in sorted(CACHES.glob("index*")) if CACHES.exists() else []:
         level = (index / "level").read_text().strip()
