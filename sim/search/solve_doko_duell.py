@@ -166,8 +166,7 @@ def bound(state, q, target, ws):
 @numba.njit(**JIT)
 def count(state, q, ws):
     """The count under best play."""
-    low, open_ = tally(state, q)
-    return solver.exact(state, q, ws, low, low + open_, bound)
+    return solver.exact(state, state, q, ws, tally, bound)
 
 
 

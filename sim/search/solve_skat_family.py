@@ -104,8 +104,7 @@ def count(state, q, ws):
     """The question's count under best play from the card-play ``state``."""
     root = ws[W_ROOT]
     from_play(state, root)
-    low, open_ = family.tally(root, q)
-    return solver.exact(state, q, ws, low, low + open_, bound)
+    return solver.exact(state, root, q, ws, family.tally, bound)
 
 
 

@@ -363,14 +363,17 @@ def probe(root, target, q, ws, step, tally, key, next_key, moves, bounds):
 
 
 @numba.njit(**JIT_INLINE)
-def exact(state, q, ws, low, high, bound):
-    """The count under best play from ``state``, known to lie in ``low .. high``: null-window
-    searches by the game's compiled ``bound(state, q, target, ws)`` (its ``probe``),
-    bisecting the range the count may still lie in; each search's bound (fail-soft) narrows
-    it beyond its target. (Fewer nodes than one search with the whole range as its window: a
-    null window cuts more, and the searches share the table.) Calling ``bound`` instead of
-    inlining the search compiles the search once a game, not twice: a minute less of
-    compiling for each solver module."""
+def exact(state, root, q, ws, tally, bound):
+    """The count under best play from ``state`` (``root``: the state the game searches for
+    it, ``state`` itself where the game searches its card-play state): null-window searches
+    by the game's compiled ``bound(state, q, target, ws)`` (its ``probe``), bisecting the
+    range the count may still lie in, from ``tally(root, q)`` on; each search's bound
+    (fail-soft) narrows it beyond its target. (Fewer nodes than one search with the whole
+    range as its window: a null window cuts more, and the searches share the table.) Calling
+    ``bound`` instead of inlining the search compiles the search once a game, not twice: a
+    minute less of compiling for each solver module."""
+    low, open_ = tally(root, q)
+    high = low + open_
     while low < high:
         target = (low + high + 1) // 2
         value = bound(state, q, target, ws)
