@@ -25,8 +25,9 @@ decisions of the first three tricks of the bench's deals: 96.0 M nodes with the 
 interval first at its next threshold, 84.6 M with the best bet at that threshold, 73.0 M
 with the best bet at any (the same cards chosen).
 
-The game's functions are passed in and these are inlined into each game's compiled entry
-points (``sim.search.solve_*``), as the solver is.
+The game's functions are passed in and these are inlined into each game's compiled ``decide``
+(``sim.search.solve_*``), which both players call, as the solver is into its ``bound``; the
+race's step (``next_search``) knows no game and is compiled once for all of them.
 """
 
 from __future__ import annotations
@@ -282,10 +283,10 @@ def next_search(order, mask, cards, n_cards, prefer, count, slot, low, high, thr
     ``target``), or ``at`` -1 when no other card can beat the leader any more. ``lows`` and
     ``highs`` are scratch for the cards' totals.
 
-    It knows nothing of any game, so it is compiled once for all of them, apart from each
-    game's entry points, which ``decide`` is inlined into: inlined there, it had taken about a
-    minute of each solver module's compile (the ``pimc`` card's 90 s against ``dd``'s 25 s in
-    the Skat family, whose ``decide`` compiled without the bets), for one call a search."""
+    It knows no game, so it is compiled once for all of them instead of inlined into each
+    game's ``decide``: inlined, its bets had taken over a minute of each solver module's
+    compile (in the Skat family the ``pimc`` card's 101.5 s against ``dd``'s 25.6 s, whose
+    race has no bets), for one call a search."""
     for i in range(n_cards):
         c = cards[i]
         lows[c] = 0
@@ -347,12 +348,12 @@ def next_search(order, mask, cards, n_cards, prefer, count, slot, low, high, thr
 
 
 @numba.njit(**INLINE_NRT)
-def pimc(obs, rng, worlds, order, prefer, ws, length, world, prepare, question, bands,
-         legal, step, moves, bound):
+def pimc(obs, rng, worlds, order, prefer, ws, length, world, legal, decide_card):
     """The ``pimc`` player's card from the seat's observation ``obs`` alone: ``worlds``
     worlds dealt by the game's ``world(obs, rng, state)`` (uniform among the deals the
-    observation allows, ``sim.search.worlds``), each solved (``decide``: the card with the
-    best total utility; ``prefer``, the heuristic's card, wins a tie)."""
+    observation allows, ``sim.search.worlds``), each solved (the game's compiled ``decide``,
+    ``decide_card(states, count, order, prefer, ws)``: the card with the best total utility;
+    ``prefer``, the heuristic's card, wins a tie)."""
     states = np.empty((worlds, length), np.int64)
     world(obs, rng, states[0])
     mask = np.uint64(legal(states[0]))
@@ -360,18 +361,19 @@ def pimc(obs, rng, worlds, order, prefer, ws, length, world, prepare, question, 
         return lsb(mask) if mask else prefer
     for k in range(1, worlds):
         world(obs, rng, states[k])
-    return decide(states, worlds, order, prefer, ws, prepare, question, bands, legal,
-                  step, moves, bound)
+    return decide_card(states, worlds, order, prefer, ws)
 
 
 @numba.njit(**INLINE_NRT)
-def dd(state, prefer, ws, prepare, question, bands, legal, step, moves, bound):
+def dd(state, prefer, ws, legal, decide_card):
     """The ``dd`` player's card: the deal itself solved (``state``, every card known), the
-    best card under the scoring's bands (``prefer`` wins a tie)."""
+    best card under the scoring's bands (``prefer`` wins a tie; ``decide_card`` as for
+    ``pimc``)."""
     mask = np.uint64(legal(state))
     if popcount(mask) <= 1:
         return lsb(mask) if mask else prefer
     states = np.empty((1, state.shape[0]), np.int64)
     states[0] = state
-    return decide(states, 1, WIDEST_FIRST, prefer, ws, prepare, question, bands, legal, step, moves,
-                  bound)
+    # typed as pimc's arguments (``int64``, not literals), so that one compiled ``decide``
+    # serves both players
+    return decide_card(states, states.shape[0], np.int64(WIDEST_FIRST), prefer, ws)

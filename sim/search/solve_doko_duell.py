@@ -192,18 +192,25 @@ def bands(state, q, thresholds, weights):
 
 
 @numba.njit(**JIT_NRT)
+def decide(states, count, order, prefer, ws):
+    """The solving players' card over the worlds ``states[:count]`` (``pimc.decide``),
+    compiled once for both players."""
+    return pimc.decide(states, count, order, prefer, ws, prepare, question, bands, legal, step,
+                       moves, bound)
+
+
+@numba.njit(**JIT_NRT)
 def pimc_card(obs, rng, worlds, prefer, ws):
     """The ``pimc`` player's card from the seat's observation (``sim.search.pimc``), its
     worlds searched world by world (their positions fill the table)."""
-    return pimc.pimc(obs, rng, worlds, pimc.WORLD_BY_WORLD, prefer, ws, LENGTH, world, prepare,
-                     question, bands, legal, step, moves, bound)
+    return pimc.pimc(obs, rng, worlds, pimc.WORLD_BY_WORLD, prefer, ws, LENGTH, world, legal, decide)
 
 
 @numba.njit(**JIT_NRT)
 def dd_card(state, prefer, ws):
     """The ``dd`` player's card: the deal itself solved (it sees every card)."""
-    return pimc.dd(state, prefer, ws, prepare, question, bands, legal, step, moves, bound)
+    return pimc.dd(state, prefer, ws, legal, decide)
 
 
-__all__ = ["TRICKS", "bound", "card_row", "count", "counts_after", "dd_card", "new_workspace",
+__all__ = ["TRICKS", "bound", "card_row", "count", "counts_after", "dd_card", "decide", "new_workspace",
            "pimc_card", "question"]

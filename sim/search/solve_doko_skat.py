@@ -190,17 +190,24 @@ def bands(state, q, thresholds, weights):
 
 
 @numba.njit(**JIT_NRT)
+def decide(states, count, order, prefer, ws):
+    """The solving players' card over the worlds ``states[:count]`` (``pimc.decide``),
+    compiled once for both players."""
+    return pimc.decide(states, count, order, prefer, ws, prepare, question, bands, legal, step,
+                       moves, bound)
+
+
+@numba.njit(**JIT_NRT)
 def pimc_card(obs, rng, worlds, prefer, ws):
     """The ``pimc`` player's card from the seat's observation (``sim.search.pimc``), its
     worlds searched widest interval first."""
-    return pimc.pimc(obs, rng, worlds, pimc.WIDEST_FIRST, prefer, ws, LENGTH, world, prepare,
-                     question, bands, legal, step, moves, bound)
+    return pimc.pimc(obs, rng, worlds, pimc.WIDEST_FIRST, prefer, ws, LENGTH, world, legal, decide)
 
 
 @numba.njit(**JIT_NRT)
 def dd_card(state, prefer, ws):
     """The ``dd`` player's card: the deal itself solved (it sees every card)."""
-    return pimc.dd(state, prefer, ws, prepare, question, bands, legal, step, moves, bound)
+    return pimc.dd(state, prefer, ws, legal, decide)
 
 
 __all__ = ["card_row"]
