@@ -228,6 +228,40 @@ def test_the_skat_family_search_state_follows_the_card_play(game_name) -> None:
     assert steps > 10_000 and {GRAND, NULL} <= kinds
 
 
+@pytest.mark.parametrize("game_name", ["skat", "skat_en_deux"])
+def test_the_skat_family_search_lists_the_cards_the_root_lists(game_name) -> None:
+    """At every card-play decision of recorded deals (suit games, grands, nulls, ramsch),
+    the search's moves (equal cards looked up run by run) are the cards, in the order, that
+    the root's moves list by visiting every card; and the root's ``rep`` sends each legal
+    card to a listed one that is equal to it in points and suit."""
+    fields = skat_family_search.F
+    kinds = set()
+    decisions = collapsed = 0
+    listed, root_listed = np.empty(solver.MAX_MOVES, np.int64), np.empty(solver.MAX_MOVES, np.int64)
+    scores = np.empty(solver.MAX_MOVES, np.int64)
+    for state, actions in recorded(game_name, 300, seed=7):
+        for position in walk(game_name, state, actions, 0):
+            s, q = searched(game_name, position), question(game_name, position)
+            game = int(s[fields.GAME])
+            kinds.add(game)
+            rep = np.full(64, -1, np.int64)
+            n = skat_family_search.moves(s, q, listed, np.full(64, -1, np.int64), scores)
+            m = skat_family_search.list_moves(s, q, root_listed, rep, scores, True)
+            assert list(listed[:n]) == list(root_listed[:m])
+            legal = int(solve_skat_family.legal(position))
+            for card in (c for c in range(32) if legal >> c & 1):
+                at = int(skat_family_search.POSITION[game, card])
+                to = int(rep[at])
+                assert to in set(listed[:n].tolist())
+                assert skat_family_search.EFF_IN_ORDER[game, to] == skat_family_search.EFF_IN_ORDER[game, at]
+                if game != NULL:
+                    assert (skat_family_search.POINTS_IN_ORDER[game, to]
+                            == skat_family_search.POINTS_IN_ORDER[game, at])
+                collapsed += to != at
+            decisions += 1
+    assert decisions > 5_000 and collapsed > 1_000 and {GRAND, NULL} <= kinds
+
+
 def _what_cards_can_do(s: np.ndarray) -> tuple:
     """A Skat family search state at a trick's start as the search sees it: the leader and,
     for each effective suit, its live cards strongest first as (holder, points), points left

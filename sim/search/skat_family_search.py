@@ -114,6 +114,33 @@ the runs' code starts in a key; ``RUN_CODE[bits]`` the code of a run whose three
 are ``bits`` (four bits a place): who holds its live cards, strongest first, and how many."""
 
 
+def _run_reps() -> np.ndarray:
+    """``RUN_REPS[mine | others << 4]``: of one run's positions (four bits, the strongest
+    first), the mover's cards ``mine`` to search when the other places hold ``others``: each
+    card of his that is not next to one of his own above it (played cards between count as
+    gone, another place's live card between keeps them apart)."""
+    table = np.zeros(256, np.uint64)
+    for index in range(256):
+        mine, others = index & 15, index >> 4
+        after_mine, reps = False, 0
+        for j in range(4):
+            if others >> j & 1:
+                after_mine = False
+            if mine >> j & 1:
+                if not after_mine:
+                    reps |= 1 << j
+                after_mine = True
+        table[index] = reps
+    return table
+
+
+RUN_REPS = _run_reps()
+IN_RUNS = np.array([sum(int(RUN_MASK[g, r]) << int(RUN_START[g, r]) for r in range(N_RUNS[g]))
+                    for g in range(len(N_RUNS))], np.uint64)
+"""The cards to search of a run (``RUN_REPS``), and each game type's positions that lie in a
+run (``ALONE``'s complement)."""
+
+
 class Layout(NamedTuple):
     """The search state's fields and sizes; it starts with the card-play header."""
 
@@ -373,9 +400,30 @@ def _strongest_answer(s, place, led, game):
 
 
 @numba.njit(inline="always", **JIT)
+def _equal_reps(mine, others, game):
+    """The mover's cards to search when the question counts points (the same as
+    ``solver.equivalent_in_order``'s, without its ``rep``): cards equal in points lie next to
+    each other only within a run, so each run's are looked up (``RUN_REPS``) instead of
+    visiting every card (about 7 % less time on recorded ``pimc`` decisions)."""
+    reps = mine & ~IN_RUNS[game]
+    for r in range(N_RUNS[game]):
+        at = np.uint64(RUN_START[game, r])
+        run = np.uint64(RUN_MASK[game, r])
+        reps |= RUN_REPS[((mine >> at) & run) | (((others >> at) & run) << np.uint64(4))] << at
+    return reps
+
+
+@numba.njit(inline="always", **JIT)
 def moves(s, q, out, rep, scores):
+    """``list_moves`` as the search asks them: ``rep`` left unset (the search never reads it)."""
+    return list_moves(s, q, out, rep, scores, False)
+
+
+@numba.njit(inline="always", **JIT)
+def list_moves(s, q, out, rep, scores, with_rep):
     """The positions to search for the place to move, one of each equivalent run, likely
-    best first (``solver.equivalent_in_order``; ``solver.ordered``).
+    best first (``solver.equivalent_in_order``, whose ``rep`` is set only ``with_rep``;
+    ``solver.ordered``).
     Leading: the suits' highest cards no opponent can trump, then the suits a partner's
     card wins, or the declarer's trumps while the defenders hold some. Following with one
     place still to play: a partner there who beats the trick makes it a partner's; an
@@ -391,8 +439,12 @@ def moves(s, q, out, rep, scores):
     for k in range(n):
         live |= bit(s[F.TRICK + k])
     mask = legal_mask(mine, s[F.TRICK] if n else -1, eff, SUITS[game])
-    reps = solver.equivalent_in_order(mask, mask, mine, live & ~mine, IDENTITY, eff, strength,
-                                      points, q[Q_KIND] == solver.POINTS, rep)
+    if q[Q_KIND] == solver.POINTS and not with_rep:
+        reps = _equal_reps(mine, live & ~mine, game) & mask
+    else:
+        reps = solver.equivalent_in_order(mask, mask, mine, live & ~mine, IDENTITY, eff,
+                                          strength, points, q[Q_KIND] == solver.POINTS, rep,
+                                          False)
     if n == 0:
         sure, to_partner, draw = _lead_masks(s, q, live, mine, place, game)
         return solver.ordered(reps, -1, -1, False, sure, to_partner, draw, NO_CARDS, eff, strength,
@@ -427,7 +479,7 @@ def play_moves(state, q, out, rep, scores):
     game = state[S.GAME]
     s = search_state(state)
     at = np.full(64, -1, np.int64)
-    n = moves(s, q, out, at, scores)
+    n = list_moves(s, q, out, at, scores, True)
     for k in range(n):
         out[k] = ORDER[game, out[k]]
     for i in range(ORDER.shape[1]):

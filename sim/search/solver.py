@@ -36,7 +36,9 @@ states, one a ply), so that it can be inlined into each game's compiled entry po
   ``(0, open)`` where a game knows none). Asked once for a position the table does not hold:
   its entry starts from them, so they cost nothing when it is met again;
 * ``moves(state, q, out, rep, scores)``: the moves to search, best first, into ``out``;
-  their number. ``rep[card]`` receives, for each legal card, the one searched in its stead;
+  their number. ``rep[card]`` receives, for each legal card, the one searched in its stead
+  (a game may leave it unset here: the search never reads it, only the callers at the root,
+  ``root_counts`` and ``sim.search.pimc``, which a game may hand a ``moves`` that sets it);
   ``scores`` is scratch.
 
 The table is bounded: ``TT_BITS`` bits of index, 16 bytes a slot (``workspace``; 4 MiB at
@@ -451,14 +453,16 @@ def equivalent(legal, collapsible, mine, live, order, perm, eff, strength, point
 
 @numba.njit(**JIT_INLINE)
 def equivalent_in_order(legal, collapsible, mine, others, order, eff, strength, points,
-                        use_points, rep):
+                        use_points, rep, twins=True):
     """Cards of the mover that are equivalent among the live ones: adjacent in one effective
     suit with no other player's live card between them (nor one as strong as either) and,
     when ``use_points``, equal in points; playing either comes to the same. ``mine`` (the
     mover's live cards) and ``others`` (the other players') are in order space, ``order[i]``
     the card at position ``i`` (the identity for a state that holds its cards in order
     space). Sets ``rep[card]`` for every ``legal`` card (the first of its run, or itself when
-    not ``collapsible``) and returns the mask of the representatives."""
+    not ``collapsible``) and returns the mask of the representatives. ``twins``: whether
+    another player may hold a card as strong as one of the mover's (the Doppelkopf games'
+    doubled cards); the Skat family's cards are all unequal, so it skips that check."""
     reps = np.uint64(0)
     run = NOT_LIVE
     m = mine
@@ -476,8 +480,8 @@ def equivalent_in_order(legal, collapsible, mine, others, order, eff, strength, 
             rep[c] = c
             reps |= b
             continue
-        tied = (_tied(i - 1, c, others, order, eff, strength)
-                or _tied(i + 1, c, others, order, eff, strength))
+        tied = twins and (_tied(i - 1, c, others, order, eff, strength)
+                          or _tied(i + 1, c, others, order, eff, strength))
         if tied:
             run = NOT_LIVE
         if (run != NOT_LIVE and eff[run] == eff[c]
