@@ -6,8 +6,10 @@ those that read how the deals came out the ``load.Outcome`` its shards say
 variant (and group, where the question has groups) and ``metric``, with ``value``, ``lo``,
 ``hi`` (the 95 % interval) and ``n`` (the deals behind it). A ``rate`` metric's interval
 is Wilson's, a mean's is Student's t. ``sweep`` compares variants on the same deals (paired
-differences against ``base``) and ``fairest`` names the variant whose measure lies closest
-to its fair value.
+differences against ``base``) and ``fairest_paired`` names the variant whose measure lies
+closest to its fair value and those the same deals cannot tell from it; ``compare`` adds
+each row's paired difference from ``base`` to a table, so that variants are judged on the
+same deals, never by whether their intervals overlap.
 
 A function reads the columns it names and applies to any game whose results have them;
 where games differ in how a deal ends (a ramsch, a tie) the columns say which rule to read.
@@ -22,12 +24,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import polars as pl
 
 from analysis.load import POSITIONS, Outcome, seats
-from analysis.stats import mean_interval, paired_difference, unpaired_difference, wilson
+from analysis.race import gap_bounds
+from analysis.stats import (
+    mean_estimate,
+    mean_interval,
+    paired_difference,
+    paired_ratio_difference,
+    unpaired_difference,
+    wilson,
+)
 
 Metric = tuple[str, pl.Expr]
 """``("rate", boolean expression)`` (nulls left out) or ``("mean", numeric expression)``."""
@@ -65,6 +76,48 @@ def summarise(frame: pl.LazyFrame, by: list[str], metrics: Mapping[str, Metric])
     return pl.concat(parts)
 
 
+PAIRED = ("diff", "diff_lo", "diff_hi")
+"""The columns of a variant's paired difference from ``base`` (on the same deals) that
+``compare`` adds."""
+
+
+def paired(frame: pl.LazyFrame, by: list[str], metrics: Mapping[str, Metric],
+           variants: Iterable[str]) -> pl.DataFrame:
+    """Each metric's difference of every variant from ``base`` on the same deals (deal ``d``
+    of every variant is the same deal): ``by``, metric and ``PAIRED``, per group ``by``
+    (``variant`` and any other), by the delta method for a metric over some deals only
+    (``stats.paired_ratio_difference``)."""
+    groups = [c for c in by if c != "variant"]
+    names = list(variants)
+    values = {f"m{k}": expr.cast(pl.Float64) for k, (_, expr) in enumerate(metrics.values())}
+    wide = frame.select("variant", "deal", *groups, **values).collect()
+    rows = []
+    for key, part in wide.group_by(groups, maintain_order=True) if groups else [((), wide)]:
+        for k, metric in enumerate(metrics):
+            table = part.pivot(on="variant", index="deal", values=f"m{k}").sort("deal")
+            base = table["base"].fill_null(np.nan).to_numpy()
+            for name in names:
+                x = table[name].fill_null(np.nan).to_numpy()
+                est = paired_ratio_difference(np.nan_to_num(x), ~np.isnan(x), np.nan_to_num(base),
+                                              ~np.isnan(base))
+                rows.append({**dict(zip(groups, key, strict=True)), "variant": name, "metric": metric,
+                             "diff": est.value, "diff_lo": est.lo, "diff_hi": est.hi})
+    return pl.DataFrame(rows)
+
+
+def compare(frame: pl.LazyFrame, by: list[str], metrics: Mapping[str, Metric],
+            variants: list[str] | None = None) -> pl.DataFrame:
+    """``summarise``, and where the frame holds ``base`` and another variant, each row's paired
+    difference from base (``PAIRED``): how variants differ is judged on the same deals, never
+    by whether two intervals overlap."""
+    table = summarise(frame, by, metrics)
+    present = table["variant"].unique(maintain_order=True).to_list()
+    if "base" not in present or len(present) < 2:
+        return table
+    return table.join(paired(frame, by, metrics, present), on=[*by, "metric"], how="left",
+                      maintain_order="left")
+
+
 def _with_order(table: pl.DataFrame, variants: list[str] | None) -> pl.DataFrame:
     """Rows in the experiment's variant order (``base`` first) when it is given."""
     if not variants:
@@ -80,7 +133,7 @@ def start_player(frame: pl.LazyFrame, outcome: Outcome, variants: list[str] | No
     """Win rate (deals with a winner) and mean score of each seat position, per variant:
     ``position`` 0 is the start player (forehand, or the duel's starter)."""
     names = POSITIONS[outcome.players]
-    table = summarise(seats(frame, outcome), ["variant", "position"], {
+    table = compare(seats(frame, outcome), ["variant", "position"], {
         "win rate": ("rate", pl.col("won")), "score": ("mean", pl.col("score"))})
     table = table.with_columns(position=pl.col("position").replace_strict(
         dict(enumerate(names)), return_dtype=pl.String))
@@ -105,10 +158,21 @@ def _start_scores(frame: pl.LazyFrame, outcome: Outcome) -> pl.LazyFrame:
 def start_edge(frame: pl.LazyFrame, outcome: Outcome, variants: list[str] | None = None) -> pl.DataFrame:
     """The start player's edge per variant: his mean score less the others' (per deal) and
     his win rate less theirs."""
-    table = summarise(_start_scores(frame, outcome), ["variant"], {
+    table = compare(_start_scores(frame, outcome), ["variant"], {
         "score edge": ("mean", pl.col("start_edge")),
         "win rate edge": ("mean", pl.col("start_win_edge"))})
     return _with_order(table, variants)
+
+
+def payout(frame: pl.LazyFrame, outcome: Outcome, variant: str = "base") -> dict[str, float]:
+    """What an average deal pays the start player, won or lost: the mean of his absolute score
+    per deal in ``variant`` with its interval (``value``, ``lo``, ``hi``, ``n``), the scale
+    his edge is felt against."""
+    start = outcome.start_seat()
+    score = pl.coalesce([pl.when(start == s).then(outcome.score_of(s)) for s in range(outcome.players)])
+    x = frame.filter(pl.col("variant") == variant).select(score.abs()).collect().to_series().to_numpy()
+    found = mean_estimate(x)
+    return {"value": found.value, "lo": found.lo, "hi": found.hi, "n": found.n}
 
 
 DECLARER_COLUMNS = ("declarer", "declarer_position", "won")
@@ -167,7 +231,7 @@ def markers(frame: pl.LazyFrame, variants: list[str] | None = None) -> pl.DataFr
         "total zero (v2: nobody scores)": ("rate", pl.when(won).then(pl.col("vp_raw") == 0)),
         "VP per deal": ("mean", both("vp")),
     }
-    return _with_order(summarise(frame, ["variant"], metrics), variants)
+    return _with_order(compare(frame, ["variant"], metrics), variants)
 
 
 def vp_distribution(frame: pl.LazyFrame, variants: list[str] | None = None) -> pl.DataFrame:
@@ -239,7 +303,7 @@ def ramsch(frame: pl.LazyFrame, outcome: Outcome, variants: list[str] | None = N
         **{k: ("rate", pl.when(pl.col("ramsch")).then(e)) for k, (_, e) in extra.items()},
         "forehand loses": ("rate", pl.col("_fh_loses")),
     }
-    return _with_order(summarise(in_ramsch, ["variant"], metrics), variants)
+    return _with_order(compare(in_ramsch, ["variant"], metrics), variants)
 
 
 # --- the 120 : 120 tie ----------------------------------------------------------------------
@@ -262,7 +326,7 @@ def tie_of_players(frame: pl.LazyFrame, outcome: Outcome, variants: list[str] | 
         "tie with a winner named": ("rate", pl.when(pl.col("tie")).then(pl.col(WINNER) >= 0)),
         outcome.per_deal: ("mean", pl.sum_horizontal([outcome.score_of(s) for s in range(outcome.players)])),
     }
-    table = summarise(frame, ["variant"], metrics)
+    table = compare(frame, ["variant"], metrics)
     return _with_order(pl.concat([table, start_edge(frame, outcome)]), variants)
 
 
@@ -284,7 +348,7 @@ def tie_of_sides(frame: pl.LazyFrame, outcome: Outcome, variants: list[str] | No
         "tie: a pair member's score": ("mean", pl.when(in_tie).then(pair_score)),
         "tie among declared games": ("rate", pl.when(side.is_not_null()).then(in_tie)),
     }
-    return _with_order(summarise(frame, ["variant"], metrics), variants)
+    return _with_order(compare(frame, ["variant"], metrics), variants)
 
 
 def tie_between_sides(columns: Iterable[str]) -> bool:
@@ -389,7 +453,7 @@ def sweep(frame: pl.LazyFrame, outcome: Outcome, measure: str = "start_edge",
         .sort("deal")
     names = variants or [c for c in values.columns if c != "deal"]
     base = values["base"].to_numpy() if "base" in values.columns else None
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in names:
         x = values[name].drop_nulls().to_numpy()
         lo, hi = mean_interval(x.mean(), x.std(ddof=1), x.size)
@@ -401,7 +465,23 @@ def sweep(frame: pl.LazyFrame, outcome: Outcome, measure: str = "start_edge",
             row |= {"diff": paired.value, "diff_lo": paired.lo, "diff_hi": paired.hi,
                     "unpaired_lo": unpaired.lo, "unpaired_hi": unpaired.hi}
         rows.append(row)
+    best = min(rows, key=lambda r: r["distance"])
+    for r in rows:  # how much farther from fair than the fairest, from the same deals
+        against = paired_difference(values[r["variant"]].to_numpy(), values[best["variant"]].to_numpy())
+        low, high = gap_bounds(np.array(best["lo"]), np.array(best["hi"]), np.array(against.lo),
+                               np.array(against.hi), m.fair_value)
+        r |= {"gap_lo": float(low), "gap_hi": float(high)}
     return pl.DataFrame(rows).with_columns(measure=pl.lit(measure), fair=pl.lit(m.fair_value))
+
+
+def fairest_paired(table: pl.DataFrame) -> tuple[str, list[str]]:
+    """The variant of a ``sweep`` whose measure lies closest to the fair value, and those not
+    surely farther from it on the same deals (``gap_lo``, the least by which a variant's
+    distance from the fair value exceeds the fairest's, is not above 0)."""
+    best = table.sort("distance").row(0, named=True)
+    tied = [r["variant"] for r in table.iter_rows(named=True)
+            if r["variant"] != best["variant"] and r["gap_lo"] <= 0]
+    return best["variant"], tied
 
 
 def fairest(table: pl.DataFrame) -> tuple[str, list[str]]:

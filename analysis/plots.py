@@ -29,7 +29,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from analysis.balance import MEASURES, fairest
+from analysis.balance import MEASURES, fairest_paired
 
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
@@ -303,8 +303,9 @@ def front(points: Sequence[Mapping[str, Any]], x: str, y: str, on_front: Sequenc
 def _compared(table: pl.DataFrame, unit: str | None, names: str, against: str, title: str,
               star: bool) -> Figure:
     """Each row's measure with its interval against the fair value (the fairest starred where
-    ``star``), and its difference from ``against`` with the paired interval (same deals)
-    beside the far wider one independent deals would give; ``names`` labels the rows."""
+    ``star``, with those the same deals cannot tell from it), and its difference from
+    ``against`` with the paired interval (same deals) beside the far wider one independent
+    deals would give; ``names`` labels the rows."""
     measure = MEASURES[table["measure"][0]]
     scale, unit = scale_of(unit or measure.unit)
     fig = Figure(figsize=(WIDTH, 1.8 + 0.42 * table.height), layout="constrained")
@@ -313,10 +314,10 @@ def _compared(table: pl.DataFrame, unit: str | None, names: str, against: str, t
     value, lo, hi = (table[c].to_numpy() * scale for c in ("value", "lo", "hi"))
     _whiskers(left, pos, value, lo, hi, color="C0", label="measure with 95 % interval")
     if star:
-        best, tied = fairest(table)
+        best, tied = fairest_paired(table)
         at = table["variant"].to_list().index(best)
-        left.plot(value[at], at, "*", ms=14, color="C2", zorder=3,
-                  label=f"fairest: {best}" + (f" (tied: {', '.join(tied)})" if tied else ""))
+        also = f" (as fair on the same deals: {', '.join(tied)})" if tied else ""
+        left.plot(value[at], at, "*", ms=14, color="C2", zorder=3, label=f"fairest: {best}{also}")
     fair = measure.fair_value
     left.axvline(fair * scale, color="0.3", lw=1, ls="--", label=f"fair value ({fair:g})")
     left.set(title=measure.label, xlabel=unit, ylabel=names)
@@ -350,15 +351,8 @@ def rungs(table: pl.DataFrame, unit: str | None = None) -> Figure:
     return _compared(table, unit, "rung", table["rung"][0], "The answer on every player rung", star=False)
 
 
-@styled
-def tornado(table: pl.DataFrame, unit: str | None = None) -> Figure:
-    """``robustness.one_at_a_time``: each option value's paired difference from the
-    experiment's rules as a bar from 0 with its 95 % interval, the largest at the top; bars
-    whose interval excludes 0 in colour."""
-    measure = MEASURES[table["measure"][0]]
-    scale, unit = scale_of(unit or measure.unit)
-    fig = Figure(figsize=(WIDTH, 1.6 + 0.3 * table.height), layout="constrained")
-    ax = fig.subplots()
+def _bars(ax: Axes, table: pl.DataFrame, scale: float) -> None:
+    """Each row's paired difference as a bar from 0 with its interval, coloured where it excludes 0."""
     pos = np.arange(table.height)
     diff, lo, hi = (table[c].to_numpy() * scale for c in ("diff", "diff_lo", "diff_hi"))
     clear = (lo > 0) | (hi < 0)
@@ -366,7 +360,28 @@ def tornado(table: pl.DataFrame, unit: str | None = None) -> Figure:
     _whiskers(ax, pos, diff, lo, hi, fmt="none", color="0.2", label="paired 95 % interval (same deals)")
     ax.axvline(0, color="0.3", lw=1)
     _categories(ax, [f"{o} = {v}" for o, v in zip(table["option"], table["setting"], strict=True)])
-    ax.set(title="Difference from the experiment's rules (coloured: the interval excludes 0)",
-           xlabel=unit, ylabel="option changed")
-    fig.suptitle(f"One rule option changed at a time: {measure.label}")
+
+
+@styled
+def tornado(table: pl.DataFrame, unit: str | None = None) -> Figure:
+    """``robustness.one_at_a_time``: each option value's paired difference from the
+    experiment's rules as a bar from 0 with its 95 % interval, the largest at the top; bars
+    whose interval excludes 0 in colour. Where the table has ``integer`` options (numbers a
+    house rule turns) beside rule readings, they get a panel and a scale of their own, so
+    that the readings stay readable."""
+    measure = MEASURES[table["measure"][0]]
+    scale, unit = scale_of(unit or measure.unit)
+    integer = table["integer"] if "integer" in table.columns else pl.Series([False] * table.height)
+    parts = [(title, part) for title, part in (
+        ("Rule readings", table.filter(~integer)),
+        ("Integer options, one unit and a typical step (a scale of its own)", table.filter(integer)))
+        if part.height]
+    title = "difference from the experiment's rules (coloured: the interval excludes 0)"
+    fig = Figure(figsize=(WIDTH, 1.6 + 0.3 * table.height + 0.8 * (len(parts) - 1)), layout="constrained")
+    axes = fig.subplots(len(parts), 1, height_ratios=[1 + 0.3 * p.height for _, p in parts], squeeze=False)
+    for ax, (name, part) in zip(axes[:, 0], parts, strict=True):
+        _bars(ax, part, scale)
+        ax.set(title=name if len(parts) > 1 else title[0].upper() + title[1:], xlabel=unit,
+               ylabel="option changed")
+    fig.suptitle(f"One rule option changed at a time: {measure.label}" + f"\n{title}" * (len(parts) > 1))
     return fig

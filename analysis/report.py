@@ -109,22 +109,63 @@ def _toml(value: object) -> str:
 
 # --- numbers as words ----------------------------------------------------------------------------
 
-def _decimals(lo: float, hi: float) -> int:
+PRECISION = ("Every number shows the decimals its 95 % interval's half width needs (one "
+             "significant digit, two where it starts with 1 or 2; at least one decimal), the same for the "
+             "estimate and both bounds; a number known exactly (the same on every deal) says so; a number "
+             "that rounds to 0 shows as 0.")
+"""The one precision rule of every number a report shows (``decimals``, ``estimate``)."""
+
+
+def decimals(lo: float, hi: float) -> int | None:
     """Decimals that show the interval's half width to one significant digit, two when it
-    starts with 1 or 2 (at least 1, at most 4)."""
+    starts with 1 or 2 (1 to 4); None for an interval of no width (an exact number).
+
+    >>> decimals(0.36, 0.49), decimals(40.0, 60.0), decimals(0.5, 0.5)
+    (2, 1, None)
+    """
     half = (hi - lo) / 2
     if not half > 0:
-        return 1
+        return None
     exponent = int(np.floor(np.log10(half)))
     return int(np.clip(-exponent + (half / 10.0**exponent < 3), 1, 4))
 
 
+def _exact(value: float) -> int:
+    """Decimals of a number known exactly: none for a whole number, else three significant digits."""
+    if not np.isfinite(value) or value == round(value):
+        return 0
+    return int(np.clip(2 - np.floor(np.log10(abs(value))), 0, 4))
+
+
+def fixed(x: float, places: int, sign: bool = False) -> str:
+    """``x`` to ``places`` decimals, ``+`` before a positive one where ``sign``; a number that
+    rounds to 0 is 0, never -0 or +0.
+
+    >>> fixed(-0.0004, 3), fixed(0.25, 1, sign=True), fixed(-1.5, 0)
+    ('0.000', '+0.2', '-2')
+    """
+    text = f"{x:.{places}f}"
+    if float(text) == 0:
+        return f"{0:.{places}f}"
+    return f"+{text}" if sign and x > 0 else text
+
+
 def estimate(row: Row, unit: str = "", scale: float = 1.0, sign: bool = False,
              cols: tuple[str, str, str] = ("value", "lo", "hi")) -> str:
-    """``52.99 % [52.89, 53.09]``: a table row's estimate with its 95 % interval."""
+    """``52.99 % [52.89, 53.09]``: a table row's estimate with its 95 % interval, to the
+    decimals ``PRECISION`` gives; ``-3 (exact)`` for one the same on every deal.
+
+    >>> estimate({"value": 0.006, "lo": -0.0001, "hi": 0.012}, sign=True)
+    '+0.006 [0.000, 0.012]'
+    >>> estimate({"value": -3.0, "lo": -3.0, "hi": -3.0}, " VP", sign=True)
+    '-3 VP (exact)'
+    """
     value, lo, hi = (row[c] * scale for c in cols)
-    d = _decimals(lo, hi)
-    return f"{value:{'+' if sign else ''}.{d}f}{unit} [{lo:.{d}f}, {hi:.{d}f}]"
+    d = decimals(lo, hi)
+    if d is None and np.isfinite(value):
+        return f"{fixed(value, _exact(value), sign)}{unit} (exact)"
+    d = 1 if d is None else d
+    return f"{fixed(value, d, sign)}{unit} [{fixed(lo, d)}, {fixed(hi, d)}]"
 
 
 def pct(row: Row) -> str:
@@ -143,16 +184,18 @@ def _pick(table: pl.DataFrame, **where: object) -> Row:
     return rows.row(0, named=True)
 
 
-def _moves(base: Row, other: Row, text: str) -> str:
-    """``is`` for base itself; ``rises to`` / ``falls to`` when the intervals part, else
-    ``is ... (the intervals overlap)``."""
-    if other is base:
+def _moves(row: Row, text: str, unit: str = "", scale: float = 1.0) -> str:
+    """``is`` for base (or a table without paired differences); else ``rises to`` / ``falls
+    to`` where the row's paired difference from base on the same deals excludes 0, and
+    ``is ...`` with that difference where it holds 0: never judged by overlapping intervals."""
+    if row["variant"] == "base" or "diff" not in row or np.isnan(row["diff"]):
         return f"is {text}"
-    if other["lo"] > base["hi"]:
-        return f"rises to {text}"
-    if other["hi"] < base["lo"]:
-        return f"falls to {text}"
-    return f"is {text} (the intervals overlap)"
+    change = estimate(row, unit, scale, sign=True, cols=balance.PAIRED)
+    if row["diff_lo"] > 0:
+        return f"rises to {text} (by {change} on the same deals)"
+    if row["diff_hi"] < 0:
+        return f"falls to {text} (by {change} on the same deals)"
+    return f"is {text} (the same deals cannot tell it from base: {change})"
 
 
 def _others(run: Run) -> list[str]:
@@ -160,28 +203,44 @@ def _others(run: Run) -> list[str]:
 
 
 def _display_long(table: pl.DataFrame, run: Run) -> TextTable:
-    """A long table as text: its keys, each estimate with its interval (shares in %), n."""
+    """A long table as text: its keys, each estimate with its interval (shares in %), its paired
+    difference from base where the table has them, n."""
     value = "value" if "value" in table.columns else "share"
-    keys = [c for c in table.columns if c not in (value, "lo", "hi", "n", "deals")]
+    paired = "diff" in table.columns
+    keys = [c for c in table.columns if c not in (value, "lo", "hi", *balance.PAIRED, "n", "deals")]
     rows = []
     for r in table.iter_rows(named=True):
         share = value == "share" or plots.is_share(r["metric"])
         unit = " pp" if share and "edge" in str(r.get("metric", "")) else " %" if share else ""
-        shown = (estimate(r, unit, 100 if share else 1, cols=(value, "lo", "hi"))
-                 if r["n"] > 0 and not np.isnan(r[value]) else "–")
-        rows.append([str(r[k]) for k in keys] + [shown, f"{r['n']:,}"])
-    return keys + ["estimate [95 % interval]", "n"], rows
+        scale = 100 if share else 1
+        shown = estimate(r, unit, scale, cols=(value, "lo", "hi")) if _has_in(r, value) else "–"
+        moved = paired and r["variant"] != "base" and not np.isnan(r["diff"] or np.nan)
+        change = [estimate(r, " pp" if share else "", scale, sign=True, cols=balance.PAIRED)
+                  if moved else "–"]
+        rows.append([str(r[k]) for k in keys] + [shown, *change * paired, f"{r['n']:,}"])
+    header = ["estimate [95 % interval]", *["difference from base, paired [95 %]"] * paired, "n"]
+    return keys + header, rows
+
+
+def _has_in(row: Row, value: str) -> bool:
+    return row["n"] > 0 and not np.isnan(row[value])
+
+
+def _column(rows: list[Row], scale: float, cols: tuple[str, str, str]) -> list[str]:
+    """One column of signed estimates."""
+    return [estimate(r, scale=scale, sign=True, cols=cols) for r in rows]
 
 
 def _display_sweep(table: pl.DataFrame, run: Run) -> TextTable:
     """The sweep as text: each setting's measure, its paired and its unpaired difference from base."""
     scale, unit = plots.scale_of(run.sweep_unit)
-    rows = [[r["variant"], ", ".join(run.settings(r["variant"])), estimate(r, scale=scale, sign=True),
-             estimate(r, scale=scale, sign=True, cols=("diff", "diff_lo", "diff_hi")),
-             estimate(r, scale=scale, sign=True, cols=("diff", "unpaired_lo", "unpaired_hi")), f"{r['n']:,}"]
-            for r in table.iter_rows(named=True)]
+    rows = list(table.iter_rows(named=True))
+    columns = [_column(rows, scale, c) for c in (("value", "lo", "hi"), ("diff", "diff_lo", "diff_hi"),
+                                                  ("diff", "unpaired_lo", "unpaired_hi"))]
+    body = [[r["variant"], ", ".join(run.settings(r["variant"])), *cells, f"{r['n']:,}"]
+            for r, *cells in zip(rows, *columns, strict=True)]
     return ["variant", "setting", f"measure in {unit} [95 %]", "difference from base, paired [95 %]",
-            "the same, unpaired (as if independent deals)", "n"], rows
+            "the same, unpaired (as if independent deals)", "n"], body
 
 
 # --- questions -------------------------------------------------------------------------------
@@ -211,6 +270,8 @@ class Question:
     title: str
     tables: tuple[Table, ...]
     headline: Callable[[dict[str, pl.DataFrame], Run], list[str]]
+    answer: Callable[[dict[str, pl.DataFrame], Run], str]
+    """The question answered in one plain sentence with a scale a player feels (the answer box)."""
 
     def tables_for(self, columns: Iterable[str]) -> list[Table]:
         """The tables drawn for results with ``columns``, one of each name."""
@@ -240,8 +301,8 @@ def _start_headline(tables: dict[str, pl.DataFrame], run: Run) -> list[str]:
     for name in _others(run):
         w = _pick(players, variant=name, position=names[0], metric="win rate")
         e = _pick(edges, variant=name, metric="score edge")
-        lines.append(f"With {run.describe(name)} his win rate {_moves(win, w, pct(w))} and his edge "
-                     f"{_moves(edge, e, estimate(e, ' ' + run.unit, sign=True))}.")
+        lines.append(f"With {run.describe(name)} his win rate {_moves(w, pct(w), ' pp', 100)} and his edge "
+                     f"{_moves(e, estimate(e, ' ' + run.unit, sign=True), ' ' + run.unit)}.")
     if _others(run):
         lines += _edge_lines(edges, run)
     if "declarer_positions" in tables:
@@ -296,7 +357,7 @@ def _markers_headline(tables: dict[str, pl.DataFrame], run: Run) -> list[str]:
         f"{pct(base('total negative (v2: loser scores)'))} and to nobody in "
         f"{pct(base('total zero (v2: nobody scores)'))} of them.",
         f"A deal hands out {estimate(vp, ' VP')} in base"
-        + "".join(f"; with {run.describe(n)} that {_moves(vp, r, estimate(r, ' VP'))}"
+        + "".join(f"; with {run.describe(n)} that {_moves(r, estimate(r, ' VP'), ' VP')}"
                   for n in _others(run) for r in [_pick(t, variant=n, metric="VP per deal")]) + "."]
     dist = tables["vp_distribution"].filter(pl.col("variant") == "base").sort("share", descending=True)
     if dist.height:
@@ -337,16 +398,15 @@ def _tie_of_players_lines(t: pl.DataFrame, run: Run) -> list[str]:
     unit, handed_out = run.outcome.unit, run.outcome.per_deal
     tie = _pick(t, variant="base", metric="120 : 120 tie")
     lines = [f"120 : 120 comes in {pct(tie)} of duels in base."]
-    base = {m: _pick(t, variant="base", metric=m) for m in ("score edge", "win rate edge", handed_out)}
     for name in run.variants:
-        r = {m: r if name == "base" else _pick(t, variant=name, metric=m) for m, r in base.items()}
+        r = {m: _pick(t, variant=name, metric=m) for m in ("score edge", "win rate edge", handed_out)}
         score = estimate(r["score edge"], " " + run.unit, sign=True)
         win = estimate(r["win rate edge"], " percentage points", 100, sign=True)
         total = estimate(r[handed_out], " " + unit)
         lines.append(f"With {run.describe(name)} the start player's score edge "
-                     f"{_moves(base['score edge'], r['score edge'], score)}, his win-rate edge "
-                     f"{_moves(base['win rate edge'], r['win rate edge'], win)}, and the {unit} a deal hands "
-                     f"out {_moves(base[handed_out], r[handed_out], total)}.")
+                     f"{_moves(r['score edge'], score, ' ' + run.unit)}, his win-rate edge "
+                     f"{_moves(r['win rate edge'], win, ' percentage points', 100)}, and the {unit} a deal "
+                     f"hands out {_moves(r[handed_out], total, ' ' + unit)}.")
     return lines
 
 
@@ -375,11 +435,11 @@ def _sweep_headline(tables: dict[str, pl.DataFrame], run: Run) -> list[str]:
     measure = balance.MEASURES[run.measure]
     scale, unit = plots.scale_of(run.sweep_unit)
     unit = " " + unit
-    best, tied = balance.fairest(t)
+    best, tied = balance.fairest_paired(t)
     row = _pick(t, variant=best)
     lines = [f"The fairest setting by the {measure.label} (fair value {measure.fair_value:g}) is "
-             f"{run.describe(best)}: {estimate(row, unit, scale, sign=True)}; tied with it (overlapping "
-             f"intervals): {', '.join(tied) if tied else 'none'}."]
+             f"{run.describe(best)}: {estimate(row, unit, scale, sign=True)}; as fair as far as the same "
+             f"deals can tell (paired): {', '.join(tied) if tied else 'none'}."]
     others = t.filter(pl.col("variant") != "base")
     if "diff" in t.columns and others.height:
         clear = [f"{r['variant']} {estimate(r, unit, scale, sign=True, cols=('diff', 'diff_lo', 'diff_hi'))}"
@@ -393,6 +453,97 @@ def _sweep_headline(tables: dict[str, pl.DataFrame], run: Run) -> list[str]:
             lines.append(f"Paired intervals are {ratio:.1f} times narrower (median) than the same "
                          "comparison on independent deals would give.")
     return lines
+
+
+# --- the answer box: each question answered in one sentence with a scale a player feels ----------
+
+EVENING = 36
+"""Deals in an evening at the table: the scale a player feels beside the single deal."""
+
+
+def _start(run: Run) -> str:
+    names = load.POSITIONS[run.outcome.players]
+    return "the start player" if names[0] == "start player" else f"{names[0]} (the start player)"
+
+
+def _negated(row: Row) -> Row:
+    """A loss as a positive size: the estimate and interval of ``-row``."""
+    return row | {"value": -row["value"], "lo": -row["hi"], "hi": -row["lo"]}
+
+
+def _scale(row: Row, unit: str, payout: Row | None = None, sign: bool = True) -> str:
+    """``row`` over an evening of ``EVENING`` deals, and as a share of ``payout`` (what an
+    average deal pays the player, won or lost), each with its interval."""
+    evening = f"{estimate(row, ' ' + unit, EVENING, sign=sign)} over an evening of {EVENING} deals"
+    if payout is None or not payout["value"] > 0:
+        return evening
+    places = decimals(payout["lo"], payout["hi"])
+    size = fixed(payout["value"], _exact(payout["value"]) if places is None else places)
+    return (f"{evening}, or {estimate(row, ' %', 100 / payout['value'], sign=sign)} of what an average "
+            f"deal pays him ({size} {unit}, won or lost)")
+
+
+def _start_answer(tables: dict[str, pl.DataFrame], run: Run) -> str:
+    """Whether the start player gains or loses in base, by how much a deal, an evening and
+    against what a deal pays him; or that the deals cannot tell."""
+    row = _pick(tables["start_edge"], variant="base", metric="score edge")
+    who, unit = _start(run), run.outcome.unit
+    against = "the other player" if run.outcome.players == 2 else "the others"
+    payout = balance.payout(run.frame, run.outcome)
+    if row["lo"] > 0 or row["hi"] < 0:
+        verb, size = ("gains", row) if row["lo"] > 0 else ("loses", _negated(row))
+        return (f"{who[0].upper()}{who[1:]} {verb} {estimate(size, ' ' + unit)} a deal against {against}: "
+                f"{_scale(size, unit, payout, sign=False)}.")
+    return (f"These deals cannot tell whether {who} gains or loses: his edge is "
+            f"{estimate(row, ' ' + unit, sign=True)} a deal against {against} (the interval holds 0, "
+            f"which is fair), {_scale(row, unit, payout)}.")
+
+
+def _markers_answer(tables: dict[str, pl.DataFrame], run: Run) -> str:
+    t = tables["markers"]
+    a, b, vp = (_pick(t, variant="base", metric=m)
+                for m in ("A markers per player", "B markers per player", "VP per deal"))
+    return (f"Each player earns {estimate(a)} A markers and {estimate(b)} B markers a deal, "
+            f"{estimate(a, scale=EVENING)} and {estimate(b, scale=EVENING)} over an evening of {EVENING} "
+            f"deals; a deal hands out {estimate(vp, ' VP')} in all.")
+
+
+def _ramsch_answer(tables: dict[str, pl.DataFrame], run: Run) -> str:
+    t = tables["ramsch"]
+    played = [(name, row) for name in run.variants
+              for row in [_pick(t, variant=name, metric="ramsch played")] if _has(row) and row["value"] > 0]
+    if not played:
+        return "Ramsch is never played in these deals."
+    name, row = played[0]
+    lost = _pick(t, variant=name, metric="loser's card points")
+    return (f"Ramsch comes in {pct(row)} of the deals in {run.describe(name)}, "
+            f"{estimate(row, scale=EVENING)} deals of an evening of {EVENING}; its loser takes "
+            f"{estimate(lost, ' card points')}.")
+
+
+def _tie_answer(tables: dict[str, pl.DataFrame], run: Run) -> str:
+    t = tables["tie"]
+    metric = "tie" if "tie" in t["metric"].to_list() else "120 : 120 tie"
+    tie = _pick(t, variant="base", metric=metric)
+    return (f"A deal ends 120 : 120 in {pct(tie)} of the deals, {estimate(tie, scale=EVENING)} deals of an "
+            f"evening of {EVENING}.")
+
+
+def _sweep_answer(tables: dict[str, pl.DataFrame], run: Run) -> str:
+    t = tables["sweep"]
+    measure = balance.MEASURES[run.measure]
+    scale, unit = plots.scale_of(run.sweep_unit)
+    best, tied = balance.fairest_paired(t)
+    row = _pick(t, variant=best)
+    share = measure.unit == "share of deals"
+    sized = (f"{estimate(row, ' deals won', EVENING, sign=True)} over an evening of {EVENING} deals" if share
+             else _scale(row, run.outcome.unit, balance.payout(run.frame, run.outcome, best)))
+    moved = ("" if best == "base" or "diff" not in row else
+             f"; against base it moves the {measure.label} by "
+             f"{estimate(row, ' ' + unit, scale, sign=True, cols=balance.PAIRED)} on the same deals")
+    return (f"The fairest setting is {run.describe(best)}: the {measure.label} is "
+            f"{estimate(row, ' ' + unit, scale, sign=True)} a deal, {sized}{moved}; the same deals cannot "
+            f"tell from it: {', '.join(tied) if tied else 'no other setting'}.")
 
 
 # --- the registry ------------------------------------------------------------------------------
@@ -428,11 +579,11 @@ SWEEP = Table("sweep", "Rule variants on the same deals",
 
 QUESTIONS: dict[str, Question] = {
     "start_player": Question("Start-player advantage", (START_PLAYER, START_EDGE, DECLARERS),
-                             _start_headline),
-    "markers": Question("Marker frequency", (MARKERS, VP), _markers_headline),
-    "ramsch": Question("Ramsch outcomes", (RAMSCH,), _ramsch_headline),
-    "tie": Question("The 120 : 120 tie", (TIE_OF_SIDES, TIE_OF_PLAYERS), _tie_headline),
-    "sweep": Question("Rule options compared", (SWEEP,), _sweep_headline),
+                             _start_headline, _start_answer),
+    "markers": Question("Marker frequency", (MARKERS, VP), _markers_headline, _markers_answer),
+    "ramsch": Question("Ramsch outcomes", (RAMSCH,), _ramsch_headline, _ramsch_answer),
+    "tie": Question("The 120 : 120 tie", (TIE_OF_SIDES, TIE_OF_PLAYERS), _tie_headline, _tie_answer),
+    "sweep": Question("Rule options compared", (SWEEP,), _sweep_headline, _sweep_answer),
 }
 """Every balance question by name, in report order."""
 
@@ -483,6 +634,10 @@ class Section:
     title: str
     headlines: list[str]
     parts: list[Part]
+    answer: str = ""
+    """The section's question answered in one sentence (none for the robustness section)."""
+    rests: str = ""
+    """What the section rests on beyond the experiment's own deals (the robustness runs)."""
 
 
 def png_bytes(fig: Figure) -> bytes:
@@ -497,7 +652,8 @@ def _section(name: str, run: Run) -> Section:
     computed = {t.name: t.compute(run) for t in tables}
     parts = [Part(t.name, t.title, png_bytes(t.draw(computed[t.name], run)),
                   *t.display(computed[t.name], run)) for t in tables]
-    return Section(name, question.title, question.headline(computed, run), parts)
+    return Section(name, question.title, question.headline(computed, run), parts,
+                   question.answer(computed, run))
 
 
 # --- what moves the answer: one option at a time, the player rungs ----------------------------------
@@ -508,12 +664,17 @@ def _answer(run: Run) -> Row:
 
 
 def _one_at_a_time(run: Run) -> pl.DataFrame:
-    """``robustness.one_at_a_time`` of a run whose variants each change one rule of base's."""
-    changed = {}
+    """``robustness.one_at_a_time`` of a run whose variants each change one rule of base's; an
+    option tried at several whole numbers (steps either side of base's, ``sim.robustness``)
+    is marked ``integer`` (one of two whole-number readings, such as 0 or 1, is a reading)."""
+    changed, numbers = {}, []
     for name in _others(run):
         (option, value), = run.rules_changed(name).items()
         changed[name] = (option, _toml(value))
-    return robustness.one_at_a_time(run.frame, run.outcome, run.measure, changed)
+        if isinstance(value, int) and not isinstance(value, bool):
+            numbers.append(option)
+    integer = {option for option in numbers if numbers.count(option) > 1}
+    return robustness.one_at_a_time(run.frame, run.outcome, run.measure, changed, integer)
 
 
 def _rung(run: Run, name: str) -> str:
@@ -529,29 +690,45 @@ def _rungs(runs: list[Run]) -> pl.DataFrame:
 
 def _display_one_at_a_time(table: pl.DataFrame, run: Run) -> TextTable:
     scale, unit = plots.scale_of(run.sweep_unit)
-    rows = [[r["option"], r["setting"], estimate(r, scale=scale, sign=True),
-             estimate(r, scale=scale, sign=True, cols=("diff", "diff_lo", "diff_hi")), f"{r['n']:,}"]
-            for r in table.iter_rows(named=True)]
+    rows = list(table.iter_rows(named=True))
+    value, diff = (_column(rows, scale, c) for c in (("value", "lo", "hi"), ("diff", "diff_lo", "diff_hi")))
+    body = [[r["option"], r["setting"], v, d, f"{r['n']:,}"]
+            for r, v, d in zip(rows, value, diff, strict=True)]
     return ["option", "value", f"measure in {unit} [95 %]",
-            "difference from the experiment's rules, paired [95 %]", "n"], rows
+            "difference from the experiment's rules, paired [95 %]", "n"], body
 
 
 def _display_rungs(table: pl.DataFrame, run: Run) -> TextTable:
     scale, unit = plots.scale_of(run.sweep_unit)
-    rows = [[r["rung"], estimate(r, scale=scale, sign=True),
-             estimate(r, scale=scale, sign=True, cols=("diff", "diff_lo", "diff_hi")), f"{r['n']:,}"]
-            for r in table.iter_rows(named=True)]
+    rows = list(table.iter_rows(named=True))
+    value, diff = (_column(rows, scale, c) for c in (("value", "lo", "hi"), ("diff", "diff_lo", "diff_hi")))
+    body = [[r["rung"], v, d, f"{r['n']:,}"] for r, v, d in zip(rows, value, diff, strict=True)]
     return ["players (every seat)", f"measure in {unit} [95 %]",
-            f"difference from {table['rung'][0]} on the same deals, paired [95 %]", "n"], rows
+            f"difference from {table['rung'][0]} on the same deals, paired [95 %]", "deals"], body
 
 
 SIGN = {1: "positive", -1: "negative", 0: "not clear (its interval holds 0)"}
 
 
+def too_few(row: Row, answer: Row) -> bool:
+    """Whether a reading's or rung's interval holds 0 only for want of deals: it holds 0 and is
+    wider (its half width) than the answer itself, so its deals cannot tell its sign."""
+    return bool(row["lo"] <= 0 <= row["hi"] and (row["hi"] - row["lo"]) / 2 >= abs(answer["value"]))
+
+
+def _rung_list(rungs: pl.DataFrame) -> str:
+    """``heuristic, random: 300 deals each``, or each rung with its own deals."""
+    names, deals = rungs["rung"].to_list(), rungs["n"].to_list()
+    if len(set(deals)) == 1:
+        return f"{', '.join(names)}: {deals[0]:,} deals each"
+    return ", ".join(f"{r}: {n:,} deals" for r, n in zip(names, deals, strict=True))
+
+
 def _robustness_headline(run: Run, answer: Row, options: pl.DataFrame | None,
                          rungs: pl.DataFrame | None) -> list[str]:
-    """Whether the answer's sign holds under every setting tried and on every rung, or which
-    flip it and which cannot tell; then what moves it most, and what was left out."""
+    """Whether the answer's sign holds under every setting tried and on every rung (each with
+    its deals), or which flip it, which hold 0 and which had too few deals to tell; then what
+    moves it most, rule readings and integer options apart, and what was left out."""
     measure = balance.MEASURES[run.measure]
     scale, unit = plots.scale_of(run.sweep_unit)
 
@@ -562,34 +739,54 @@ def _robustness_headline(run: Run, answer: Row, options: pl.DataFrame | None,
                                            for r in options.iter_rows(named=True)}
     steps = {} if rungs is None else {f"on the {r['rung']} rung": r for r in rungs.iter_rows(named=True)}
     rows = readings | steps
+
+    def named(name: str) -> str:
+        deals = f"{rows[name]['n']:,} deals: " if name in steps else ""
+        return f"{name} ({deals}{shown(rows[name])})"
+
     found = robustness.verdict(answer, rows)
+    few = [n for n in found.zero if too_few(rows[n], answer)]
+    zero = [n for n in found.zero if n not in few]
     tried = [f"under every one of the {len(readings)} rule settings changed one at a time"] * bool(readings) \
-        + [f"on every rung ({', '.join(r['rung'] for r in steps.values())})"] * bool(steps)
+        + ([f"on every rung ({_rung_list(rungs)})"] if rungs is not None else [])
     first = (f"The answer is the {measure.label} (fair value {measure.fair_value:g}), {shown(answer)} "
-             f"under the experiment's rules: {SIGN[found.sign]}")
-    if found.holds:
-        lines = [f"{first}, and {SIGN[found.sign]} {' and '.join(tried)}."]
-    elif found.sign == 0:
+             f"under the experiment's rules ({answer['n']:,} deals): {SIGN[found.sign]}")
+    if found.sign == 0:
         above, below = (", ".join(names) or "nowhere" for names in (found.above, found.below))
         lines = [f"{first}, so there is no sign to hold; it is positive {above} and negative {below}."]
+    elif not found.flipped and not zero:
+        lines = [f"{first}, and {SIGN[found.sign]} {' and '.join(tried)}"
+                 + (f" wherever the deals can tell; too few deals to tell {', '.join(map(named, few))}"
+                    if few else "") + "."]
     else:
-        flipped = ", ".join(f"{name} ({shown(rows[name])})" for name in found.flipped)
+        flipped = ", ".join(map(named, found.flipped))
         flips = f"its sign flips {flipped}" if flipped else "nothing flips its sign"
-        lines = [f"{first}; {flips}" + (f"; the interval holds 0 {', '.join(found.zero)}, whose sign "
-                                       f"those deals cannot tell" if found.zero else "") + "."]
+        lines = [f"{first}; {flips}"
+                 + (f"; the interval holds 0 {', '.join(map(named, zero))}, whose sign those deals cannot "
+                    f"tell" if zero else "")
+                 + (f"; too few deals to tell {', '.join(map(named, few))}" if few else "") + "."]
     if options is not None:
-        top = options.row(0, named=True)
-        clear = options.filter((pl.col("diff_lo") > 0) | (pl.col("diff_hi") < 0)).height
-        lines.append(f"One option at a time (the experiment's first {top['n']:,} deals): "
-                     f"`{top['option']} = {top['setting']}` moves it most, by "
-                     f"{shown(top, ('diff', 'diff_lo', 'diff_hi'))}; {clear} of the {options.height} "
-                     f"settings move it clearly (the paired interval excludes 0).")
+        lines.append(_options_line(options, shown))
     if rungs is None:
         lines.append("No player rungs were played (`rung_deals = 0` in the experiment's `[report]`).")
     elif not any(r.startswith("pimc") for r in rungs["rung"]):
         lines.append("The pimc rung was left out: the solving player is too slow for the report's "
                      "budget (`pimc_deals` in the experiment's `[report]` adds it on a subsample).")
     return lines
+
+
+def _options_line(options: pl.DataFrame, shown: Callable[[Row, tuple[str, str, str]], str]) -> str:
+    """Which rule reading moves the answer most, and which integer option's step, each by its
+    paired difference; how many settings move it clearly."""
+    integer = options["integer"]
+    most = [f"{kind}`{top['option']} = {top['setting']}` moves it most, by {shown(top, balance.PAIRED)}"
+            for kind, part in (("", options.filter(~integer)),
+                               ("of the integer options (one unit and a typical step from the experiment's "
+                                "value), ", options.filter(integer)))
+            if part.height for top in [part.row(0, named=True)]]
+    clear = options.filter((pl.col("diff_lo") > 0) | (pl.col("diff_hi") < 0)).height
+    return (f"One option at a time (the experiment's first {options['n'][0]:,} deals): {'; '.join(most)}; "
+            f"{clear} of the {options.height} settings move it clearly (the paired interval excludes 0).")
 
 
 def _robustness(run: Run, one_at_a_time: Run | None, rungs: list[Run]) -> Section:
@@ -600,13 +797,17 @@ def _robustness(run: Run, one_at_a_time: Run | None, rungs: list[Run]) -> Sectio
     parts = []
     if options is not None:
         parts.append(Part("one_at_a_time", "One rule option changed at a time (every other value; an "
-                          "integer option at the ends of its range)", png_bytes(plots.tornado(
+                          "integer option one unit and a typical step either side of the experiment's "
+                          "value)", png_bytes(plots.tornado(
             options, run.sweep_unit)), *_display_one_at_a_time(options, run)))
     if ladder is not None:
         parts.append(Part("rungs", "The answer on every player rung",
                           png_bytes(plots.rungs(ladder, run.sweep_unit)), *_display_rungs(ladder, run)))
+    rests = ([] if options is None else [f"its first {options['n'][0]:,} deals with one rule option changed "
+                                         f"at a time"]) \
+        + ([] if ladder is None else [f"the player rungs ({_rung_list(ladder)})"])
     return Section("robustness", "What moves the answer",
-                   _robustness_headline(run, _answer(run), options, ladder), parts)
+                   _robustness_headline(run, _answer(run), options, ladder), parts, rests="; ".join(rests))
 
 
 # --- writing -----------------------------------------------------------------------------------
@@ -627,6 +828,10 @@ th { white-space: normal; vertical-align: bottom; }
 td.long { white-space: normal; min-width: 14rem; }
 details summary { cursor: pointer; color: #555; margin-top: .3rem; }
 th { background: #f6f6f6; } tr:nth-child(even) td { background: #fbfbfb; }
+aside.answer { border: 2px solid #2a6f97; border-radius: 6px; background: #eef6fb; padding: .3rem 1rem;
+               margin-top: 1rem; margin-bottom: 1.5rem; font-size: 1.05rem; }
+aside.answer p { margin: .5rem 0; } aside.answer p.rests { font-size: .9rem; color: #444; }
+ul.glossary { font-size: .9rem; } ul.glossary li { margin: .2rem 0; }
 """
 
 
@@ -655,7 +860,96 @@ def _intro(run: Run) -> str:
     i = run.info
     return (f"Game `{run.game}`, {i['deals']:,} deals per variant (seed {i['seed']}, shards of "
             f"{i['shard_size']:,}); every variant plays the same deals, so their differences are paired. "
-            f"Intervals are 95 % (Wilson for shares, Student's t for means); pp: percentage points.")
+            f"Intervals are 95 % (Wilson for shares, Student's t for means).")
+
+
+def _players(policies: list[str]) -> str:
+    """``heuristic at every seat``, or the policies seat by seat."""
+    labels = list(map(policy_label, policies))
+    return f"{labels[0]} at every seat" if len(set(labels)) == 1 else f"seats {', '.join(labels)}"
+
+
+def _rests_on(run: Run, sections: list[Section]) -> str:
+    """What the answers rest on: the players, the rule readings compared, the deals."""
+    base = run.config("base")["policies"]
+    others = [_players(list(p)) for p in dict.fromkeys(tuple(run.config(v)["policies"]) for v in _others(run))
+              if list(p) != base]
+    players = _players(base) + (f" (variants also: {'; '.join(others)})" if others else "")
+    readings = run.settings("base")
+    compared = (f"`{'`, `'.join(readings)}` in base against {len(_others(run))} other setting"
+                f"{'s' * (len(_others(run)) != 1)}" if readings else "the experiment's rules")
+    deals = (f"{run.info['deals']:,} deals per variant, the same deals in every variant (seed "
+             f"{run.info['seed']})" + "".join(f"; {s.rests}" for s in sections if s.rests))
+    return (f"players: {players}; rule readings: {compared} (every other option as listed under What was "
+            f"run); {deals}.")
+
+
+GLOSSARY = {
+    "VP": (r"\bVP\b", "victory points, the duel's score: what the winner of a deal scores"),
+    "marker": (r"(?i)\bmarkers?\b", "the duel's counters: A markers for a top trump shown or played, B "
+                                     "markers for feats such as a fox or a Karlchen taken; each is worth VP "
+                                     "at the settlement"),
+    "start player": (r"(?i)\bstart(er| player)\b", "the player who leads the first trick (forehand)"),
+    "edge": (r"(?i)\bedge\b", "the start player's mean score per deal less the others' (0 is fair)"),
+    "evening": (r"(?i)\bevening\b", f"{EVENING} deals at the table, the scale a player feels"),
+    "what a deal pays": (r"\bpays\b", "the mean of the absolute value of a player's score per deal, won or "
+                                       "lost: the stake an edge is measured against"),
+    "interval": (r"\[", "the 95 % confidence interval [low, high] after an estimate"),
+    "paired difference": (r"(?i)\bpaired\b|same deals", "one variant less another deal by deal on the same "
+                                                          "deals, so the luck of the cards cancels; variants "
+                                                          "are judged by it, never by whether two intervals "
+                                                          "overlap"),
+    "rung": (r"(?i)\brungs?\b", "one kind of player at every seat, from random to pimc, to see whether the "
+                                 "answer depends on how well the game is played"),
+    "random": (r"\brandom\b", "a player that picks any legal move"),
+    "heuristic": (r"(?i)\bheuristic\b", "stichsim's hand-tuned player, one per game"),
+    "lookahead": (r"(?i)\blookahead\b", "a player that plays each choice out on sampled deals with the "
+                                         "heuristic and takes the best"),
+    "pimc": (r"(?i)\bpimc\b", "perfect-information Monte Carlo: a player that deals the hidden cards many "
+                               "ways and solves each with every card known"),
+    "rule reading": (r"(?i)\breadings?\b", "one value of a rule option the rule book leaves open"),
+    "integer option": (r"(?i)\binteger option", "a number a house rule turns (a payment, a band's VP), "
+                                                "tried one unit and a typical step from the experiment's "
+                                                "value"),
+    "ramsch": (r"(?i)\bramsch\b", "when everybody passes, the deal is played with the most card points "
+                                   "losing"),
+    "too few deals to tell": (r"too few deals", "an interval that holds 0 and is wider than the answer "
+                                               "itself: more deals are needed before it says anything"),
+    "pp": (r"\bpp\b|percentage points", "percentage points: the difference of two percentages"),
+    "delta": (r"\bdelta\b", "the smallest difference of the measure that matters to the tune"),
+    "best group": (r"best group", "the rule sets the tune could not tell apart from the best within delta"),
+}
+"""Every term a page may use: the pattern that finds it and a short meaning; a page lists
+those it uses (``glossary``)."""
+
+
+def glossary(text: str) -> list[tuple[str, str]]:
+    """The ``GLOSSARY`` terms ``text`` uses, and how its numbers are rounded (``PRECISION``)."""
+    used = [(term, meaning) for term, (pattern, meaning) in GLOSSARY.items() if re.search(pattern, text)]
+    return [*used, ("numbers", PRECISION)]
+
+
+def answer_markdown(sentences: list[str], rests: str) -> list[str]:
+    """The answer box in Markdown: a block quote, the first thing after the title."""
+    box = [f"> **The answer.** {sentences[0]}", *(f"> {s}" for s in sentences[1:]), f"> *Rests on:* {rests}"]
+    return [line for k, b in enumerate(box) for line in ((">", b) if k else (b,))]
+
+
+def answer_html(sentences: list[str], rests: str) -> str:
+    """The answer box in HTML: a framed aside before anything else on the page."""
+    first, *more = sentences
+    return (f'<aside class="answer"><p><strong>The answer.</strong> {inline(first)}</p>'
+            + "".join(f"<p>{inline(s)}</p>" for s in more)
+            + f'<p class="rests"><strong>Rests on:</strong> {inline(rests)}</p></aside>')
+
+
+def glossary_markdown(text: str) -> list[str]:
+    return ["## Glossary", "", *(f"- **{term}**: {meaning}" for term, meaning in glossary(text))]
+
+
+def glossary_html(text: str) -> str:
+    items = "".join(f"<li><strong>{html.escape(t)}</strong>: {inline(m)}</li>" for t, m in glossary(text))
+    return f'<section id="glossary"><h2>Glossary</h2><ul class="glossary">{items}</ul></section>'
 
 
 def md_table(header: list[str], rows: list[list[str]]) -> str:
@@ -664,14 +958,20 @@ def md_table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join([line(header), line(["---"] * len(header)), *map(line, rows)])
 
 
+def _answers(sections: list[Section]) -> list[str]:
+    return [s.answer for s in sections if s.answer]
+
+
 def _markdown(run: Run, sections: list[Section]) -> str:
-    out = [f"# Balance report: {run.info['name']}", "", "## What was run", "", _intro(run), "",
-           md_table(*_runs_table(run))]
+    out = [f"# Balance report: {run.info['name']}", "",
+           *answer_markdown(_answers(sections), _rests_on(run, sections)),
+           "", "## What was run", "", _intro(run), "", md_table(*_runs_table(run))]
     for s in sections:
         out += ["", f"## {s.title}", "", *(f"- {h}" for h in s.headlines)]
         for p in s.parts:
             out += ["", f"### {p.title}", "", f"![{p.title}]({p.file})", "",
                     md_table(p.header, p.rows)]
+    out += ["", *glossary_markdown("\n".join(out))]
     return "\n".join(out) + "\n"
 
 
@@ -700,6 +1000,7 @@ def _html(run: Run, sections: list[Section]) -> str:
     title = html.escape(f"Balance report: {run.info['name']}")
     out = [f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title>"
            f"<style>{CSS}</style></head><body><h1>{title}</h1>",
+           answer_html(_answers(sections), _rests_on(run, sections)),
            f"<section><h2>What was run</h2><p>{inline(_intro(run))}</p>"
            f"{html_table(*_runs_table(run))}</section>"]
     for s in sections:
@@ -712,6 +1013,7 @@ def _html(run: Run, sections: list[Section]) -> str:
                        f"</figure><details{' open' * (len(p.rows) <= OPEN_ROWS)}><summary>the table "
                        f"({len(p.rows)} rows)</summary>{html_table(p.header, p.rows)}</details>")
         out.append("</section>")
+    out.append(glossary_html(_markdown(run, sections)))
     return "".join(out) + "</body></html>\n"
 
 

@@ -14,7 +14,7 @@ it against the answer's own.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,14 +25,17 @@ from analysis.load import Outcome
 
 
 def one_at_a_time(frame: pl.LazyFrame, outcome: Outcome, measure: str,
-                  variants: Mapping[str, tuple[str, str]]) -> pl.DataFrame:
+                  variants: Mapping[str, tuple[str, str]], integer: Collection[str] = ()) -> pl.DataFrame:
     """``measure`` under each of ``variants`` (``variant -> (option, value)``: what it changes
     from base) with its paired difference from base on the same deals: ``balance.sweep``'s
-    columns with ``option`` and ``setting``, one row per variant, the largest difference first."""
+    columns with ``option``, ``setting`` and ``integer`` (the option is one of ``integer``, a
+    number a house rule turns, not a reading of a rule), one row per variant, the largest
+    difference first."""
     table = sweep(frame, outcome, measure, ["base", *variants]).filter(pl.col("variant") != "base")
     option, setting = ({k: v[i] for k, v in variants.items()} for i in (0, 1))
     return (table.with_columns(option=pl.col("variant").replace_strict(option),
                                setting=pl.col("variant").replace_strict(setting))
+            .with_columns(integer=pl.col("option").is_in(list(integer)))
             .sort(pl.col("diff").abs(), descending=True, maintain_order=True))
 
 

@@ -77,6 +77,27 @@ def paired_difference(a: np.ndarray, b: np.ndarray, alpha: float = ALPHA) -> Est
     return mean_estimate(a - b, alpha)
 
 
+def paired_ratio_difference(y_a: np.ndarray, m_a: np.ndarray, y_b: np.ndarray, m_b: np.ndarray,
+                            alpha: float = ALPHA) -> Estimate:
+    """``R_a - R_b`` over the same deals, each ``R = sum(y) / sum(m)`` a mean over the deals
+    it counts (``m`` 1 where a deal counts, ``y`` 0 where it does not: a rate among some
+    deals), with its t interval by the delta method: each deal's influence on ``R_a`` less its
+    influence on ``R_b``. Where every deal counts it is ``paired_difference``.
+
+    >>> one = np.ones(4)
+    >>> paired_ratio_difference(np.array([1., 2, 3, 4]), one, np.array([0., 2, 2, 4]), one).value
+    0.5
+    """
+    y_a, m_a, y_b, m_b = (np.asarray(x, float) for x in (y_a, m_a, y_b, m_b))
+    n = y_a.size
+    if not (n > 1 and m_a.sum() > 0 and m_b.sum() > 0):
+        return Estimate(float("nan"), float("nan"), float("nan"), n)
+    r_a, r_b = y_a.sum() / m_a.sum(), y_b.sum() / m_b.sum()
+    influence = (y_a - r_a * m_a) / m_a.mean() - (y_b - r_b * m_b) / m_b.mean()
+    lo, hi = mean_interval(r_a - r_b, influence.std(ddof=1), n, alpha)
+    return Estimate(float(r_a - r_b), float(lo), float(hi), n)
+
+
 def unpaired_difference(a: np.ndarray, b: np.ndarray, alpha: float = ALPHA) -> Estimate:
     """Mean of ``a`` less mean of ``b`` as if the samples were independent (Welch)."""
     compare = CompareMeans(DescrStatsW(np.asarray(a, float)), DescrStatsW(np.asarray(b, float)))

@@ -4,8 +4,8 @@ Two kinds of derived experiment, each on the first deals of the experiment's own
 ``d`` is the same deal in every run, so every comparison is paired):
 
 * **one at a time**: the experiment's base rules and policies, and one variant for every
-  value of every rule option other than base's, an integer option at the two ends of its
-  range (scoring-only options re-score one play);
+  value of every rule option other than base's, an integer option one unit and a typical
+  step either side of base's value (``readings``; scoring-only options re-score one play);
 * **rungs**: the same deals with every seat ``random``, ``heuristic`` and ``lookahead``
   (base: ``heuristic``, the reference), and, on a smaller subsample because it is slow,
   ``pimc`` beside ``heuristic`` in a run of its own.
@@ -79,16 +79,26 @@ def _shown(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def readings(option: Option) -> tuple[Any, ...]:
-    """The values one option is tried at: every allowed value, an integer option's range ends."""
-    return (option.low, option.high) if option.is_integer else option.allowed
+def readings(option: Option, value: Any = None) -> tuple[Any, ...]:
+    """The values one option is tried at: every allowed value; an integer option one unit and
+    one typical step (a tenth of its range, at least 2) either side of ``value`` (default: its
+    default), within its range, as a house rule would turn it: the ends of a range
+    (``compensation = 30``) would swamp every other reading with a change nobody plays."""
+    if not option.is_integer:
+        return option.allowed
+    assert option.low is not None and option.high is not None
+    at = option.default if value is None else value
+    step = max(2, round((option.high - option.low) / 10))
+    near = sorted({min(max(at + d, option.low), option.high) for d in (-step, -1, 1, step)} - {at})
+    return tuple(near)
 
 
 def one_at_a_time(exp: Experiment, deals: int) -> Experiment:
     """``exp``'s base rules and policies on its first ``deals`` deals, and one variant
     ``<option>-<value>`` for every value (``readings``) of every option other than base's."""
     variants = [{"name": f"{o.name}-{_shown(value)}", "rules": {o.name: value}}
-                for o in exp.game_obj.options for value in readings(o) if value != exp.rules[o.name]]
+                for o in exp.game_obj.options for value in readings(o, exp.rules[o.name])
+                if value != exp.rules[o.name]]
     return _derived(exp, "one-at-a-time", deals, list(exp.policies), variants)
 
 

@@ -75,7 +75,8 @@ def sweep() -> pl.DataFrame:
     table = pl.DataFrame(rows, schema=["variant", "value", "lo", "hi", "diff", "diff_lo", "diff_hi",
                                        "unpaired_lo", "unpaired_hi"], orient="row")
     return table.with_columns(n=pl.lit(1000), distance=pl.col("value").abs(), measure=pl.lit("start_edge"),
-                              fair=pl.lit(0.0))
+                              fair=pl.lit(0.0), gap_lo=pl.Series([0.1, 0.0, 0.09]),
+                              gap_hi=pl.Series([0.2, 0.0, 0.16]))
 
 
 CASES: dict[str, tuple[Callable[..., Figure], Callable[[], pl.DataFrame]]] = {

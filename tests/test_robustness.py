@@ -271,7 +271,7 @@ def test_a_sign_that_holds_everywhere(folders: dict[str, Path], tmp_path: Path) 
     )
     index = report.build(folders["main"], tmp_path / "rep", questions=["start_player"], rungs=[rungs])
     first = section(index, "What moves the answer").split("\n- ", 1)[1].splitlines()[0]
-    assert first.endswith("positive, and positive on every rung (heuristic, pimc).")
+    assert first.endswith("positive, and positive on every rung (heuristic, pimc: 8 deals each).")
     assert "left out" not in section(index, "What moves the answer")
 
 
