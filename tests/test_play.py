@@ -401,6 +401,35 @@ def test_end_of_input_and_quit_leave_cleanly_without_a_trace(monkeypatch, capsys
     assert status == 0 and "Left the table" in out and not trace.exists()
 
 
+def test_the_prompt_says_what_answers_the_choices_take() -> None:
+    """Cards are answered with a number or a card; other choices with a number or the word
+    that names one: listed where they are few, one for example where they are many."""
+    game = SKAT
+    rules = game.rules({})
+    table = Table(game, rules, 3, 0, 1, "heuristic")
+    screen = screen_for(game, rules, 1, 0)
+    table.decide((A.BID, 1, 18, 0))
+    prompts = []
+    for answered in ["pickup", "C8 S9", "clubs", "1"]:  # the skat taken, two cards away, clubs
+        moment = table.moment()
+        assert moment.view is not None
+        question = screen.question(moment.view)
+        prompts.append(question.lines()[-1])
+        row = answer(question, answered)
+        assert isinstance(row, tuple), row
+        table.decide(row)
+    assert prompts == ["Pick up the skat or play hand (a number, skat or hand):",
+                       "Put two cards away (2 numbers or cards, or one at a time):",
+                       "Your game (a number or a word such as clubs):",
+                       "Your card (a number or a card):"]
+    offer = Question("Accept the offer raus", (
+        Choice("accept", (A.ACCEPT, 1, 0, 0), ("ACCEPT", "YES", "Y")),
+        Choice("reject (play on)", (A.REJECT, 1, 0, 0), ("REJECT", "NO", "N"))))
+    assert offer.lines()[-1] == "Accept the offer raus (a number, accept or reject):"
+    unnamed = Question("Your game", (Choice("hearts Schneider announced", (A.DECLARE, 1, 66, 0)),))
+    assert unnamed.lines()[-1] == "Your game (a number):"
+
+
 def test_ctrl_c_leaves_cleanly(monkeypatch, capsys, tmp_path) -> None:
     def interrupt(prompt: str = "") -> str:
         raise KeyboardInterrupt

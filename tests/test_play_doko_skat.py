@@ -260,6 +260,7 @@ def test_the_declaration_question() -> None:
     assert answer(question, "grand") == (A.DECLARE, 0, 4, 0)
     assert answer(question, "bh") == (A.DECLARE, 0, 7, 0)
     assert answer(question, "P") == answer(question, "pass") == (A.PASS, 0, 0, 0)
+    assert question.lines()[-1] == "Your game (a number or a word such as clubs):"
     assert "dealt again" not in question.choices[-1].label
     view[O.NEXT_SPEAKER] = -1
     assert "dealt again" in screen.question(view).choices[-1].label

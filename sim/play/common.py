@@ -25,12 +25,13 @@ answer gets one short line saying why, and the same question is asked again.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.actions import DISCARD
+from sim.actions import DISCARD, PLAY
 from sim.cards import SUITS, Deck, card_word
 from sim.tricks import TRUMP
 
@@ -97,8 +98,19 @@ class Question:
                 out.append("  " + "".join(i.ljust(size) for i in items[k:k + per_line]).rstrip())
         else:
             out = [f"  {i}" for i in items]
-        how = "a number or a card" if self.pick == 1 else f"{self.pick} numbers or cards, or one at a time"
-        return out + [f"{self.prompt} ({how}):"]
+        return out + [f"{self.prompt} ({self._how()}):"]
+
+    def _how(self) -> str:
+        """What an answer may be: a number or a card where the choices are cards; else a
+        number or the word that names a choice (every word where they are few, else one
+        for example), so a declaration is not told to answer with a card."""
+        if all(c.row[0] in (PLAY, DISCARD) for c in self.choices):
+            return ("a number or a card" if self.pick == 1
+                    else f"{self.pick} numbers or cards, or one at a time")
+        words = [w for w in map(_label_word, self.choices) if w]
+        if len(words) == len(self.choices) <= MAX_LISTED:
+            return "a number, " + ", ".join(words[:-1]) + f" or {words[-1]}"
+        return f"a number or a word such as {words[0]}" if words else "a number"
 
     def _bid_lines(self) -> list[str]:
         values = self.values()
@@ -120,6 +132,18 @@ class Question:
         else:
             how = f"type {words}"
         return out + [f"{self.prompt} ({how}):"]
+
+
+MAX_LISTED = 5
+"""The most choices whose words a prompt lists (more: it gives one for example)."""
+
+
+def _label_word(choice: Choice) -> str | None:
+    """The word of ``choice``'s label that names it (lower case), if one does: ``clubs``
+    for ``clubs``, ``reject`` for ``reject (play on)``; none for ``hearts Schneider
+    announced``, which only its number names."""
+    said = set(re.findall(r"[a-z]+", choice.label.lower()))
+    return next((k.lower() for k in choice.keys if k.lower() in said), None)
 
 
 def normalise(word: str) -> str:
