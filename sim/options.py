@@ -32,6 +32,8 @@ from typing import Any
 
 import numpy as np
 
+from sim.errors import did_you_mean
+
 
 class RuleError(ValueError):
     """An unknown option or a value the option does not allow."""
@@ -100,7 +102,8 @@ class Option:
             if isinstance(value, str) and value.strip().lower() == str(allowed).lower():
                 return allowed
         raise RuleError(f"option {self.name}: value {_show(value)} is not allowed "
-                        f"(allowed: {self.shown_range})")
+                        f"(allowed: {self.shown_range})"
+                        f"{did_you_mean([_show(value)], map(_show, self.allowed))}")
 
     def _parse_integer(self, value: Any) -> int:
         assert self.low is not None and self.high is not None
@@ -161,7 +164,8 @@ class OptionTable:
             if name not in self.by_name:
                 known = ", ".join(self.by_name) or "none"
                 where = f" for game {game}" if game else ""
-                raise RuleError(f"unknown option {name!r}{where} (options: {known})")
+                raise RuleError(f"unknown option {name!r}{where} (options: {known})"
+                                f"{did_you_mean([name], self.by_name)}")
             rules[name] = self.by_name[name].parse(value)
         return rules
 

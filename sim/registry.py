@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sim.errors import did_you_mean
 from sim.games import doko_duell, doko_skat, skat, skat_en_deux
 from sim.games.base import Game
 
@@ -19,7 +20,8 @@ def find_game(name: str) -> Game:
     try:
         return GAMES[name]
     except KeyError:
-        raise GameError(f"unknown game {name!r} (games: {', '.join(GAMES)})") from None
+        raise GameError(f"unknown game {name!r} (games: {', '.join(GAMES)})"
+                        f"{did_you_mean([name], GAMES)}") from None
 
 
 def register(game: Game) -> Game:

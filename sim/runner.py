@@ -60,7 +60,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import sim
-from sim.errors import ConfigError, ResultsError
+from sim.errors import ConfigError, ResultsError, did_you_mean
 from sim.games.base import Game
 from sim.options import OptionTable, RuleError
 from sim.policies import POLICIES, PolicyError, policy_ids
@@ -243,8 +243,9 @@ class Experiment:
         for v in self.variants():
             if v.name == name:
                 return v
-        names = ", ".join(v.name for v in self.variants())
-        raise ConfigError(f"{self.source}: no variant {name!r} (variants: {names})")
+        names = [v.name for v in self.variants()]
+        raise ConfigError(f"{self.source}: no variant {name!r} (variants: {', '.join(names)})"
+                          f"{did_you_mean([name], names)}")
 
     def shards(self) -> list[Shard]:
         """The shards, in order: ranges of deal indices, the same for every variant."""
@@ -291,7 +292,8 @@ def _check_keys(data: Mapping[str, Any], allowed: tuple[str, ...], where: str, f
     unknown = [k for k in data if k not in allowed]
     if unknown:
         raise fail(f"{where}unknown key{'s' if len(unknown) > 1 else ''} "
-                   f"{', '.join(map(repr, unknown))} (allowed: {', '.join(allowed)})")
+                   f"{', '.join(map(repr, unknown))} (allowed: {', '.join(allowed)})"
+                   f"{did_you_mean(unknown, allowed)}")
 
 
 def _name(value: Any, what: str, fail: Fail) -> str:

@@ -102,6 +102,11 @@ BAD_RUNS = [
     ({}, ["--deals", "many"], ["argument --deals: must be a positive integer"]),
     ({}, ["--jobs", "-2"], ["argument --jobs: must be a positive integer, got '-2'"]),
     ({}, ["--colour"], ["unrecognized arguments: --colour"]),
+    ({"deals = 700": "deal = 700"}, [], ["unknown key 'deal'", "; did you mean 'deals'?"]),
+    ({'all_pass = "throw_in"': 'all_pas = "throw_in"'}, [],
+     ["unknown option 'all_pas'", "; did you mean 'all_pass'?"]),
+    ({'{ all_pass = "ramsch" }': '{ all_pass = "ramch" }'}, [],
+     ["variant 'ramsch'", "value ramch is not allowed", "; did you mean 'ramsch'?"]),
 ]
 
 
@@ -112,6 +117,31 @@ def test_run_bad_input(capsys, experiment_file, tmp_path, replace, extra, fragme
     status, _, err = run(capsys, "run", config, "--out", out, *extra)
     assert_one_line_error(status, err, *fragments)
     assert not out.exists()
+
+
+@pytest.mark.parametrize(("argv", "fragments"), [
+    (["rules", "skatt"], ["unknown game 'skatt'", "; did you mean 'skat'?"]),
+    (["rules", "poker"], ["unknown game 'poker' (games: skat, skat_en_deux, doko_duell, doko_skat)"]),
+    (["trace", "skat", "--deals", "1", "--seed", "1", "--rule", "all_pas=ramsch", "--out", "t.jsonl"],
+     ["unknown option 'all_pas' for game skat", "; did you mean 'all_pass'?"]),
+    (["trace", "skat", "--deals", "1", "--seed", "1", "--rule", "all_pass=Ramch", "--out", "t.jsonl"],
+     ["option all_pass: value Ramch is not allowed", "; did you mean 'ramsch'?"]),
+    (["play", "doko_sakt"], ["unknown game 'doko_sakt'", "; did you mean 'doko_skat'?"]),
+])
+def test_a_misspelled_name_is_one_line_with_the_closest_name(capsys, tmp_path, monkeypatch,
+                                                             argv, fragments) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, _, err = run(capsys, *argv)
+    assert_one_line_error(status, err, *fragments)
+    if "poker" in argv:  # nothing is close: no guess
+        assert "did you mean" not in err
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_misspelled_variant_is_named(capsys, experiment_file, tmp_path) -> None:
+    status, _, err = run(capsys, "trace", "--config", experiment_file(), "--variant", "ramsh",
+                         "--out", tmp_path / "t.jsonl")
+    assert_one_line_error(status, err, "no variant 'ramsh' (variants: base, ramsch); did you mean 'ramsch'?")
 
 
 def test_run_missing_config(capsys, tmp_path) -> None:
