@@ -28,13 +28,16 @@ import signal
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from sim import __version__
-from sim.errors import StichsimError
+from sim.errors import StichsimError, did_you_mean
 from sim.options import RuleError
 from sim.policies import POLICIES, PolicyError, label
 from sim.registry import GAMES, GameError
+
+if TYPE_CHECKING:
+    from sim.runner import Experiment
 
 PROG = "stichsim"
 EXIT_USAGE = 2
@@ -45,7 +48,12 @@ class CliError(StichsimError):
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose usage errors are one line and exit status 2."""
+    """An argument parser whose usage errors are one line and exit status 2, and which takes
+    no abbreviation of an option (``--deal`` is not ``--deals``: ``play`` has both)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)  # subparsers are made by this class too
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{PROG}: error: {_one_line(message)} (see '{self.prog} --help')\n")
@@ -142,13 +150,37 @@ def _add_report_arguments(p: argparse.ArgumentParser, what: str) -> None:
     _add_backend_arguments(p)
 
 
+def _report_settings(exp: Experiment) -> tuple[list[str], str]:
+    """The questions and the measure of ``exp``'s ``[report]`` table (default: every question
+    its results will answer, ``start_edge``), checked against what ``analysis`` knows: both
+    ``run`` and ``report`` refuse a wrong one before playing anything."""
+    from analysis import balance
+    from analysis import report as analysis_report
+    from sim.runner import shard_columns
+
+    applicable = analysis_report.applicable(shard_columns(exp.game_obj))  # what its results will answer
+    questions = list(exp.report.get("questions") or applicable)
+    wrong = [q for q in questions if q not in applicable]
+    if wrong:
+        raise CliError(f"{exp.source}: [report] question{'s' if len(wrong) > 1 else ''} "
+                       f"{', '.join(map(repr, wrong))} not available for {exp.game} "
+                       f"(questions: {', '.join(applicable)}){did_you_mean(wrong, applicable)}")
+    measure = exp.report.get("measure", "start_edge")
+    if measure not in balance.SWEEPABLE:
+        raise CliError(f"{exp.source}: [report] unknown measure {measure!r} "
+                       f"(measures: {', '.join(balance.SWEEPABLE)})"
+                       f"{did_you_mean([measure], balance.SWEEPABLE)}")
+    return questions, measure
+
+
 def cmd_run(args: argparse.Namespace) -> int:
-    """Run an experiment to Parquet files."""
+    """Run an experiment to Parquet files (its ``[report]`` table checked first)."""
     import time
 
     from sim.runner import Experiment, run_experiment
 
     exp = Experiment.load(args.config, deals=args.deals)
+    _report_settings(exp)
     jobs = args.jobs or _default_jobs()
     start = time.perf_counter()
     with _terminate_as_interrupt(), _backend(args, jobs) as backend:
@@ -167,25 +199,14 @@ def cmd_report(args: argparse.Namespace) -> int:
     import dataclasses
 
     from sim import robustness
-    from sim.runner import Experiment, run_experiment, shard_columns
+    from sim.runner import Experiment, run_experiment
 
     exp = Experiment.load(args.config, deals=args.deals)
     if args.deals is not None:  # a quick look lives beside the full run, not over it
         exp = dataclasses.replace(exp, name=f"{exp.name}-n{args.deals}")
-    from analysis import balance
     from analysis import report as analysis_report
 
-    applicable = analysis_report.applicable(shard_columns(exp.game_obj))  # what its results will answer
-    questions = list(exp.report.get("questions") or applicable)
-    wrong = [q for q in questions if q not in applicable]
-    if wrong:
-        raise CliError(f"{exp.source}: [report] question{'s' if len(wrong) > 1 else ''} "
-                       f"{', '.join(map(repr, wrong))} not available for {exp.game} "
-                       f"(questions: {', '.join(applicable)})")
-    measure = exp.report.get("measure", "start_edge")
-    if measure not in balance.SWEEPABLE:
-        raise CliError(f"{exp.source}: [report] unknown measure {measure!r} "
-                       f"(measures: {', '.join(balance.SWEEPABLE)})")
+    questions, measure = _report_settings(exp)
     jobs = args.jobs or _default_jobs()
     with _terminate_as_interrupt(), _backend(args, jobs) as backend:
         root = run_experiment(exp, out_dir=args.results, jobs=jobs, resume=True,

@@ -86,6 +86,9 @@ def test_run_resume_force(capsys, experiment_file, tmp_path) -> None:
     assert status == 0 and len(list(root.rglob("*.parquet"))) == 6
 
 
+REPORT = 'rules = { all_pass = "ramsch" }\n'
+"""The tiny experiment's last line: a [report] table goes after it."""
+
 BAD_RUNS = [
     ({'game = "skat"': 'game = "poker"'}, [], ["unknown game 'poker'", "games: skat"]),
     ({'all_pass = "throw_in"': "colour = 1"}, [], ["unknown option 'colour'", "options: all_pass"]),
@@ -102,11 +105,23 @@ BAD_RUNS = [
     ({}, ["--deals", "many"], ["argument --deals: must be a positive integer"]),
     ({}, ["--jobs", "-2"], ["argument --jobs: must be a positive integer, got '-2'"]),
     ({}, ["--colour"], ["unrecognized arguments: --colour"]),
+    ({}, ["--deal", "5"], ["unrecognized arguments: --deal 5"]),  # no abbreviation of --deals
     ({"deals = 700": "deal = 700"}, [], ["unknown key 'deal'", "; did you mean 'deals'?"]),
     ({'all_pass = "throw_in"': 'all_pas = "throw_in"'}, [],
      ["unknown option 'all_pas'", "; did you mean 'all_pass'?"]),
     ({'{ all_pass = "ramsch" }': '{ all_pass = "ramch" }'}, [],
      ["variant 'ramsch'", "value ramch is not allowed", "; did you mean 'ramsch'?"]),
+    # the [report] table that 'stichsim report' reads is checked before anything is played
+    ({REPORT: REPORT + '[report]\nmeasure = "start_edg"\n'}, [],
+     ["[report] unknown measure 'start_edg'", "; did you mean 'start_edge'?"]),
+    ({REPORT: REPORT + '[report]\nquestions = ["ramsh"]\n'}, [],
+     ["[report] question 'ramsh' not available for skat", "; did you mean 'ramsch'?"]),
+    ({REPORT: REPORT + "[report]\nrung_deal = 10\n"}, [],
+     ["[report]: unknown key 'rung_deal'", "; did you mean 'rung_deals'?"]),
+    ({REPORT: REPORT + '[report]\nrung_deals = "few"\n'}, [],
+     ["[report]: rung_deals must be a whole number of deals"]),
+    ({REPORT: REPORT + '[report]\nquestions = "tie"\n'}, [],
+     ["[report]: questions must be a non-empty list of names"]),
 ]
 
 
@@ -142,6 +157,25 @@ def test_a_misspelled_variant_is_named(capsys, experiment_file, tmp_path) -> Non
     status, _, err = run(capsys, "trace", "--config", experiment_file(), "--variant", "ramsh",
                          "--out", tmp_path / "t.jsonl")
     assert_one_line_error(status, err, "no variant 'ramsh' (variants: base, ramsch); did you mean 'ramsch'?")
+
+
+@pytest.mark.parametrize(("argv", "refused"), [
+    (["run", "exp.toml", "--deal", "5"], "--deal 5"),
+    (["report", "exp.toml", "--deal", "5"], "--deal 5"),
+    (["trace", "skat", "--deal", "1", "--seed", "1", "--out", "t.jsonl"], "--deal 1"),
+    (["trace", "skat", "--deals", "1", "--see", "1", "--out", "t.jsonl"], "--see 1"),
+    (["play", "skat", "--numb", "1"], "--numb 1"),
+    (["arena", "skat", "--policies", "random,heuristic", "--deal", "5"], "--deal 5"),
+    (["bench", "skat", "--memor", "1000"], "--memor 1000"),
+    (["solve", "t.jsonl", "--tri", "2"], "--tri 2"),
+    (["serve", "--por", "8001"], "--por 8001"),
+])
+def test_an_abbreviated_option_is_refused(capsys, tmp_path, monkeypatch, argv, refused) -> None:
+    """No parser takes a prefix for an option: ``--deal`` is not ``--deals`` (``play`` has both)."""
+    monkeypatch.chdir(tmp_path)
+    status, _, err = run(capsys, *argv)
+    assert_one_line_error(status, err, f"unrecognized arguments: {refused}")
+    assert not list(tmp_path.iterdir())
 
 
 def test_run_missing_config(capsys, tmp_path) -> None:
