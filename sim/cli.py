@@ -380,11 +380,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     trace = args.trace or Path("traces") / f"play-{game.name}-seed{seed}-deal{args.number}.jsonl"
     table = Table(game, rules, seed, args.number, args.seat, args.policy, preset)
     screen = screen_for(game, rules, args.seat, args.number)
-    changed = {k: v for k, v in rules.items() if v != game.options.resolve({}, game.name)[k]}
+    changed = game.options.assignments(rules)
     header = [f"stichsim play {game.name}: deal {args.number} of seed {seed}"
               + (" (cards given by hand)" if preset is not None else "")
               + f"; you are seat {args.seat}, the others play {label(args.policy)}",
-              "Rules: " + (", ".join(f"{k}={v}" for k, v in changed.items()) or "the defaults")
+              "Rules: " + (", ".join(changed) or "the defaults")
               + ". Answer with the number shown or the card (CJ, HT), a bid with its value "
               "(18); 'quit' leaves."]
 
@@ -394,13 +394,27 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         play_deal(game, table, screen, read, print, trace, header, hindsight=not args.no_hindsight)
     except (EOFError, LeftTable):
-        print(f"\nLeft the table before the end; no trace written (replay this deal with "
-              f"--seed {seed}).")
+        print(f"\nLeft the table before the end; no trace written (replay this deal: "
+              f"{_play_command(args, seed, changed)}).")
         return 0
     except KeyboardInterrupt:
         print("\nInterrupted: left the table; no trace written.")
         return 130
     return 0
+
+
+def _play_command(args: argparse.Namespace, seed: int, rules: list[str]) -> str:
+    """The ``stichsim play`` command that sits down at the same deal again: the game, the
+    seed (the random one drawn, if none was given), the deal's number, the seat, the
+    others' policy, the rules that differ from the defaults (``KEY=VALUE``) and the cards
+    given by hand."""
+    import shlex
+
+    words = ["play", args.game, "--seed", str(seed), "--number", str(args.number),
+             "--seat", str(args.seat), "--policy", args.policy]
+    words += [w for rule in rules for w in ("--rule", rule)]
+    words += ["--deal", args.deal] if args.deal is not None else []
+    return shlex.join([PROG, *words])
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -192,6 +192,16 @@ class OptionTable:
             given[key.strip()] = value.strip()
         return self.resolve(given, game)
 
+    def assignments(self, rules: Mapping[str, Any]) -> list[str]:
+        """The ``KEY=VALUE`` strings (``parse_assignments`` reads them back) of the options
+        whose value in ``rules`` is not the default, in table order.
+
+        >>> OptionTable([Option("a", 1, (1, 2), "a"), Option("b", False, (False, True), "b")]
+        ...             ).assignments({"a": 1, "b": True})
+        ['b=true']
+        """
+        return [f"{o.name}={_show(rules[o.name])}" for o in self.options if rules[o.name] != o.default]
+
     def play_rules(self, rules: Mapping[str, Any]) -> dict[str, Any]:
         """The part of ``rules`` that can change how deals are played (scoring-only
         options left out): variants with equal play rules play identical deals."""

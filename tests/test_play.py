@@ -7,6 +7,7 @@ import io
 import json
 import random
 import re
+import shlex
 
 import numpy as np
 import pytest
@@ -399,6 +400,27 @@ def test_end_of_input_and_quit_leave_cleanly_without_a_trace(monkeypatch, capsys
     status, out, _ = play_cli(monkeypatch, capsys, "quit\n", "doko_duell", "--seed", "3",
                               "--trace", str(trace))
     assert status == 0 and "Left the table" in out and not trace.exists()
+
+
+@pytest.mark.parametrize("argv", [
+    ["skat", "--number", "1", "--seat", "2", "--policy", "random", "--rule", "all_pass=ramsch",
+     "--rule", "announcements=true"],
+    ["skat", "--deal", SKAT_DEAL, "--number", "2", "--seed", "5"],
+    ["doko_duell", "--number", "3", "--seat", "1"],
+])
+def test_quit_names_the_command_that_sits_down_at_the_same_deal_again(monkeypatch, capsys, tmp_path,
+                                                                      argv) -> None:
+    """The hint after ``quit`` repeats every flag that makes the deal (the number, the seed
+    drawn, the seat, the policy, the rules, the cards given): run, it shows the same table."""
+    trace = tmp_path / "t.jsonl"
+    status, out, _ = play_cli(monkeypatch, capsys, "quit\n", *argv, "--trace", str(trace))
+    assert status == 0
+    hint = re.search(r"replay this deal: (stichsim play .*)\)\.$", out, re.M)
+    assert hint is not None, out
+    again = shlex.split(hint.group(1))
+    assert "--number" in again and again[again.index("--number") + 1] == argv[argv.index("--number") + 1]
+    status, out2, _ = play_cli(monkeypatch, capsys, "quit\n", *again[2:], "--trace", str(trace))
+    assert status == 0 and out2 == out
 
 
 def test_the_prompt_says_what_answers_the_choices_take() -> None:
