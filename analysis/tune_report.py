@@ -2,9 +2,11 @@
 
 It reads only the tune's outcome (the JSON ``sim.tune.outcome`` makes, what ``stichsim tune
 --json`` prints): every candidate's searched rules, its measure with the 95 % interval, the
-deals it played and the round it left, the best group, and each round's values. Headlines
-name the best group and what the race saved against a sweep on common deals and against
-separate experiments.
+deals it played and the round it left, the best group, and each round's values. The page
+opens with the answer in words (``answer``: the closest rule set spelt out, what the best
+group has in common, whether any rule set is fair within delta, which options decide the
+sign); headlines name the best group and what the race saved against a sweep on common
+deals and against separate experiments.
 """
 
 from __future__ import annotations
@@ -16,8 +18,24 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from analysis import plots
-from analysis.report import CSS, html_table, inline, md_table, png_bytes, write_whole
+from analysis import balance, plots
+from analysis.report import (
+    CSS,
+    EVENING,
+    answer_html,
+    answer_markdown,
+    decimals,
+    estimate,
+    fixed,
+    glossary_html,
+    glossary_markdown,
+    html_table,
+    inline,
+    md_table,
+    png_bytes,
+    write_whole,
+)
+from analysis.robustness import sign
 
 TUNE_FILE = "tune.json"
 """The outcome as JSON beside the report (what ``stichsim tune --json`` prints)."""
@@ -32,8 +50,142 @@ def _rules(cand: Mapping[str, Any]) -> str:
                      for k, v in cand["rules"].items())
 
 
-def _interval(value: float, lo: float, hi: float) -> str:
-    return f"{value:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+def _interval(value: float, lo: float, hi: float, unit: str = "", scale: float = 1.0) -> str:
+    """A measure with its interval, by the reports' one precision rule (``report.estimate``)."""
+    return estimate({"value": value, "lo": lo, "hi": hi}, unit, scale, sign=True)
+
+
+def _unit(out: Outcome) -> tuple[float, str]:
+    """How the first objective's measure is shown: its scale and unit (a score measure in the
+    game's unit, a share of deals in percentage points)."""
+    unit = balance.MEASURES[out["objectives"][0]["measure"]].unit
+    return plots.scale_of(f"{out['unit']} per deal" if unit == "points per deal" else unit)
+
+
+def _amounts(out: Outcome, c: Mapping[str, Any]) -> str:
+    """A candidate's measure a deal and, where it counts every deal, over an evening of
+    ``EVENING`` deals (a score in the game's unit, a share of deals as deals)."""
+    measure = balance.MEASURES[out["objectives"][0]["measure"]].unit
+    value = (c["value"], c["lo"], c["hi"])
+    if measure == "points per deal":
+        unit = " " + out["unit"]
+        return (f"{_interval(*value, unit)} a deal, {_interval(*value, unit, EVENING)} over an evening of "
+                f"{EVENING} deals")
+    if measure == "share of deals":
+        return (f"{_interval(*value, ' percentage points', 100)} a deal, "
+                f"{_interval(*value, ' deals', EVENING)} of an evening of {EVENING}")
+    return _interval(*value, " " + measure)
+
+
+def _in_words(rules: Mapping[str, Any]) -> str:
+    """Rules as a reader reads them: ```equal_cards = second_wins` and `tie_rule = draw```."""
+    named = [f"`{k} = {str(v).lower() if isinstance(v, bool) else v}`" for k, v in rules.items()]
+    return ", ".join(named[:-1]) + f" and {named[-1]}" if len(named) > 1 else "".join(named)
+
+
+def shared_rules(out: Outcome) -> dict[str, Any]:
+    """What the best group has in common: each searched option whose value every rule set of
+    the group shares."""
+    group = [out["candidates"][i]["rules"] for i in out["best"]]
+    return {k: v for k, v in group[0].items() if all(r[k] == v for r in group)} if group else {}
+
+
+def _side(c: Mapping[str, Any], target: float) -> int:
+    """1 where a candidate's interval lies above the target, -1 below, 0 where it holds it."""
+    return sign(c["lo"] - target, c["hi"] - target)
+
+
+def sign_deciders(out: Outcome) -> tuple[list[str], str, float]:
+    """The options whose value alone gives the side of the target every candidate with a clear
+    side lies on (with both sides found), and the option whose value gives it most often with
+    that share of the candidates (for a race where none decides it alone)."""
+    target = out["objectives"][0]["target"]
+    sided = [(c["rules"], _side(c, target)) for c in out["candidates"] if _side(c, target)]
+    if len({side for _, side in sided}) < 2:
+        return [], "", 0.0
+    agree = {}
+    for option in out["searched"]:
+        by_value: dict[str, list[int]] = {}
+        for rules, side in sided:
+            by_value.setdefault(str(rules[option]), []).append(side)
+        agree[option] = sum(max(sides.count(1), sides.count(-1)) for sides in by_value.values()) / len(sided)
+    deciders = [o for o, share in agree.items() if share == 1]
+    closest = max(agree, key=lambda o: agree[o])
+    return deciders, closest, agree[closest]
+
+
+def _sides_of(out: Outcome, option: str) -> str:
+    """``first_wins and second_heart_ten put it above the target, second_wins below``."""
+    target = out["objectives"][0]["target"]
+    values: dict[int, list[str]] = {1: [], -1: []}
+    for c in out["candidates"]:
+        side, value = _side(c, target), str(c["rules"][option]).lower()
+        if side and value not in values[side]:
+            values[side].append(value)
+    return f"{', '.join(values[1])} above the target, {', '.join(values[-1])} below"
+
+
+def answer(out: Outcome) -> list[str]:
+    """The tune's answer in plain words: the closest rule set spelt out, what the best group has
+    in common, whether any rule set is fair within delta, which options decide the sign."""
+    obj, cands, best = out["objectives"][0], out["candidates"], out["best"]
+    if not best:
+        return [f"No rule set is left: every one surely breaks a constraint "
+                f"({', '.join(f'`{c}`' for c in out['constraints'])})."]
+    scale, unit = _unit(out)
+    top = cands[best[0]]
+    label = balance.MEASURES[obj["measure"]].label
+    common = shared_rules(out)
+    group = (f"the only rule set left, {_in_words(top['rules'])}" if len(best) == 1 else
+             f"every one of the {len(best)} rule sets the race could not tell apart from the best plays "
+             f"{_in_words(common)}" if common else
+             f"the {len(best)} rule sets the race could not tell apart from the best have no searched "
+             f"value in common")
+    lines = [f"The closest to fair ({label} = {obj['target']:g}) is {_in_words(top['rules'])}: "
+             f"{_amounts(out, top)}; {group}.", _fair(out, scale, unit)]
+    deciders, closest, share = sign_deciders(out)
+    if deciders:
+        sides = "; ".join(f"`{o}` ({_sides_of(out, o)})" for o in deciders)
+        lines.append(f"The sign is decided by {sides}.")
+    elif closest:
+        lines.append(f"No single option decides the sign; `{closest}` comes closest: its value gives the "
+                     f"side of the target for {100 * share:.0f} % of the rule sets whose interval excludes "
+                     f"it.")
+    else:
+        lines.append("No option decides the sign: every rule set whose interval excludes the target lies on "
+                     "the same side of it.")
+    return lines
+
+
+def _fair(out: Outcome, scale: float, unit: str) -> str:
+    """Whether any rule set is fair within delta: its interval inside the target plus or minus
+    delta; or that none surely is, or that every one surely misses by more."""
+    obj = out["objectives"][0]
+    target, delta = obj["target"], obj["delta"]
+    within = [c for c in out["candidates"] if target - delta <= c["lo"] and c["hi"] <= target + delta]
+    reach = [c for c in out["candidates"] if c["lo"] <= target + delta and c["hi"] >= target - delta]
+    band = f"within delta ({target:g} ± {delta * scale:g} {unit})"
+    if within:
+        return (f"{len(within)} rule set{'s are' if len(within) > 1 else ' is'} fair {band}: "
+                f"{'their intervals lie' if len(within) > 1 else 'its interval lies'} inside it.")
+    if reach:
+        return (f"No rule set is surely fair {band}, but for {len(reach)} the deals cannot rule it out "
+                f"(their intervals reach into it).")
+    near = min(out["candidates"], key=lambda c: min(abs(c["lo"] - target), abs(c["hi"] - target)))
+    miss = min(abs(near["lo"] - target), abs(near["hi"] - target)) * scale
+    return (f"No rule set tried is fair {band}: every interval lies outside it, the nearest "
+            f"{fixed(miss, decimals(near['lo'] * scale, near['hi'] * scale) or 1)} {unit} from the target.")
+
+
+def _rests_on(out: Outcome) -> str:
+    """What the answer rests on: the players, the rule sets raced, the deals."""
+    rung = out["objectives"][0]["rung"]
+    players = f"{rung[0]} at every seat" if len(set(rung)) == 1 else f"seats {', '.join(rung)}"
+    searched = ", ".join(f"`{s}`" for s in out["searched"])
+    return (f"players: {players}; rule readings: {len(out['candidates']):,} rule sets, every combination of "
+            f"{searched} (every other option as the experiment's rules); up to {out['budget']:,} deals a "
+            f"rule set, the same deals for every rule set (seed {out['seed']}), {out['deals_spent']:,} deals "
+            f"played in all.")
 
 
 def _order(out: Outcome) -> list[int]:
@@ -140,9 +292,11 @@ def build(out: Outcome, folder: str | Path) -> Path:
     lines = headlines(out)
     figures = list(_figures(out))
     candidates, rounds = _tables(out)
-    md = [f"# {title}", "", _what(out), "", *(f"- {h}" for h in lines)]
+    found, rests = answer(out), _rests_on(out)
+    md = [f"# {title}", "", *answer_markdown(found, rests), "", _what(out), "", *(f"- {h}" for h in lines)]
     page = [f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}"
             f"</title><style>{CSS}</style></head><body><h1>{html.escape(title)}</h1>",
+            answer_html(found, rests),
             f"<section><h2>What was raced</h2><p>{inline(_what(out))}</p></section>",
             "<section><h2>What it found</h2><ul class=\"headline\">"
             + "".join(f"<li>{inline(h)}</li>" for h in lines) + "</ul>"]
@@ -155,8 +309,10 @@ def build(out: Outcome, folder: str | Path) -> Path:
     page.append(f"</section><section><h2>Every candidate</h2><details{' open' * (rows <= OPEN_ROWS)}>"
                 f"<summary>the table ({rows} rows: the best group first, then by the round each "
                 f"left)</summary>{html_table(*candidates)}</details>"
-                f"<h2>The rounds</h2>{html_table(*rounds)}</section></body></html>\n")
+                f"<h2>The rounds</h2>{html_table(*rounds)}</section>")
     md += ["", "## Every candidate", "", md_table(*candidates), "", "## The rounds", "", md_table(*rounds)]
+    page.append(glossary_html("\n".join(md)) + "</body></html>\n")
+    md += ["", *glossary_markdown("\n".join(md))]
     folder.mkdir(parents=True, exist_ok=True)
     for name, _, png in figures:
         write_whole(folder / name, png)
@@ -166,4 +322,4 @@ def build(out: Outcome, folder: str | Path) -> Path:
     return folder / "index.html"
 
 
-__all__ = ["TUNE_FILE", "build", "headlines"]
+__all__ = ["TUNE_FILE", "answer", "build", "headlines", "shared_rules", "sign_deciders"]

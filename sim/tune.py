@@ -601,6 +601,7 @@ def outcome(tune: Tune, standing: list[Standing], rounds: list[Round], alive: li
                                         for name, (v, a, b) in s.values.items()}})
     return {
         "game": tune.experiment.game, "name": tune.experiment.name, "seed": tune.experiment.seed,
+        "unit": tune.experiment.game_obj.outcome.unit,
         "rules": dict(tune.experiment.rules), "searched": list(tune.searched),
         "objectives": [{"name": o.name, "measure": m, "rung": list(tune.rungs[r]), "target": o.target,
                         "delta": o.delta} for m, r, o in objectives],

@@ -8,6 +8,7 @@ import base64
 import re
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -127,7 +128,7 @@ def test_tie_ramsch_and_sweep_headlines_carry_the_tables(results: dict[str, Path
     assert matches(first_estimate(lines[1], "is played in"), played, 100)
 
     sweep = balance.sweep(load.scan(results["skat"]), skat_outcome, variants=["base", "ramsch"])
-    best, tied = balance.fairest(sweep)
+    best, tied = balance.fairest_paired(sweep)
     first = section(skat, "Rule options compared")[0]
     assert f"is {best} (" in first and first.endswith(f"{', '.join(tied) if tied else 'none'}.")
     assert matches(first_estimate(first, f"is {best}"), sweep.filter(variant=best).row(0, named=True))
@@ -199,3 +200,73 @@ def test_the_win_rate_measure_is_in_percentage_points(results: dict[str, Path], 
     index = report.build(results["duel"], tmp_path / "rep", questions=["sweep"], measure="start_win_edge")
     lines = section((index.parent / "summary.md").read_text(), "Rule options compared")
     assert "win-rate edge" in lines[0] and "percentage points" in lines[0]
+
+
+# --- the answer box, the glossary, one precision rule, paired judgements ----------------------------
+
+@pytest.mark.parametrize("key", EXPERIMENTS)
+def test_every_page_opens_with_its_answer_box(results: dict[str, Path], reports: dict[str, Path],
+                                              key: str) -> None:
+    page = reports[key].read_text()
+    body = page.split("<body>", 1)[1]
+    assert re.match(r'<h1>[^<]*</h1><aside class="answer">', body), body[:200]
+    box = body.split('<aside class="answer">', 1)[1].split("</aside>", 1)[0]
+    assert body.index("</aside>") < body.index("<h2>What was run")
+    questions = report.applicable(load.scan(results[key]).collect_schema().names())
+    assert box.count("<p>") == len(questions)  # one sentence per question, then what it rests on
+    players = "seats heuristic, random" if key == "duel" else "heuristic at every seat"
+    assert f'<p class="rests"><strong>Rests on:</strong> players: {players};' in box
+    assert f"{DEALS:,} deals per variant" in box
+    summary = (reports[key].parent / "summary.md").read_text().splitlines()
+    assert summary[0] == f"# Balance report: {key}" and summary[1] == ""
+    assert summary[2].startswith("> **The answer.** ")
+    quoted = summary[2:summary.index("## What was run")]
+    assert all(line.startswith(">") for line in quoted if line)
+    assert any(line.startswith("> *Rests on:* players: ") for line in quoted)
+
+
+@pytest.mark.parametrize("key", EXPERIMENTS)
+def test_every_page_ends_with_a_glossary_of_its_terms(reports: dict[str, Path], key: str) -> None:
+    summary = (reports[key].parent / "summary.md").read_text()
+    glossary = summary.split("\n## Glossary\n", 1)[1]
+    terms = re.findall(r"^- \*\*([^*]+)\*\*: ", glossary, re.MULTILINE)
+    assert {"interval", "paired difference", "heuristic", "numbers"} <= set(terms)
+    assert ("VP" in terms) == (key == "duel") and ("ramsch" in terms) == (key == "skat")
+    assert '<section id="glossary"><h2>Glossary</h2>' in reports[key].read_text()
+
+
+@pytest.mark.parametrize("key", EXPERIMENTS)
+def test_one_precision_rule_and_no_overlap_judgement(reports: dict[str, Path], key: str) -> None:
+    summary = (reports[key].parent / "summary.md").read_text()
+    for text in (reports[key].read_text().split("<body>", 1)[1], summary):
+        assert "overlap" not in text.replace("never by whether two intervals overlap", "")
+        assert not re.search(r"(?<![\w.])-0(\.0+)?(?![\d.])", text), "a negative zero"
+        for value, lo, hi in ESTIMATE.findall(text):
+            places = {len(x.partition(".")[2]) for x in (value, lo, hi)}
+            assert len(places) == 1, (value, lo, hi)  # the estimate and its bounds to the same decimals
+            assert lo != hi, "an interval of no width is shown as exact"
+
+
+def test_the_start_answer_is_the_edge_per_deal_evening_and_payout(results: dict[str, Path],
+                                                                   reports: dict[str, Path]) -> None:
+    """The duel's answer: the start player's edge a deal, over 36 deals, and against the mean
+    absolute score of the start player in base, worked out here from the shards."""
+    frame = load.scan(results["duel"]).filter(pl.col("variant") == "base").collect()
+    start = frame["start_seat"].to_numpy()
+    vp = np.stack([frame["vp_0"].to_numpy(), frame["vp_1"].to_numpy()]).astype(float)
+    mine, theirs = vp[start, np.arange(start.size)], vp[1 - start, np.arange(start.size)]
+    edge, payout = (mine - theirs).mean(), np.abs(mine).mean()
+    summary = (reports["duel"].parent / "summary.md").read_text()
+    answer = summary.splitlines()[2]
+    row = balance.start_edge(load.scan(results["duel"]), load.read_outcome(results["duel"])) \
+        .filter(variant="base", metric="score edge").row(0, named=True)
+    assert row["value"] == pytest.approx(edge)
+    verb = "gains" if row["lo"] > 0 else "loses" if row["hi"] < 0 else "cannot tell whether"
+    assert verb in answer
+    per_deal, evening, share = ([float(x) for x in found] for found in ESTIMATE.findall(answer)[:3])
+    size = abs(edge)  # a loss is said as "loses" and its size
+    assert abs(per_deal[0]) == pytest.approx(size, abs=0.006)
+    assert abs(evening[0]) == pytest.approx(36 * size, abs=0.06)
+    assert abs(share[0]) == pytest.approx(100 * size / payout, abs=0.06)
+    assert "over an evening of 36 deals" in answer and "of what an average deal pays him" in answer
+    assert f"({payout:.2f} VP, won or lost)" in answer or f"({payout:.1f} VP, won or lost)" in answer

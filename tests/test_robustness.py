@@ -463,3 +463,32 @@ def test_report_runs_the_robustness_runs_and_replaces_them_when_resized(capsys, 
     config.write_text(text.format(100))
     assert main(args) == 0, capsys.readouterr().err
     assert "first 100 deals" in (tmp_path / "rep" / "summary.md").read_text()
+
+
+def test_a_rung_with_too_few_deals_says_so_with_its_deals(folders: dict[str, Path], tmp_path: Path) -> None:
+    """A rung whose interval holds 0 and is wider than the answer itself: too few deals to tell,
+    with its deal count, not a contradiction of the answer."""
+    wide = write_results(
+        tmp_path / "rungs",
+        {"base": (RULES, HEURISTIC, AHEAD),
+         "random": (RULES, ["random"] * 2, [20, -20, 15, -15, 25, -25, 9, -7])},  # +0.25, half width 16
+    )
+    index = report.build(folders["main"], tmp_path / "rep", questions=["start_player"], rungs=[wide])
+    first = section(index, "What moves the answer").split("\n- ", 1)[1].splitlines()[0]
+    assert "on every rung (heuristic, random: 8 deals each) wherever the deals can tell" in first
+    assert "too few deals to tell on the random rung (8 deals: +0.2 VP per deal [" in first
+    assert "the interval holds 0" not in first
+
+
+def test_integer_options_get_a_panel_of_their_own(folders: dict[str, Path]) -> None:
+    frame, outcome = load.scan(folders["options"]), load.read_outcome(folders["options"])
+    table = robustness.one_at_a_time(
+        frame, outcome, "start_edge", {"tie-starter": ("tie", "starter"), "box-none": ("box", "none")},
+        integer={"box"},
+    )
+    assert table.filter(pl.col("integer"))["option"].to_list() == ["box"]
+    fig = plots.tornado(table, "VP per deal")
+    assert [ax.get_title("left") for ax in fig.axes] == [
+        "Rule readings", "Integer options, one unit and a typical step (a scale of its own)"]
+    labels = [[t.get_text() for t in ax.get_yticklabels()] for ax in fig.axes]
+    assert labels == [["tie = starter"], ["box = none"]]
