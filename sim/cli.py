@@ -385,8 +385,8 @@ def cmd_play(args: argparse.Namespace) -> int:
               + (" (cards given by hand)" if preset is not None else "")
               + f"; you are seat {args.seat}, the others play {label(args.policy)}",
               "Rules: " + (", ".join(changed) or "the defaults")
-              + ". Answer with the number shown or the card (CJ, HT), a bid with its value "
-              "(18); 'quit' leaves."]
+              + ". Answer with the number shown, the card (CJ, HT) or the choice's word "
+              "(grand, pass), a bid with its value (18); 'quit' leaves."]
 
     def read(prompt: str) -> str:
         return input(prompt)
@@ -584,8 +584,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a deal against the AIs in the terminal",
                        description="Sit at one seat of a deal and play it against the "
                                    "simulator's players: your seat's view, each decision with "
-                                   "its legal choices (answer with the number or the card), the "
-                                   "others' moves, the result with its score; the deal's trace "
+                                   "its legal choices (answer with the number, the card or the "
+                                   "choice's word), the others' moves, the result with its "
+                                   "score; the deal's trace "
                                    "is written for 'stichsim replay'; then the hindsight: each "
                                    "of your cards against the best under perfect play.")
     p.add_argument("game", metavar="GAME", help=f"game id ({games})")
