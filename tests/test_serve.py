@@ -62,7 +62,8 @@ def play_out(client: TestClient, state: dict[str, Any], rng: random.Random,
 def test_the_json_never_holds_a_card_the_seat_may_not_know(client: TestClient, store: Tables,
                                                            name: str) -> None:
     """At every step of whole deals (every seat, several seeds), the cards the page is sent
-    lie in the seat's knowable set, the same sets the terminal screens are held to."""
+    lie in the seat's knowable set, the same sets the terminal screens are held to, until
+    the deal is over, when the table shows every dealt card."""
     game = GAMES[name]
     could_leak = 0
     for seed in range(3):
@@ -77,7 +78,9 @@ def test_the_json_never_holds_a_card_the_seat_may_not_know(client: TestClient, s
                             random.Random(seed), record)
             columns = store.get(last["id"]).moment.columns
             assert columns is not None
-            for sent, actions in seen:
+            *before_end, (final, _) = seen
+            assert set(CARD.findall(final)) == set(game.deck.names)  # the end shows every card
+            for sent, actions in before_end:
                 known = knowable(name, columns, seat, actions)
                 shown = set(CARD.findall(sent))
                 assert shown <= known, (seed, seat, shown - known)
@@ -176,6 +179,9 @@ def test_bad_answers_and_stale_pages_are_refused_in_one_line(client: TestClient)
     one_line_refusal(client.get(url + "/hindsight"), 409, "no deal")
     assert client.post(url + "/answer", json={"step": 0, "choices": [0]}).status_code == 200
     one_line_refusal(client.post(url + "/answer", json={"step": 0, "choices": [0]}), 409, "stale page")
+    one_line_refusal(client.post(url + "/answer", json={"step": 5, "choices": [0]}), 409,
+                     "decision 5 is not due yet: the table waits for decision 1")
+    one_line_refusal(client.get(url + "/traces"), 409, "no deal of this table is over yet")
     one_line_refusal(client.get("/api/tables/no-such-table"), 404, "no such table")
     one_line_refusal(client.post("/api/tables/no-such-table/answer", json={"step": 0, "choices": [0]}),
                      404, "no such table")
@@ -213,3 +219,71 @@ def test_the_hindsight_of_the_last_deal(client: TestClient) -> None:
     r = client.get(f"/api/tables/{state['id']}/hindsight")
     assert r.status_code == 200, r.text
     assert r.json()["deal"] == 0 and r.json()["lines"]
+
+
+TOLD_TRICK = re.compile(r"^  (?:first-round )?trick \d+(?: to (.+?))? \((\d+) points\)$|^  .*trick \d+: (\d+) points$")
+
+
+@pytest.mark.parametrize("name, seat", [("skat", 0), ("skat_en_deux", 1), ("doko_duell", 0),
+                                        ("doko_skat", 1)])
+def test_the_board_follows_the_moves(client: TestClient, store: Tables, name: str, seat: int) -> None:
+    """At every decision of whole deals: the board's tricks hold every card played, in the
+    order played, each complete trick with the taker and points the move list names; the
+    person's place is the one marked ``you`` and holds as many cards as his hand shows; the
+    dealer is the deal's; at the end the tricks taken add up and the dealt cards are the
+    deck."""
+    game = GAMES[name]
+    for seed in range(3):
+        state = open_table(client, game=name, seat=seat, seed=seed)
+
+        def check(state: dict[str, Any]) -> None:
+            board = state["board"] or state["final"]
+            actions = store.get(state["id"]).moment.actions
+            plays = [game.deck.names[a] for kind, _, a, _ in actions.tolist() if kind == 14]
+            assert [c["card"] for t in board["tricks"] for c in t["cards"]] == plays
+            told = [m.groups() for m in map(TOLD_TRICK.match, state["told"]) if m]
+            done = [t for t in board["tricks"] if t["complete"]]
+            assert len(told) == len(done)
+            for (taker, points, unknown), t in zip(told, done, strict=True):
+                assert int(points or unknown) == t["points"]
+                if taker is not None:
+                    assert board["places"][t["winner"]]["name"].lower() == taker.split(" (")[0]
+            assert [p["you"] for p in board["places"]].count(True) == 1
+            if name != "doko_duell":
+                assert [p["dealer"] for p in board["places"]].count(True) == 1
+            if state["board"]:
+                hand = sum(len(g) for g in board["hand"]["groups"])
+                assert board["places"][board["turn"]]["cards"] in (hand, None)
+
+        last = play_out(client, state, random.Random(seed), check)
+        final = last["final"]
+        dealt = sorted(c for group in final["dealt"] for g in group["groups"] for c in g)
+        groups = game.deal_layout.groups
+        assert len(dealt) == sum(g.size for g in groups)
+        assert set(dealt) == set(game.deck.names)
+        assert sum(p["tricks"] for p in final["places"]) == \
+            sum(t["complete"] and not t["first_round"] for t in final["tricks"])
+
+
+def test_a_skat_score_sheet_row_is_the_result_columns(client: TestClient, store: Tables) -> None:
+    """The end's score sheet row names the declarer, the game, the bid, the value and won
+    or lost as the result columns have them, and every seat's score."""
+    rows = 0
+    for seed in range(8):
+        last = play_out(client, open_table(client, game="skat", seat=0, seed=seed), random.Random(seed))
+        c = {k: v[0].item() for k, v in store.get(last["id"]).moment.columns.items()}
+        sheet = dict(last["final"]["sheet"])
+        assert [sheet[k] for k in ("You", "Seat 1", "Seat 2")] == \
+            [f"{c[f'score_{p}']:+d}" for p in range(3)]
+        if c["passed_out"] or c["ramsch"]:
+            continue
+        rows += 1
+        assert sheet["Value"] == str(c["game_value"]) and sheet["Bid"] == str(c["bid"])
+        assert sheet["Result"] == ("won" if c["won"] else "lost")
+    assert rows >= 3
+
+
+def test_option_titles_are_words(client: TestClient) -> None:
+    """The setup form shows each option in words, its identifier beside it."""
+    options = {o["name"]: o["title"] for o in client.get("/api/games").json()["games"]["doko_duell"]["options"]}
+    assert options["vp_per_b_marker"] == "VP per B marker" and options["tie_rule"] == "Tie rule"

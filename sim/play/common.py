@@ -214,6 +214,11 @@ def card_order(cards: Iterable[int], eff: np.ndarray, strength: np.ndarray,
             for g in order if groups[g]]
 
 
+def card_groups(mask: int, eff: np.ndarray, strength: np.ndarray, deck: Deck) -> list[list[str]]:
+    """The names of ``mask``'s cards in ``card_order``'s groups (the table draws them so)."""
+    return [[deck.names[c] for c in g] for g in card_order(deck.cards(int(mask)), eff, strength, deck)]
+
+
 def group_name(cards: Sequence[int], eff: np.ndarray, deck: Deck) -> str:
     """``trumps`` or the suit's name of a group from ``card_order``."""
     return "trumps" if eff[cards[0]] == TRUMP else SUIT_NAMES[SUITS[int(deck.suit[cards[0]])]]

@@ -24,6 +24,7 @@ from sim.games.doko_duell import (
     DECK,
     EFF,
     EQUAL_RULES,
+    HAND_CARDS,
     K_A,
     POINTS,
     PYRAMID,
@@ -37,10 +38,24 @@ from sim.games.doko_duell import (
     settle_deal,
 )
 from sim.games.doko_obs import FIELDS as O
+from sim.play.board import (
+    Board,
+    Cards,
+    FinalBoard,
+    Place,
+    Played,
+    Pyramid,
+    Slot,
+    Trick,
+    dealt_cards,
+    group_tricks,
+    seat_place_name,
+)
 from sim.play.common import (
     Choice,
     Question,
     card_choices,
+    card_groups,
     card_keys,
     card_order,
     group_name,
@@ -77,6 +92,7 @@ class DokoDuellScreen:
     Doppelkopf duel under ``rules`` (who starts the deal, the view and the result say)."""
 
     def __init__(self, game: Game, rules: dict[str, Any], seat: int, number: int) -> None:
+        self.game = game
         self.rules = rules
         self.seat = seat
         self.equal_rule = EQUAL_RULES.index(rules["equal_cards"])
@@ -185,10 +201,9 @@ class DokoDuellScreen:
     def narrate(self, actions: np.ndarray) -> list[str]:
         """Every play and marker so far, each trick's taker and points, in order."""
         out = []
-        trick: list[int] = []
-        seats: list[int] = []
+        tricks = iter(t for t in self.tricks(actions) if t.complete)
+        plays = 0
         last: list[int] = []
-        done = 0
         supply = self.supply
         awarded = 0
         for row in actions.tolist():
@@ -197,14 +212,12 @@ class DokoDuellScreen:
                 where = f" from p{b - 1}" if b else ""
                 verb = "play" if player == self.seat else "plays"
                 out.append(f"{self.player_name(player)}: {verb} {DECK.names[a]}{where}")
-                trick.append(a)
-                seats.append(player)
-                if len(trick) == 2:
-                    done += 1
-                    winner = seats[1] if second_beats(trick[0], trick[1], self.equal_rule) else seats[0]
-                    points = int(POINTS[trick[0]] + POINTS[trick[1]])
-                    out.append(f"  trick {done} to {self.player_name(winner)} ({points} points)")
-                    trick, seats, awarded = [], [], 0
+                plays += 1
+                if plays % 2 == 0:
+                    t = next(tricks)
+                    out.append(f"  trick {t.number} to {self.player_name(t.winner or 0)} "
+                               f"({t.points} points)")
+                    awarded = 0
             elif kind == A.MARKER and a == K_A:
                 if b < 0:
                     why = "a top trump face up at the deal"
@@ -228,6 +241,80 @@ class DokoDuellScreen:
                 out.append(f"  {self.verb(player, 'get')} a B marker: {event}")
             last = row
         return out
+
+    def tricks(self, actions: np.ndarray) -> list[Trick]:
+        """The tricks played so far, each card by its player and where it came from, the
+        complete ones with their taker and card points."""
+        plays = [(p, DECK.names[a], f"p{b - 1}" if b else "")
+                 for kind, p, a, b in actions.tolist() if kind == A.PLAY]
+        codes = [a for kind, _, a, _ in actions.tolist() if kind == A.PLAY]
+
+        def taker(cards: list[Played], k: int) -> int:
+            first, second = codes[2 * k], codes[2 * k + 1]
+            return cards[1 if second_beats(first, second, self.equal_rule) else 0].place
+
+        def points(cards: list[Played]) -> int:
+            return sum(int(POINTS[DECK.names.index(c.card)]) for c in cards)
+
+        return group_tricks(plays, 2, taker, points)
+
+    # --- the table as the browser draws it -------------------------------------------
+
+    def places(self, starter: int) -> list[Place]:
+        """Both players, the one who started the deal marked."""
+        return [Place(seat_place_name(p, self.seat, "Player"), "the starter" if p == starter else "",
+                      you=p == self.seat) for p in range(2)]
+
+    def pyramid(self, view: np.ndarray, own: bool) -> Pyramid:
+        """One pyramid by rows from the back: 4, 3, the two stacks (p7 on p8, p9 on p10), 1."""
+        cards, present, free = self.positions(view, own)
+
+        def slot(k: int) -> Slot:
+            name = "--" if not present >> k & 1 else "??" if cards[k] < 0 else DECK.names[cards[k]]
+            return Slot(k, name, bool(free >> k & 1))
+
+        owner = self.seat if own else 1 - self.seat
+        rows = [[[slot(k)] for k in (0, 1, 2, 3)], [[slot(k)] for k in (4, 5, 6)],
+                [[slot(8), slot(7)], [slot(10), slot(9)]], [[slot(11)]]]
+        return Pyramid(owner, f"{self.possessive(owner).capitalize()} pyramid", rows)
+
+    def board(self, view: np.ndarray, actions: np.ndarray) -> Board:
+        """The table at the person's decision: both pyramids, the trick, points, tricks and
+        markers per player, his hand."""
+        places = self.places(int(view[O.STARTER]))
+        plays = [(p, b) for kind, p, _, b in actions.tolist() if kind == A.PLAY]
+        for p, place in enumerate(places):
+            place.tricks = int(view[O.TRICKS + p])
+            place.points = int(view[O.POINTS + p])
+            place.cards = HAND_CARDS - sum(1 for q, b in plays if q == p and b == 0)
+            place.markers = f"A {int(view[O.A_MARKERS + p])} · B {int(view[O.B_MARKERS + p])}"
+        supply = int(view[O.B_SUPPLY])
+        facts = [("Trumps", "the ten of hearts, the queens, the jacks, the diamonds"),
+                 ("Trick", f"{int(view[O.TRICK_NO]) + 1} of {TRICKS}"),
+                 ("B markers in the box", "no limit" if supply < 0 else str(supply))]
+        hand = Cards("Your hand", card_groups(int(view[O.HAND]), EFF, STRENGTH, DECK), self.seat)
+        return Board(places, self.seat, facts, self.tricks(actions), hand,
+                     pyramids=[self.pyramid(view, own=False), self.pyramid(view, own=True)],
+                     trick_size=2)
+
+    def final_board(self, columns: dict[str, np.ndarray], actions: np.ndarray,
+                    cards: dict[str, Any]) -> FinalBoard:
+        """The table at the end: both hands and pyramids as dealt, every trick, the deal's
+        row of the score sheet."""
+        c = {k: v[0].item() for k, v in columns.items()}
+        places = self.places(c["starter"])
+        for p, place in enumerate(places):
+            place.tricks, place.points = c[f"tricks_{p}"], c[f"points_{p}"]
+            place.markers = f"A {c[f'a_markers_{p}']} · B {c[f'b_markers_{p}']}"
+        dealt = dealt_cards(self.game, cards, self.seat,
+                            lambda names: card_groups(DECK.parse(names), EFF, STRENGTH, DECK))
+        terms = settle_deal(c, self.rules)
+        w = terms.winner
+        sheet = [("Winner", self.player_name(w).capitalize() if w >= 0 else "nobody"),
+                 ("Card points", f"{c['points_0']} : {c['points_1']}"),
+                 *((self.player_name(p).capitalize(), f"{(terms.vp_0, terms.vp_1)[p]} VP")
+                   for p in range(2))]
+        return FinalBoard(places, dealt, self.tricks(actions), sheet, trick_size=2)
 
     # --- the end -------------------------------------------------------------------------
 

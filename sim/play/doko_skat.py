@@ -13,6 +13,7 @@ the same from call to call.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -42,11 +43,23 @@ from sim.games.doko_skat_values import (
     side_points,
     table_of,
 )
+from sim.play.board import (
+    Board,
+    Cards,
+    FinalBoard,
+    Place,
+    Played,
+    Trick,
+    dealt_cards,
+    group_tricks,
+    seat_place_name,
+)
 from sim.play.common import (
     SUIT_NAMES,
     Choice,
     Question,
     card_choices,
+    card_groups,
     group_name,
     held_refusals,
     says,
@@ -67,6 +80,7 @@ class DokoSkatScreen:
     """The screen of a person at ``seat`` in deal ``number`` of Doko-Skat under ``rules``."""
 
     def __init__(self, game: Game, rules: dict[str, Any], seat: int, number: int) -> None:
+        self.game = game
         self.rules = rules
         self.seat = seat
         self.dealer = number % 3
@@ -238,11 +252,9 @@ class DokoSkatScreen:
         A trick whose order is not known yet (no observation seen) is told without its
         taker."""
         out = []
-        trick: list[int] = []
-        seats: list[int] = []
+        tricks = iter(t for t in self.tricks(actions) if t.complete)
         plays = 0
         passes = 0
-        table = self.fr_table
         for kind, player, a, _ in actions.tolist():
             who = self.player_name(player)
             you = player == self.seat
@@ -252,9 +264,7 @@ class DokoSkatScreen:
                 if passes == 3:
                     out.append("Nobody named a game: redeal (the nine first-round cards are turned "
                                "up and dealt again)")
-                    table = self.redeal_table
             elif kind == A.DECLARE:
-                table = int(table_of(a, self.bridge_skat))
                 out.append(says(who, you, f"declare {self.game_label(a)}"))
             elif kind == A.DISCARD:
                 out.append(says(who, you, f"put away {DECK.format(a)}" if you
@@ -262,24 +272,117 @@ class DokoSkatScreen:
             elif kind == A.PLAY:
                 out.append(says(who, you, f"play {DECK.names[a]}"))
                 plays += 1
-                trick.append(a)
-                seats.append(player)
-                if len(trick) == 3:
-                    first = plays <= FIRST_ROUND_CARDS
-                    number = (plays - 1) // 3 + 1 - (0 if first else FIRST_ROUND_TRICKS)
-                    out.append(self._trick_line(trick, seats, table, number, first))
-                    trick, seats = [], []
+                if plays % 3 == 0:
+                    out.append(self._trick_line(next(tricks)))
         return out
 
-    def _trick_line(self, trick: list[int], seats: list[int], table: int | None, number: int,
-                    first: bool) -> str:
-        cards = np.array(trick, np.int64)
-        points = int(DECK.points[cards].sum())
-        which = f"first-round trick {number}" if first else f"trick {number}"
-        if table is None:
-            return f"  {which}: {points} points"
-        w = trick_winner(cards, 3, EFF[table], STRENGTH[table])
-        return f"  {which} to {self.player_name(seats[w])} ({points} points)"
+    def _trick_line(self, trick: Trick) -> str:
+        which = trick.label[0].lower() + trick.label[1:]
+        if trick.winner is None:
+            return f"  {which}: {trick.points} points"
+        return f"  {which} to {self.player_name(trick.winner)} ({trick.points} points)"
+
+    def tricks(self, actions: np.ndarray) -> list[Trick]:
+        """The first round's tricks, then the main game's, each card by its player, the
+        complete ones with their card points and, where the trick table is known (from the
+        observations seen), their taker."""
+        table = self.fr_table
+        plays: list[tuple[int, str, str]] = []
+        tables: list[int | None] = []
+        passes = 0
+        for kind, player, a, _ in actions.tolist():
+            if kind == A.PASS:
+                passes += 1
+                if passes == 3:
+                    table = self.redeal_table
+            elif kind == A.DECLARE:
+                table = int(table_of(a, self.bridge_skat))
+            elif kind == A.PLAY:
+                plays.append((player, DECK.names[a], ""))
+                tables.append(table)
+
+        def points(cards: list[Played]) -> int:
+            return sum(int(DECK.points[DECK.names.index(c.card)]) for c in cards)
+
+        def taker(offset: int) -> Callable[[list[Played], int], int | None]:
+            def take(cards: list[Played], k: int) -> int | None:
+                t = tables[offset + 3 * k + 2]
+                if t is None:
+                    return None
+                codes = np.array([DECK.names.index(c.card) for c in cards], np.int64)
+                return cards[int(trick_winner(codes, 3, EFF[t], STRENGTH[t]))].place
+            return take
+
+        first = group_tricks(plays[:FIRST_ROUND_CARDS], 3, taker(0), points, first_round=True)
+        return first + group_tricks(plays[FIRST_ROUND_CARDS:], 3, taker(FIRST_ROUND_CARDS), points)
+
+    # --- the table as the browser draws it -------------------------------------------
+
+    def places(self, lone: int) -> list[Place]:
+        """The three seats in play order with their positions, the dealer marked, the lone
+        player and the pair once the teams are known."""
+        return [Place(seat_place_name(p, self.seat), POSITIONS[(p - self.dealer - 1) % 3],
+                      dealer=p == self.dealer, you=p == self.seat,
+                      role="" if lone < 0 else "alone" if p == lone else "pair")
+                for p in range(3)]
+
+    def board(self, view: np.ndarray, actions: np.ndarray) -> Board:
+        """The table at the person's decision (from his observation and the public actions)."""
+        self.remember(view)
+        phase = int(view[O.PHASE])
+        table = self.table_in_force(view)
+        places = self.places(int(view[O.LONE]))
+        tricks = self.tricks(actions)
+        held = bin(int(view[O.HAND])).count("1")
+        open_trick = tricks[-1].cards if tricks and not tricks[-1].complete else []
+        for p, place in enumerate(places):
+            if phase in (PH_FIRST_ROUND, PH_PLAY):
+                place.cards = held - sum(c.place == p for c in open_trick)
+            if phase == PH_PLAY:
+                place.tricks, place.points = int(view[O.TRICKS + p]), int(view[O.POINTS + p])
+        places[self.seat].cards = held
+        if phase == PH_DECLARE:
+            order = self.speaking_order(view)
+            for p in order[:order.index(self.seat)]:
+                places[p].said = "pass"
+        facts = [("Turned-up card", DECK.names[int(view[O.TURNED_UP])]),
+                 ("First round", self.game_text(int(view[O.FR_GAME])))]
+        if view[O.DECLARER] >= 0:
+            facts += [("Declarer", places[int(view[O.DECLARER])].name),
+                      ("Game", self.game_text(int(view[O.GAME])))]
+        elif view[O.REDEAL]:
+            facts += [("Redeal", f"second turned-up card {DECK.names[int(view[O.SECOND_TURNED_UP])]}"),
+                      ("Game", self.game_text(int(view[O.GAME])))]
+        title = "Your first-round cards" if phase == PH_FIRST_ROUND else "Your cards"
+        hand = Cards(title, self.groups(int(view[O.HAND]), table), self.seat)
+        shown = [Cards(t, self.groups(int(view[f]), table)) for t, f in (
+            ("The skat you took", O.SKAT), ("You put away", O.DISCARDED)) if view[f]]
+        return Board(places, self.seat, facts, tricks, hand, shown)
+
+    def groups(self, mask: int, table: int) -> list[list[str]]:
+        return card_groups(mask, EFF[table], STRENGTH[table], DECK)
+
+    def final_board(self, columns: dict[str, np.ndarray], actions: np.ndarray,
+                    cards: dict[str, Any]) -> FinalBoard:
+        """The table at the end: every stock, the skat and the first-round cards as dealt,
+        every trick, the deal's row of the score sheet."""
+        c = {k: v[0].item() for k, v in columns.items()}
+        code = game_code(c["game"], c["trump"])
+        table = int(table_of(code, self.bridge_skat))
+        places = self.places(c["lone"])
+        tricks = self.tricks(actions)
+        for p, place in enumerate(places):
+            place.tricks = sum(t.winner == p for t in tricks if not t.first_round)
+            place.points = c[f"points_{p}"]
+        dealt = dealt_cards(self.game, cards, self.seat, lambda names: self.groups(DECK.parse(names), table))
+        _, value = self.score_terms(c)
+        scores = self.seat_scores(c, value)
+        declarer = "nobody (redeal)" if c["nobody_declared"] else \
+            places[c["declarer"]].name
+        sheet = [("Declarer", declarer), ("Game", self.game_label(code)),
+                 ("Lone player", places[c["lone"]].name), ("Value", str(value)),
+                 *((places[p].name, f"{scores[p]:+d}") for p in range(3))]
+        return FinalBoard(places, dealt, tricks, sheet)
 
     # --- the end -------------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from sim.games.base import Game
+from sim.play.board import Board, FinalBoard
 from sim.play.common import Question, Row, answer
 from sim.play.hindsight import hindsight_lines, hindsight_of_record
 from sim.play.table import Table
@@ -38,6 +39,9 @@ class Screen(Protocol):
     def question(self, view: np.ndarray) -> Question: ...
     def narrate(self, actions: np.ndarray) -> list[str]: ...
     def result_lines(self, columns: dict[str, np.ndarray]) -> list[str]: ...
+    def board(self, view: np.ndarray, actions: np.ndarray) -> Board: ...
+    def final_board(self, columns: dict[str, np.ndarray], actions: np.ndarray,
+                    cards: dict[str, Any]) -> FinalBoard: ...
 
 
 class LeftTable(Exception):

@@ -49,10 +49,22 @@ from sim.games.skat_values import (
     declaration_choices,
     overbid_value,
 )
+from sim.play.board import (
+    Board,
+    Cards,
+    FinalBoard,
+    Place,
+    Played,
+    Trick,
+    dealt_cards,
+    group_tricks,
+    seat_place_name,
+)
 from sim.play.common import (
     Choice,
     Question,
     card_choices,
+    card_groups,
     group_name,
     held_refusals,
     says,
@@ -63,6 +75,9 @@ from sim.tricks import trick_winner
 DECK = SKAT_DECK
 GAME_LABELS = ("clubs", "spades", "hearts", "diamonds", "grand", "null", "ramsch")
 POSITIONS = ("forehand", "middlehand", "rearhand")
+TRUMP_WORDS = ("the jacks, then clubs", "the jacks, then spades", "the jacks, then hearts",
+               "the jacks, then diamonds", "the jacks only", "none", "the jacks only")
+"""The trumps of each game (``GAME_LABELS``' order) in words."""
 OFFER_LABELS = ("no offer", "raus", "Stich")
 OPEN_LEVELS = ("", "einmal offen", "zweimal offen (2 levels)")
 PHRASES = {A.BID: "bid {a}", A.HOLD: "hold {a}", A.PASS: "pass", A.PICKUP: "pick up the skat",
@@ -303,19 +318,12 @@ class SkatFamilyScreen:
     def narrate(self, actions: np.ndarray) -> list[str]:
         """Every action so far as the person may know it (others' discards stay hidden)."""
         out = []
-        game = GRAND
-        trick: list[int] = []
-        seats: list[str] = []
-        size = 3
-        tricks = 0
+        tricks = iter(t for t in self.tricks(actions) if t.complete)
+        names: list[str] = []
         for kind, player, a, b in actions.tolist():
             who = self.player_name(player)
             you = player == self.seat
-            if kind == A.DECLARE:
-                game = a & 7
-            elif kind == A.RAMSCH:
-                game = RAMSCH
-                size = 2 if self.two else 3
+            if kind == A.RAMSCH:
                 out.append("Everybody passed: ramsch")
             elif kind == A.DISCARD:
                 out.append(says(who, you, f"put away {DECK.format(a)}" if you
@@ -328,16 +336,191 @@ class SkatFamilyScreen:
             elif kind == A.PLAY:
                 name = f"the blind ({who})" if b == 1 else who
                 out.append(says(name, you and b != 1, f"play {DECK.names[a]}"))
-                trick.append(a)
-                seats.append(name)
-                if len(trick) == size:
-                    tricks += 1
-                    cards = np.array(trick, np.int64)
-                    w = trick_winner(cards, size, EFF[game], STRENGTH[game])
-                    points = int(DECK.points[cards].sum())
-                    out.append(f"  trick {tricks} to {seats[w]} ({points} points)")
-                    trick, seats = [], []
+                names.append(name)
+                if len(names) % self.trick_size(actions) == 0:
+                    t = next(tricks)
+                    winner = names[-len(t.cards) + t.taker_index()]
+                    out.append(f"  trick {t.number} to {winner} ({t.points} points)")
         return out
+
+    @staticmethod
+    def declared(actions: np.ndarray) -> int:
+        """The game the cards are played in: the declared one, ramsch, or grand order
+        before either."""
+        for kind, _, a, _ in actions.tolist():
+            if kind == A.DECLARE:
+                return int(a & 7)
+            if kind == A.RAMSCH:
+                return RAMSCH
+        return GRAND
+
+    def trick_size(self, actions: np.ndarray) -> int:
+        """Cards a trick: 3, or 2 in Skat-en-deux's ramsch (the blind stays out)."""
+        return 2 if self.two and self.declared(actions) == RAMSCH else 3
+
+    def play_place(self, player: int, blind: bool) -> int:
+        """The board's place of a card played by ``player`` (for ``blind``: from the blind);
+        Skat-en-deux's board has forehand, the blind and rearhand, in its ramsch too."""
+        if not self.two:
+            return player
+        return 1 if blind else (0 if player != self.dealer else 2)
+
+    def tricks(self, actions: np.ndarray) -> list[Trick]:
+        """The tricks played so far, each card by its board place, the complete ones with
+        their taker and card points."""
+        game = self.declared(actions)
+        size = self.trick_size(actions)
+        plays = [(self.play_place(p, b == 1), DECK.names[a], "")
+                 for kind, p, a, b in actions.tolist() if kind == A.PLAY]
+
+        def taker(cards: list[Played], k: int) -> int:
+            codes = np.array([DECK.names.index(c.card) for c in cards], np.int64)
+            return cards[int(trick_winner(codes, size, EFF[game], STRENGTH[game]))].place
+
+        return group_tricks(plays, size, taker,
+                            lambda cards: sum(int(DECK.points[DECK.names.index(c.card)]) for c in cards))
+
+    # --- the table as the browser draws it -------------------------------------------
+
+    def places(self) -> list[Place]:
+        """The board's places in play order (Skat-en-deux: forehand, the blind, rearhand),
+        each named and with its position, the dealer marked."""
+        if not self.two:
+            return [Place(seat_place_name(p, self.seat), POSITIONS[(p - self.dealer - 1) % 3],
+                          dealer=p == self.dealer, you=p == self.seat) for p in range(3)]
+        fh = 1 - self.dealer
+        return [Place(seat_place_name(fh, self.seat, "Player"), "forehand", you=fh == self.seat),
+                Place("The blind", "the blind"),
+                Place(seat_place_name(self.dealer, self.seat, "Player"), "rearhand", dealer=True,
+                      you=self.dealer == self.seat)]
+
+    def board_place(self, place: int, ramsch: bool) -> int:
+        """The board's place of an observation place (Skat-en-deux's ramsch has two)."""
+        return 2 if self.two and ramsch and place == 1 else place
+
+    def contract(self, view: np.ndarray) -> list[tuple[str, str]]:
+        """The game, its trumps, the bid and the declarer as facts, once there are any."""
+        ramsch = bool(view[O.RAMSCH])
+        if ramsch:
+            return [("Game", "ramsch"), ("Trumps", TRUMP_WORDS[RAMSCH]),
+                    ("Aim", "take the fewest card points")]
+        if view[O.DECLARER] < 0:
+            bid = int(view[O.BID])
+            return [("Bidding", f"at {bid}" if bid else "no bid yet")]
+        decl = self.places()[self.board_place(int(view[O.DECLARER]), False)].name
+        facts = [("Declarer", decl), ("Bid", str(int(view[O.BID])))]
+        if not self.named(view):
+            return facts + [("Game", "not named yet")]
+        code = int(view[O.GAME]) | (DECL_OUVERT if view[O.OUVERT] else 0) \
+            | (DECL_SCHNEIDER if view[O.SCHNEIDER_ANN] else 0) \
+            | (DECL_SCHWARZ if view[O.SCHWARZ_ANN] else 0) \
+            | int(view[O.OPEN_LEVEL]) << DECL_OPEN_SHIFT
+        facts = [("Game", declaration_label(code) + (" hand" if view[O.HAND_GAME] else "")),
+                 ("Trumps", TRUMP_WORDS[int(view[O.GAME])])] + facts
+        if view[O.OFFER]:
+            state = "rejected" if view[O.REJECTED] else "made"
+            facts.append(("Offer", f"{OFFER_LABELS[int(view[O.OFFER])]} {state}"))
+        said = [w for w, on in (("Contra", view[O.CONTRA]), ("Re", view[O.RE])) if on]
+        if said:
+            facts.append(("Doubled", ", ".join(said)))
+        return facts
+
+    def board(self, view: np.ndarray, actions: np.ndarray) -> Board:
+        """The table at the person's decision (from his observation and the public actions)."""
+        ramsch = bool(view[O.RAMSCH])
+        game = self.game_code(view)
+        places = self.places()
+        tricks = self.tricks(actions)
+        me = self.board_place(int(view[O.SEAT]), ramsch)
+        decl = int(view[O.DECLARER])
+        for kind, player, a, _ in actions.tolist():
+            if kind in (A.BID, A.HOLD, A.PASS) and decl < 0 and not ramsch:
+                places[self.play_place(player, False)].said = \
+                    {A.BID: str(a), A.HOLD: f"holds {a}", A.PASS: "pass"}[kind]
+        if decl >= 0:
+            d = self.board_place(decl, ramsch)
+            for k, place in enumerate(places):
+                place.role = "declarer" if k == d else "" if place.name == "The blind" else "defender"
+        if self.two and ramsch:
+            places[1].position = "out of the game (ramsch)"
+        counted = ramsch or self.named(view)
+        for p in range(2 if self.two and ramsch else 3):
+            if counted:
+                places[self.board_place(p, ramsch)].tricks = int(view[O.TRICKS + p])
+                places[self.board_place(p, ramsch)].points = int(view[O.POINTS + p])
+        held = bin(int(view[O.HAND])).count("1")
+        open_trick = tricks[-1].cards if tricks and not tricks[-1].complete else []
+        for k, place in enumerate(places):
+            if self.two and ramsch and k == 1:
+                continue
+            if view[O.PHASE] == PH_PLAY:  # the mover has not played to the open trick
+                place.cards = held - sum(c.place == k for c in open_trick)
+            else:
+                place.cards = held if k == me else 10
+        hand_title = "The blind (you play it now)" if self.two and not ramsch and me == 1 \
+            else "Your hand"
+        hand = Cards(hand_title, self.groups(int(view[O.HAND]), game), me)
+        shown = []
+        if me == 1 and self.two and not ramsch:
+            shown.append(Cards("Your hand", self.groups(int(view[O.KNOWN]), game)))
+        if self.two and not ramsch:
+            turned = view[O.TRICK_NO] > 0 or view[O.TRICK_N] > 0
+            if me != 1:
+                shown.append(Cards("The blind", self.groups(int(view[O.BLIND]), game), 1)
+                             if turned else Cards("The blind (face down)", [["??"] * 10], 1))
+        if view[O.OPEN_HAND] and self.place_player(decl, ramsch) != self.seat:
+            shown.append(Cards("The declarer's open hand", self.groups(int(view[O.OPEN_HAND]), game),
+                               self.board_place(decl, ramsch)))
+        if view[O.SKAT]:
+            title = "The skat you picked up" if view[O.PHASE] == PH_DISCARD else "The skat (yours)"
+            shown.append(Cards(title, self.groups(int(view[O.SKAT]), game)))
+        elif view[O.PHASE] in (PH_BID, PH_ANSWER, PH_FH18, PH_PICKUP):
+            shown.append(Cards("The skat", [["??", "??"]]))
+        return Board(places, me, self.contract(view), tricks, hand, shown,
+                     trick_size=self.trick_size(actions))
+
+    def groups(self, mask: int, game: int) -> list[list[str]]:
+        return card_groups(mask, EFF[game], STRENGTH[game], DECK)
+
+    def final_board(self, columns: dict[str, np.ndarray], actions: np.ndarray,
+                    cards: dict[str, Any]) -> FinalBoard:
+        """The table at the end: every hand as dealt, the skat, every trick and the deal's
+        row of the score sheet."""
+        c = {k: v[0].item() for k, v in columns.items()}
+        game = RAMSCH if c["ramsch"] else GRAND if c["passed_out"] else int(c["game"])
+        places = self.places()
+        tricks = self.tricks(actions)
+        for k, place in enumerate(places):
+            place.tricks = sum(t.winner == k for t in tricks)
+            place.points = sum(t.points for t in tricks if t.winner == k)
+        if not c["ramsch"] and not c["passed_out"]:
+            for k, place in enumerate(places):
+                place.role = "declarer" if k == self.play_place(c["declarer"], False) else \
+                    "" if place.name == "The blind" else "defender"
+        dealt = dealt_cards(self.game, cards, self.seat, lambda names: self.groups(DECK.parse(names), game))
+        return FinalBoard(places, dealt, tricks, self.sheet(c), self.trick_size(actions))
+
+    def sheet(self, c: dict[str, Any]) -> list[tuple[str, str]]:
+        """The deal's row of the score sheet: declarer, game, bid, value, won or lost (a
+        ramsch's loser, a thrown-in deal), then every player's score."""
+        n = self.game.n_players
+        places = self.places()
+
+        def name(player: int) -> str:
+            return places[self.play_place(player, False)].name
+
+        scores = [(name(p), f"{c[f'score_{p}']:+d}") for p in range(n)]
+        if c["passed_out"]:
+            return [("Game", "thrown in (everybody passed)"), *scores]
+        if c["ramsch"]:
+            losers = [name(p) for p in range(n) if c[f"score_{p}"] < 0]
+            return [("Game", "ramsch"), ("Lost by", ", ".join(losers) or "nobody"), *scores]
+        game = GAME_LABELS[c["game"]] + (" ouvert" if c["ouvert"] else "") \
+            + (" hand" if c["hand"] else "")
+        result = "given up" if c.get("give_up") else "won" if c["won"] else "lost"
+        return [("Declarer", name(c["declarer"])), ("Game", game),
+                ("Bid", str(c["bid"])), ("Value", str(c["game_value"])), ("Result", result),
+                ("Card points", f"{c['declarer_points']} of 120"), *scores]
 
     # --- the end -------------------------------------------------------------------------
 

@@ -11,9 +11,11 @@ Routes (every error a 4xx status with one line of plain text, never a traceback)
 * ``POST /api/tables/{id}/answer`` ``{step, choices}``: the person's choice (indices into
   the question's choices; ``step``: decisions made before, so a stale page is refused);
 * ``POST /api/tables/{id}/next``: the series' next deal;
-* ``GET /api/tables/{id}/traces``: the finished deals' traces (JSONL, a download);
+* ``GET /api/tables/{id}/traces``: the finished deals' traces (JSONL, a download; 409
+  before the first deal is over);
 * ``GET /api/tables/{id}/hindsight``: the last finished deal's hindsight
-  (``sim.play.hindsight``: each card against the best under perfect play).
+  (``sim.play.hindsight``: each card against the best under perfect play), as lines and as
+  its decisions (the page steps through them trick by trick).
 """
 
 from __future__ import annotations
@@ -40,12 +42,27 @@ from sim.serve.view import table_json
 STATIC = resources.files("sim.serve") / "static"
 
 
+ABBREVIATIONS = {"vp": "VP", "a": "A", "b": "B", "re": "and Re", "jungfrau": "Jungfrau"}
+"""Words of option names written otherwise in a title."""
+
+
+def option_title(name: str) -> str:
+    """An option's name in words for the setup form (the identifier goes in small print).
+
+    >>> option_title("vp_per_b_marker"), option_title("all_pass")
+    ('VP per B marker', 'All pass')
+    """
+    words = [ABBREVIATIONS.get(w, w) for w in name.split("_")]
+    return " ".join(words)[0].upper() + " ".join(words)[1:]
+
+
 def games_json() -> dict[str, Any]:
     """The setup form's contents: per game its seats and options; the policies, each with
     its label (``dd`` says that it sees every card)."""
     games = {}
     for name, game in GAMES.items():
-        options = [{"name": o.name, "default": o.default, "doc": o.doc,
+        options = [{"name": o.name, "title": option_title(o.name),
+                "default": o.default, "doc": o.doc,
                     "allowed": list(o.allowed), "low": o.low, "high": o.high}
                    for o in game.options]
         games[name] = {"players": game.n_players, "options": options}
@@ -123,6 +140,8 @@ def build_app(tables: Tables | None = None) -> Starlette:
     async def traces(request: Request) -> Response:
         seated = seated_of(request)
         text = await locked(seated, seated.traces)
+        if not text:
+            raise RequestError("no deal of this table is over yet: nothing to download", 409)
         name = f"stichsim-{seated.game.name}-seed{seated.seed}.jsonl"
         return PlainTextResponse(text, media_type="application/jsonl",
                                  headers={"Content-Disposition": f'attachment; filename="{name}"'})
@@ -136,7 +155,8 @@ def build_app(tables: Tables | None = None) -> Starlette:
             decisions = await run_in_threadpool(hindsight, last)
         except HindsightError as e:
             raise RequestError(str(e), 409) from None
-        return JSONResponse({"deal": last["deal"], "lines": hindsight_lines(decisions)})
+        return JSONResponse({"deal": last["deal"], "lines": hindsight_lines(decisions),
+                             "decisions": decisions})
 
     async def refused(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestError)

@@ -67,8 +67,12 @@ class SeatedTable:
     def decide(self, step: int, picks: list[int]) -> None:
         """Take the person's choices (indices into the question's choices, as many as it
         picks) at decision ``step`` (how many he made before: a stale page is refused)."""
-        if step != len(self.table.decisions):
+        made = len(self.table.decisions)
+        if step < made:
             raise RequestError(f"stale page: decision {step} was answered already", 409)
+        if step > made:
+            raise RequestError(f"decision {step} is not due yet: the table waits for decision "
+                               f"{made}", 409)
         question = self.question()
         got = answer(question, " ".join(f"#{k + 1}" for k in picks))
         if isinstance(got, Question):

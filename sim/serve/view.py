@@ -1,9 +1,12 @@
 """What the page of a table receives: the JSON of what the person's seat sees, built from
 the terminal's screen (``sim.play``) of the table, never from the deal itself.
 
-The lines are the screen's own (``view_lines``, ``narrate``, ``result_lines``); the page
-draws the card names in them as cards. The question carries only the legal choices'
-labels (the rows the kernel reads stay on the server), so the page can offer nothing else.
+The table itself comes as the screen's ``board`` (``sim.play.board``: places, tricks, the
+hand, the pyramids), and at the end as its ``final_board`` (every dealt hand, every trick,
+the score sheet's row); the lines are the screen's own (``view_lines``, ``narrate``,
+``result_lines``) for the move list and the result. The question carries only the legal
+choices' labels (the rows the kernel reads stay on the server), so the page can offer
+nothing else.
 """
 
 from __future__ import annotations
@@ -50,11 +53,16 @@ def table_json(seated: SeatedTable) -> dict[str, Any]:
         "seed": seated.seed, "number": seated.number, "players": seated.game.n_players,
         "rules": {k: v for k, v in seated.rules.items() if v != defaults[k]},
         "step": len(seated.table.decisions), "told": screen.narrate(moment.actions),
-        "view": None, "question": None, "result": None, "series": series_json(seated)}
+        "dealer": seated.number % seated.game.n_players,
+        "view": None, "question": None, "board": None, "result": None, "final": None,
+        "series": series_json(seated)}
     if moment.view is not None:
         out["view"] = screen.view_lines(moment.view)
         out["question"] = question_json(screen.question(moment.view))
+        out["board"] = screen.board(moment.view, moment.actions).json()
     else:
         assert moment.columns is not None
         out["result"] = screen.result_lines(moment.columns)
+        out["final"] = screen.final_board(moment.columns, moment.actions,
+                                          seated.finished[-1]["cards"]).json()
     return out
