@@ -221,7 +221,8 @@ def test_the_hindsight_of_the_last_deal(client: TestClient) -> None:
     assert r.json()["deal"] == 0 and r.json()["lines"]
 
 
-TOLD_TRICK = re.compile(r"^  (?:first-round )?trick \d+(?: to (.+?))? \((\d+) points\)$|^  .*trick \d+: (\d+) points$")
+TOLD_TRICK = re.compile(r"^  (?:first-round )?trick \d+(?: to (.+?))? \((\d+) points\)$"
+                        r"|^  .*trick \d+: (\d+) points$")
 
 
 @pytest.mark.parametrize("name, seat", [("skat", 0), ("skat_en_deux", 1), ("doko_duell", 0),
@@ -285,5 +286,6 @@ def test_a_skat_score_sheet_row_is_the_result_columns(client: TestClient, store:
 
 def test_option_titles_are_words(client: TestClient) -> None:
     """The setup form shows each option in words, its identifier beside it."""
-    options = {o["name"]: o["title"] for o in client.get("/api/games").json()["games"]["doko_duell"]["options"]}
+    duel = client.get("/api/games").json()["games"]["doko_duell"]
+    options = {o["name"]: o["title"] for o in duel["options"]}
     assert options["vp_per_b_marker"] == "VP per B marker" and options["tie_rule"] == "Tie rule"
