@@ -482,12 +482,3 @@ def fairest_paired(table: pl.DataFrame) -> tuple[str, list[str]]:
     tied = [r["variant"] for r in table.iter_rows(named=True)
             if r["variant"] != best["variant"] and r["gap_lo"] <= 0]
     return best["variant"], tied
-
-
-def fairest(table: pl.DataFrame) -> tuple[str, list[str]]:
-    """The variant whose measure lies closest to the fair value, and those tied with it
-    (their intervals overlap its interval)."""
-    best = table.sort("distance").row(0, named=True)
-    tied = [r["variant"] for r in table.iter_rows(named=True)
-            if r["variant"] != best["variant"] and r["lo"] <= best["hi"] and r["hi"] >= best["lo"]]
-    return best["variant"], tied

@@ -101,7 +101,7 @@ def test_the_fairest_and_those_the_same_deals_cannot_tell_from_it() -> None:
     outcome = load.Outcome(2, ("vp_0", "vp_1"), "VP", "start_seat", ("won_0", "won_1"))
     table = balance.sweep(frame, outcome, "start_edge", ["base", "near", "far"])
     # every interval overlaps base's, but on the same deals both are surely farther from 0
-    assert (table["lo"] < table["hi"][0]).all() and balance.fairest(table) == ("base", ["near", "far"])
+    assert (table["lo"] < table["hi"][0]).all()
     assert balance.fairest_paired(table) == ("base", [])
     assert table.filter(variant="far")["gap_lo"][0] == pytest.approx(0.25)
 
