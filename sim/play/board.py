@@ -16,6 +16,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import numpy as np
+
+from sim.cards import Deck
 from sim.games.base import Game
 
 
@@ -78,8 +81,6 @@ class Cards:
 
     title: str
     groups: list[list[str]]
-    owner: int | None = None
-    """The place they belong to, where they are a place's hand."""
 
 
 @dataclass
@@ -115,7 +116,6 @@ class Board:
     hand: Cards | None
     shown: list[Cards] = field(default_factory=list)
     pyramids: list[Pyramid] = field(default_factory=list)
-    trick_size: int = 3
 
     def json(self) -> dict[str, Any]:
         return asdict(self)
@@ -130,7 +130,6 @@ class FinalBoard:
     dealt: list[Cards]
     tricks: list[Trick]
     sheet: list[tuple[str, str]]
-    trick_size: int = 3
 
     def json(self) -> dict[str, Any]:
         return asdict(self)
@@ -160,25 +159,35 @@ def dealt_cards(game: Game, cards: Mapping[str, Any], you: int,
     return out
 
 
+def cards_left(held: int, tricks: list[Trick], place: int) -> int:
+    """The cards ``place`` holds in the card play when the mover holds ``held``: as many,
+    less one where it has played to the open trick (the mover has not)."""
+    open_trick = tricks[-1].cards if tricks and not tricks[-1].complete else []
+    return held - sum(c.place == place for c in open_trick)
+
+
 def trick_label(number: int, first_round: bool = False) -> str:
     """``Trick 3``, ``First-round trick 2``."""
     return f"First-round trick {number}" if first_round else f"Trick {number}"
 
 
-def group_tricks(plays: Sequence[tuple[int, str, str]], size: int,
-                 taker: Callable[[list[Played], int], int | None],
-                 points: Callable[[list[Played]], int], number: int = 1,
+def group_tricks(plays: Sequence[tuple[int, int, str]], size: int, deck: Deck,
+                 taker: Callable[[np.ndarray, int], int | None], number: int = 1,
                  first_round: bool = False) -> list[Trick]:
-    """Plays ``(place, card, where)`` in order cut into tricks of ``size``: each complete
-    trick's taker (``taker(cards, k)``, ``k`` the trick's index among these) and points."""
+    """Plays ``(place, card, where)`` in order cut into tricks of ``size``, numbered from
+    ``number``: each complete trick's card points and taker (``taker(cards, k)``: which of
+    the trick's cards, a bit index each, took trick ``k`` of these; None where unknown)."""
     out = []
     for k in range(0, len(plays), size):
-        cards = [Played(*p) for p in plays[k:k + size]]
-        trick = Trick(trick_label(number + k // size, first_round), number + k // size, cards,
+        part = plays[k:k + size]
+        trick = Trick(trick_label(number + k // size, first_round), number + k // size,
+                      [Played(place, deck.names[card], where) for place, card, where in part],
                       first_round=first_round)
-        if len(cards) == size:
+        if len(part) == size:
+            codes = np.array([card for _, card, _ in part], np.int64)
+            won = taker(codes, k // size)
             trick.complete = True
-            trick.winner = taker(cards, k // size)
-            trick.points = points(cards)
+            trick.winner = None if won is None else part[won][0]
+            trick.points = int(deck.points[codes].sum())
         out.append(trick)
     return out

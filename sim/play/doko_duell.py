@@ -26,7 +26,6 @@ from sim.games.doko_duell import (
     EQUAL_RULES,
     HAND_CARDS,
     K_A,
-    POINTS,
     PYRAMID,
     STRENGTH,
     TIE_BAND,
@@ -43,7 +42,6 @@ from sim.play.board import (
     Cards,
     FinalBoard,
     Place,
-    Played,
     Pyramid,
     Slot,
     Trick,
@@ -215,7 +213,8 @@ class DokoDuellScreen:
                 plays += 1
                 if plays % 2 == 0:
                     t = next(tricks)
-                    out.append(f"  trick {t.number} to {self.player_name(t.winner or 0)} "
+                    assert t.winner is not None  # the duel's every trick has a taker
+                    out.append(f"  trick {t.number} to {self.player_name(t.winner)} "
                                f"({t.points} points)")
                     awarded = 0
             elif kind == A.MARKER and a == K_A:
@@ -245,18 +244,10 @@ class DokoDuellScreen:
     def tricks(self, actions: np.ndarray) -> list[Trick]:
         """The tricks played so far, each card by its player and where it came from, the
         complete ones with their taker and card points."""
-        plays = [(p, DECK.names[a], f"p{b - 1}" if b else "")
+        plays = [(p, a, f"p{b - 1}" if b else "")
                  for kind, p, a, b in actions.tolist() if kind == A.PLAY]
-        codes = [a for kind, _, a, _ in actions.tolist() if kind == A.PLAY]
-
-        def taker(cards: list[Played], k: int) -> int:
-            first, second = codes[2 * k], codes[2 * k + 1]
-            return cards[1 if second_beats(first, second, self.equal_rule) else 0].place
-
-        def points(cards: list[Played]) -> int:
-            return sum(int(POINTS[DECK.names.index(c.card)]) for c in cards)
-
-        return group_tricks(plays, 2, taker, points)
+        return group_tricks(plays, 2, DECK, lambda cards, _: int(
+            second_beats(cards[0], cards[1], self.equal_rule)))
 
     # --- the table as the browser draws it -------------------------------------------
 
@@ -292,10 +283,9 @@ class DokoDuellScreen:
         facts = [("Trumps", "the ten of hearts, the queens, the jacks, the diamonds"),
                  ("Trick", f"{int(view[O.TRICK_NO]) + 1} of {TRICKS}"),
                  ("B markers in the box", "no limit" if supply < 0 else str(supply))]
-        hand = Cards("Your hand", card_groups(int(view[O.HAND]), EFF, STRENGTH, DECK), self.seat)
+        hand = Cards("Your hand", card_groups(int(view[O.HAND]), EFF, STRENGTH, DECK))
         return Board(places, self.seat, facts, self.tricks(actions), hand,
-                     pyramids=[self.pyramid(view, own=False), self.pyramid(view, own=True)],
-                     trick_size=2)
+                     pyramids=[self.pyramid(view, own=False), self.pyramid(view, own=True)])
 
     def final_board(self, columns: dict[str, np.ndarray], actions: np.ndarray,
                     cards: dict[str, Any]) -> FinalBoard:
@@ -314,7 +304,7 @@ class DokoDuellScreen:
                  ("Card points", f"{c['points_0']} : {c['points_1']}"),
                  *((self.player_name(p).capitalize(), f"{(terms.vp_0, terms.vp_1)[p]} VP")
                    for p in range(2))]
-        return FinalBoard(places, dealt, self.tricks(actions), sheet, trick_size=2)
+        return FinalBoard(places, dealt, self.tricks(actions), sheet)
 
     # --- the end -------------------------------------------------------------------------
 

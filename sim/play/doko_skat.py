@@ -48,8 +48,8 @@ from sim.play.board import (
     Cards,
     FinalBoard,
     Place,
-    Played,
     Trick,
+    cards_left,
     dealt_cards,
     group_tricks,
     seat_place_name,
@@ -287,7 +287,7 @@ class DokoSkatScreen:
         complete ones with their card points and, where the trick table is known (from the
         observations seen), their taker."""
         table = self.fr_table
-        plays: list[tuple[int, str, str]] = []
+        plays: list[tuple[int, int, str]] = []
         tables: list[int | None] = []
         passes = 0
         for kind, player, a, _ in actions.tolist():
@@ -298,23 +298,18 @@ class DokoSkatScreen:
             elif kind == A.DECLARE:
                 table = int(table_of(a, self.bridge_skat))
             elif kind == A.PLAY:
-                plays.append((player, DECK.names[a], ""))
+                plays.append((player, a, ""))
                 tables.append(table)
 
-        def points(cards: list[Played]) -> int:
-            return sum(int(DECK.points[DECK.names.index(c.card)]) for c in cards)
-
-        def taker(offset: int) -> Callable[[list[Played], int], int | None]:
-            def take(cards: list[Played], k: int) -> int | None:
+        def taker(offset: int) -> Callable[[np.ndarray, int], int | None]:
+            """The taker of trick ``k`` of the plays from ``offset``, by its trick table."""
+            def take(cards: np.ndarray, k: int) -> int | None:
                 t = tables[offset + 3 * k + 2]
-                if t is None:
-                    return None
-                codes = np.array([DECK.names.index(c.card) for c in cards], np.int64)
-                return cards[int(trick_winner(codes, 3, EFF[t], STRENGTH[t]))].place
+                return None if t is None else int(trick_winner(cards, 3, EFF[t], STRENGTH[t]))
             return take
 
-        first = group_tricks(plays[:FIRST_ROUND_CARDS], 3, taker(0), points, first_round=True)
-        return first + group_tricks(plays[FIRST_ROUND_CARDS:], 3, taker(FIRST_ROUND_CARDS), points)
+        first = group_tricks(plays[:FIRST_ROUND_CARDS], 3, DECK, taker(0), first_round=True)
+        return first + group_tricks(plays[FIRST_ROUND_CARDS:], 3, DECK, taker(FIRST_ROUND_CARDS))
 
     # --- the table as the browser draws it -------------------------------------------
 
@@ -333,11 +328,10 @@ class DokoSkatScreen:
         table = self.table_in_force(view)
         places = self.places(int(view[O.LONE]))
         tricks = self.tricks(actions)
-        held = bin(int(view[O.HAND])).count("1")
-        open_trick = tricks[-1].cards if tricks and not tricks[-1].complete else []
+        held = int(view[O.HAND]).bit_count()
         for p, place in enumerate(places):
             if phase in (PH_FIRST_ROUND, PH_PLAY):
-                place.cards = held - sum(c.place == p for c in open_trick)
+                place.cards = cards_left(held, tricks, p)
             if phase == PH_PLAY:
                 place.tricks, place.points = int(view[O.TRICKS + p]), int(view[O.POINTS + p])
         places[self.seat].cards = held
@@ -354,7 +348,7 @@ class DokoSkatScreen:
             facts += [("Redeal", f"second turned-up card {DECK.names[int(view[O.SECOND_TURNED_UP])]}"),
                       ("Game", self.game_text(int(view[O.GAME])))]
         title = "Your first-round cards" if phase == PH_FIRST_ROUND else "Your cards"
-        hand = Cards(title, self.groups(int(view[O.HAND]), table), self.seat)
+        hand = Cards(title, self.groups(int(view[O.HAND]), table))
         shown = [Cards(t, self.groups(int(view[f]), table)) for t, f in (
             ("The skat you took", O.SKAT), ("You put away", O.DISCARDED)) if view[f]]
         return Board(places, self.seat, facts, tricks, hand, shown)

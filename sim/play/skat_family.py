@@ -54,8 +54,8 @@ from sim.play.board import (
     Cards,
     FinalBoard,
     Place,
-    Played,
     Trick,
+    cards_left,
     dealt_cards,
     group_tricks,
     seat_place_name,
@@ -160,6 +160,20 @@ class SkatFamilyScreen:
     def cards(self, mask: int, game: int) -> str:
         return show_cards(int(mask), EFF[game], STRENGTH[game], DECK)
 
+    @staticmethod
+    def declaration_words(view: np.ndarray) -> str:
+        """The game named, as the seat sees it: ``hearts Schneider announced hand``."""
+        code = int(view[O.GAME]) | (DECL_OUVERT if view[O.OUVERT] else 0) \
+            | (DECL_SCHNEIDER if view[O.SCHNEIDER_ANN] else 0) \
+            | (DECL_SCHWARZ if view[O.SCHWARZ_ANN] else 0) \
+            | int(view[O.OPEN_LEVEL]) << DECL_OPEN_SHIFT
+        return declaration_label(code) + (" hand" if view[O.HAND_GAME] else "")
+
+    @staticmethod
+    def offer_words(view: np.ndarray) -> str:
+        """The offer on the table and where it stands: ``raus made``, ``Stich rejected``."""
+        return f"{OFFER_LABELS[int(view[O.OFFER])]} {'rejected' if view[O.REJECTED] else 'made'}"
+
     def view_lines(self, view: np.ndarray) -> list[str]:
         """What the seat may see now, one fact a line."""
         ramsch = bool(view[O.RAMSCH])
@@ -168,12 +182,7 @@ class SkatFamilyScreen:
         out = []
         if view[O.DECLARER] >= 0:
             decl = self.place_name(int(view[O.DECLARER]), ramsch)
-            code = int(view[O.GAME]) | (DECL_OUVERT if view[O.OUVERT] else 0) \
-                | (DECL_SCHNEIDER if view[O.SCHNEIDER_ANN] else 0) \
-                | (DECL_SCHWARZ if view[O.SCHWARZ_ANN] else 0) \
-                | int(view[O.OPEN_LEVEL]) << DECL_OPEN_SHIFT
-            what = (declaration_label(code) + (" hand" if view[O.HAND_GAME] else "")) \
-                if self.named(view) else "not named yet"
+            what = self.declaration_words(view) if self.named(view) else "not named yet"
             out.append(f"Declarer: {decl}, bid {int(view[O.BID])}; game: {what}")
         elif ramsch:
             out.append("Everybody passed: ramsch (jacks are trumps, the most card points lose)")
@@ -184,9 +193,8 @@ class SkatFamilyScreen:
             out.append("Bidding: " + (", ".join(bids) if bids else "no bid yet")
                        + (f"; passed: {', '.join(passed)}" if passed else ""))
         if view[O.OFFER]:
-            state = "rejected" if view[O.REJECTED] else "made"
             extra = (", Contra" if view[O.CONTRA] else "") + (", Re" if view[O.RE] else "")
-            out.append(f"Offer {OFFER_LABELS[int(view[O.OFFER])]} {state}{extra}")
+            out.append(f"Offer {self.offer_words(view)}{extra}")
         if self.two and not ramsch:
             turned = view[O.TRICK_NO] > 0 or view[O.TRICK_N] > 0  # after the opening lead
             out.append("Blind: " + (self.cards(view[O.BLIND], game) if turned
@@ -319,6 +327,7 @@ class SkatFamilyScreen:
         """Every action so far as the person may know it (others' discards stay hidden)."""
         out = []
         tricks = iter(t for t in self.tricks(actions) if t.complete)
+        size = self.trick_size(self.declared(actions))
         names: list[str] = []
         for kind, player, a, b in actions.tolist():
             who = self.player_name(player)
@@ -337,7 +346,7 @@ class SkatFamilyScreen:
                 name = f"the blind ({who})" if b == 1 else who
                 out.append(says(name, you and b != 1, f"play {DECK.names[a]}"))
                 names.append(name)
-                if len(names) % self.trick_size(actions) == 0:
+                if len(names) % size == 0:
                     t = next(tricks)
                     winner = names[-len(t.cards) + t.taker_index()]
                     out.append(f"  trick {t.number} to {winner} ({t.points} points)")
@@ -354,9 +363,9 @@ class SkatFamilyScreen:
                 return RAMSCH
         return GRAND
 
-    def trick_size(self, actions: np.ndarray) -> int:
-        """Cards a trick: 3, or 2 in Skat-en-deux's ramsch (the blind stays out)."""
-        return 2 if self.two and self.declared(actions) == RAMSCH else 3
+    def trick_size(self, game: int) -> int:
+        """Cards a trick in ``game``: 3, or 2 in Skat-en-deux's ramsch (the blind stays out)."""
+        return 2 if self.two and game == RAMSCH else 3
 
     def play_place(self, player: int, blind: bool) -> int:
         """The board's place of a card played by ``player`` (for ``blind``: from the blind);
@@ -369,16 +378,11 @@ class SkatFamilyScreen:
         """The tricks played so far, each card by its board place, the complete ones with
         their taker and card points."""
         game = self.declared(actions)
-        size = self.trick_size(actions)
-        plays = [(self.play_place(p, b == 1), DECK.names[a], "")
+        size = self.trick_size(game)
+        plays = [(self.play_place(p, b == 1), a, "")
                  for kind, p, a, b in actions.tolist() if kind == A.PLAY]
-
-        def taker(cards: list[Played], k: int) -> int:
-            codes = np.array([DECK.names.index(c.card) for c in cards], np.int64)
-            return cards[int(trick_winner(codes, size, EFF[game], STRENGTH[game]))].place
-
-        return group_tricks(plays, size, taker,
-                            lambda cards: sum(int(DECK.points[DECK.names.index(c.card)]) for c in cards))
+        return group_tricks(plays, size, DECK, lambda cards, _: int(
+            trick_winner(cards, size, EFF[game], STRENGTH[game])))
 
     # --- the table as the browser draws it -------------------------------------------
 
@@ -411,15 +415,10 @@ class SkatFamilyScreen:
         facts = [("Declarer", decl), ("Bid", str(int(view[O.BID])))]
         if not self.named(view):
             return facts + [("Game", "not named yet")]
-        code = int(view[O.GAME]) | (DECL_OUVERT if view[O.OUVERT] else 0) \
-            | (DECL_SCHNEIDER if view[O.SCHNEIDER_ANN] else 0) \
-            | (DECL_SCHWARZ if view[O.SCHWARZ_ANN] else 0) \
-            | int(view[O.OPEN_LEVEL]) << DECL_OPEN_SHIFT
-        facts = [("Game", declaration_label(code) + (" hand" if view[O.HAND_GAME] else "")),
+        facts = [("Game", self.declaration_words(view)),
                  ("Trumps", TRUMP_WORDS[int(view[O.GAME])])] + facts
         if view[O.OFFER]:
-            state = "rejected" if view[O.REJECTED] else "made"
-            facts.append(("Offer", f"{OFFER_LABELS[int(view[O.OFFER])]} {state}"))
+            facts.append(("Offer", self.offer_words(view)))
         said = [w for w, on in (("Contra", view[O.CONTRA]), ("Re", view[O.RE])) if on]
         if said:
             facts.append(("Doubled", ", ".join(said)))
@@ -438,46 +437,44 @@ class SkatFamilyScreen:
                 places[self.play_place(player, False)].said = \
                     {A.BID: str(a), A.HOLD: f"holds {a}", A.PASS: "pass"}[kind]
         if decl >= 0:
-            d = self.board_place(decl, ramsch)
-            for k, place in enumerate(places):
-                place.role = "declarer" if k == d else "" if place.name == "The blind" else "defender"
+            self.cast(places, self.board_place(decl, ramsch))
         if self.two and ramsch:
             places[1].position = "out of the game (ramsch)"
-        counted = ramsch or self.named(view)
-        for p in range(2 if self.two and ramsch else 3):
-            if counted:
+        if ramsch or self.named(view):
+            for p in range(2 if self.two and ramsch else 3):
                 places[self.board_place(p, ramsch)].tricks = int(view[O.TRICKS + p])
                 places[self.board_place(p, ramsch)].points = int(view[O.POINTS + p])
-        held = bin(int(view[O.HAND])).count("1")
-        open_trick = tricks[-1].cards if tricks and not tricks[-1].complete else []
+        held = int(view[O.HAND]).bit_count()
         for k, place in enumerate(places):
             if self.two and ramsch and k == 1:
                 continue
-            if view[O.PHASE] == PH_PLAY:  # the mover has not played to the open trick
-                place.cards = held - sum(c.place == k for c in open_trick)
+            if view[O.PHASE] == PH_PLAY:
+                place.cards = cards_left(held, tricks, k)
             else:
                 place.cards = held if k == me else 10
-        hand_title = "The blind (you play it now)" if self.two and not ramsch and me == 1 \
-            else "Your hand"
-        hand = Cards(hand_title, self.groups(int(view[O.HAND]), game), me)
+        blind = self.two and not ramsch
+        hand = Cards("The blind (you play it now)" if blind and me == 1 else "Your hand",
+                     self.groups(int(view[O.HAND]), game))
         shown = []
-        if me == 1 and self.two and not ramsch:
+        if blind and me == 1:
             shown.append(Cards("Your hand", self.groups(int(view[O.KNOWN]), game)))
-        if self.two and not ramsch:
-            turned = view[O.TRICK_NO] > 0 or view[O.TRICK_N] > 0
-            if me != 1:
-                shown.append(Cards("The blind", self.groups(int(view[O.BLIND]), game), 1)
-                             if turned else Cards("The blind (face down)", [["??"] * 10], 1))
+        elif blind:
+            turned = view[O.TRICK_NO] > 0 or view[O.TRICK_N] > 0  # after the opening lead
+            shown.append(Cards("The blind", self.groups(int(view[O.BLIND]), game))
+                         if turned else Cards("The blind (face down)", [["??"] * 10]))
         if view[O.OPEN_HAND] and self.place_player(decl, ramsch) != self.seat:
-            shown.append(Cards("The declarer's open hand", self.groups(int(view[O.OPEN_HAND]), game),
-                               self.board_place(decl, ramsch)))
+            shown.append(Cards("The declarer's open hand", self.groups(int(view[O.OPEN_HAND]), game)))
         if view[O.SKAT]:
             title = "The skat you picked up" if view[O.PHASE] == PH_DISCARD else "The skat (yours)"
             shown.append(Cards(title, self.groups(int(view[O.SKAT]), game)))
         elif view[O.PHASE] in (PH_BID, PH_ANSWER, PH_FH18, PH_PICKUP):
             shown.append(Cards("The skat", [["??", "??"]]))
-        return Board(places, me, self.contract(view), tricks, hand, shown,
-                     trick_size=self.trick_size(actions))
+        return Board(places, me, self.contract(view), tricks, hand, shown)
+
+    def cast(self, places: list[Place], declarer: int) -> None:
+        """Mark the declarer's place and the defenders' (the blind plays for neither side)."""
+        for k, place in enumerate(places):
+            place.role = "declarer" if k == declarer else "" if self.two and k == 1 else "defender"
 
     def groups(self, mask: int, game: int) -> list[list[str]]:
         return card_groups(mask, EFF[game], STRENGTH[game], DECK)
@@ -494,11 +491,9 @@ class SkatFamilyScreen:
             place.tricks = sum(t.winner == k for t in tricks)
             place.points = sum(t.points for t in tricks if t.winner == k)
         if not c["ramsch"] and not c["passed_out"]:
-            for k, place in enumerate(places):
-                place.role = "declarer" if k == self.play_place(c["declarer"], False) else \
-                    "" if place.name == "The blind" else "defender"
+            self.cast(places, self.play_place(c["declarer"], False))
         dealt = dealt_cards(self.game, cards, self.seat, lambda names: self.groups(DECK.parse(names), game))
-        return FinalBoard(places, dealt, tricks, self.sheet(c), self.trick_size(actions))
+        return FinalBoard(places, dealt, tricks, self.sheet(c))
 
     def sheet(self, c: dict[str, Any]) -> list[tuple[str, str]]:
         """The deal's row of the score sheet: declarer, game, bid, value, won or lost (a

@@ -234,7 +234,8 @@ function drawTrick(trick, places) {
   box.replaceChildren();
   if (!trick) return;
   const dirs = directions(places);
-  box.append(el("div", { class: "label" }, trick.label + (trick.complete ? ` \u2192 ${places[trick.winner] ? places[trick.winner].name : "?"} (${trick.points})` : "")));
+  const taken = trick.winner === null ? `${trick.points} points` : `\u2192 ${places[trick.winner].name} (${trick.points})`;
+  box.append(el("div", { class: "label" }, trick.complete ? `${trick.label} ${taken}` : trick.label));
   trick.cards.forEach((c, k) => {
     const cell = el("div", { class: `in ${dirs[c.place]}` + (trick.complete && c.place === trick.winner ? " winner" : "") });
     cell.style.zIndex = String(k + 1);
@@ -258,14 +259,16 @@ function drawLastTrick(trick, places) {
     : `${places[trick.winner].name} took ${trick.points} points`));
 }
 
-function groupsRow(groups, index, label) {
+// A titled set of cards (``Cards``: the hand, the skat, a dealt hand), in its groups;
+// with ``index`` its cards are clickable where they are choices.
+function titledCards(cards, index = null) {
   const row = el("div", { class: "cards" });
-  for (const g of groups) {
+  for (const g of cards.groups) {
     const group = el("div", { class: "group" });
-    for (const name of g) group.append(index ? cardFor(name, label ? label(name) : name, index) : drawCard(name));
+    for (const name of g) group.append(index ? cardFor(name, name, index) : drawCard(name));
     row.append(group);
   }
-  return row;
+  return el("div", { class: "shown" }, el("div", { class: "title" }, cards.title), row);
 }
 
 // A duel pyramid: its own free cards are choices (``HT (p3)``); the other's never are.
@@ -316,12 +319,12 @@ function drawBoard(plays) {
   drawLastTrick(lastComplete(tricks, plays), places);
   $("shown").replaceChildren();
   for (const c of (state.board ? state.board.shown : [])) {
-    $("shown").append(el("div", { class: "shown" }, el("div", { class: "title" }, c.title), groupsRow(c.groups, null)));
+    $("shown").append(titledCards(c));
   }
   $("hand").replaceChildren();
   if (state.board && state.board.hand) {
     const h = state.board.hand;
-    $("hand").append(el("div", { class: "title" }, h.title), groupsRow(h.groups, index));
+    $("hand").append(titledCards(h, index));
   }
   drawQuestion(index);
 }
@@ -380,7 +383,7 @@ function drawResult() {
   const sheet = el("table", { class: "sheet" }, el("tr", {}, ...f.sheet.map(([k]) => el("th", {}, k))),
     el("tr", {}, ...f.sheet.map(([, v]) => el("td", {}, v))));
   const dealt = el("div", { class: "dealt" });
-  for (const c of f.dealt) dealt.append(el("div", { class: "shown" }, el("div", { class: "title" }, c.title), groupsRow(c.groups, null)));
+  for (const c of f.dealt) dealt.append(titledCards(c));
   const lines = el("details", { open: "" }, el("summary", {}, "How it was scored"), ...state.result.map((l) => el("p", {}, l)));
   box.replaceChildren(el("h3", {}, "Deal over"), sheet, dealt, lines,
     el("button", { id: "hindsight-button", type: "button" }, "Hindsight: replay your cards"));
