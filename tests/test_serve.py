@@ -151,6 +151,8 @@ def one_line_refusal(r: Any, status: int, fragment: str) -> None:
     (b"{not json", "not JSON"),
     (b"[1, 2]", "JSON object"),
     (json.dumps({"game": "bridge"}).encode(), "unknown game 'bridge'"),
+    (json.dumps({"game": "skatt"}).encode(), "did you mean 'skat'?"),
+    (json.dumps({"game": ["skat"]}).encode(), "unknown game"),
     (json.dumps({"game": "skat", "seat": 3}).encode(), "seat must be 0 to 2"),
     (json.dumps({"game": "skat", "seat": "0"}).encode(), "seat must be 0 to 2"),
     (json.dumps({"game": "skat", "rules": {"nope": 1}}).encode(), "unknown option 'nope'"),

@@ -148,3 +148,28 @@ def test_the_runner_and_the_analysis_take_the_toy(toy_registered: None, tmp_path
     scores = table.filter(table["metric"] == "score")
     assert abs(scores.filter(scores["variant"] == "bonus")["value"].sum()
                - scores.filter(scores["variant"] == "base")["value"].sum() - 10) < 1e-9
+
+
+def test_the_toy_sits_at_the_browser_table(toy_registered: None) -> None:
+    """A whole toy deal served to the page: its board holds every card played, six tricks
+    of 72 points in all at the end, each taken by the trick rule, and the dealt hands are
+    the deck."""
+    import random
+
+    from starlette.testclient import TestClient
+
+    from sim.serve.app import build_app
+
+    client = TestClient(build_app())
+    state = client.post("/api/tables", json={"game": "toy", "seat": 1, "seed": 3}).json()
+    rng = random.Random(3)
+    while state["question"]:
+        assert state["board"]["places"][1]["you"] and state["board"]["turn"] == 1
+        pick = rng.randrange(len(state["question"]["choices"]))
+        state = client.post(f"/api/tables/{state['id']}/answer",
+                            json={"step": state["step"], "choices": [pick]}).json()
+    final = state["final"]
+    assert [t["complete"] for t in final["tricks"]] == [True] * toy.TRICKS
+    assert sum(t["points"] for t in final["tricks"]) == 72
+    assert sum(p["points"] for p in final["places"]) == 72
+    assert sorted(c for h in final["dealt"] for g in h["groups"] for c in g) == sorted(toy.DECK.names)

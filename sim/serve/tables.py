@@ -20,7 +20,7 @@ from sim.play import Screen, screen_for
 from sim.play.common import Question, Row, answer
 from sim.play.table import Moment, Table
 from sim.policies import PolicyError, policy_ids
-from sim.registry import GAMES
+from sim.registry import GameError, find_game
 from sim.trace import dump_line, trace_object
 
 MAX_TABLES = 200
@@ -51,6 +51,9 @@ class SeatedTable:
     screen: Screen
     moment: Moment
     finished: list[dict[str, Any]] = field(default_factory=list)
+    scores: list[list[int]] = field(default_factory=list)
+    """Each finished deal's score per seat, from its result columns as the game's
+    ``outcome`` names them (the duel's victory points)."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -85,9 +88,12 @@ class SeatedTable:
         """Play the person's decision ``row`` and on to his next one or the deal's end."""
         self.table.decide(row)
         self.moment = self.table.moment()
-        if self.moment.columns is not None:
+        columns = self.moment.columns
+        if columns is not None:
             self.finished.append(trace_object(self.game, self.rules, self.table.policies, self.seed,
-                                              self.moment.columns, 0, self.moment.actions))
+                                              columns, 0, self.moment.actions))
+            score = self.game.outcome.score
+            self.scores.append([int(columns[f"{score}_{s}"][0]) for s in range(self.game.n_players)])
 
     def next_deal(self) -> None:
         """Start the series' next deal (the next number: the next dealer)."""
@@ -118,9 +124,10 @@ class Tables:
 
     def open(self, game_name: Any, seat: Any, policy: Any, rules: Any, seed: Any) -> SeatedTable:
         """A new table (``RequestError`` naming the first thing wrong with the request)."""
-        if not isinstance(game_name, str) or game_name not in GAMES:
-            raise RequestError(f"unknown game {game_name!r} (games: {', '.join(GAMES)})")
-        game = GAMES[game_name]
+        try:
+            game = find_game(str(game_name))
+        except GameError as e:
+            raise RequestError(str(e)) from None
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.n_players:
             raise RequestError(f"seat must be 0 to {game.n_players - 1}, got {seat!r}")
         if not isinstance(rules, dict):

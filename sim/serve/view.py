@@ -25,18 +25,12 @@ def question_json(question: Question) -> dict[str, Any]:
             "bids": question.bids}
 
 
-def scores_of(trace: dict[str, Any]) -> list[int]:
-    """A finished deal's score per seat (the duel's victory points)."""
-    result = trace["result"]
-    return [int(s) for s in result.get("scores", result.get("vp", []))]
-
-
 def series_json(seated: SeatedTable) -> dict[str, Any]:
     """The running score list: each finished deal's number, dealer and score per seat, and
     the totals."""
     n = seated.game.n_players
-    deals = [{"number": t["deal"], "dealer": t["dealer"], "scores": scores_of(t)}
-             for t in seated.finished]
+    deals = [{"number": t["deal"], "dealer": t["dealer"], "scores": scores}
+             for t, scores in zip(seated.finished, seated.scores, strict=True)]
     totals = [sum(d["scores"][s] for d in deals) for s in range(n)]
     return {"deals": deals, "totals": totals,
             "seats": [f"seat {s}" + (" (you)" if s == seated.seat else "") for s in range(n)]}

@@ -1,5 +1,6 @@
-"""The toy game's table screen (``stichsim play``): the hand, the card led, the points, and
-the cards that may be played."""
+"""The toy game's table screen (``stichsim play``, ``stichsim serve``): the hand, the card
+led, the points, and the cards that may be played; the table built from the shared pieces
+of ``sim.play.board``."""
 
 from __future__ import annotations
 
@@ -9,7 +10,19 @@ import numpy as np
 
 from sim import actions as A
 from sim.games.base import Game
-from sim.play.common import Question, card_choices, held_refusals, show_cards
+from sim.play.board import (
+    Board,
+    Cards,
+    FinalBoard,
+    Place,
+    Trick,
+    cards_left,
+    dealt_cards,
+    group_tricks,
+    seat_place_name,
+)
+from sim.play.common import Question, card_choices, card_groups, held_refusals, show_cards
+from sim.tricks import trick_winner
 from toygame.game import DECK, EFF, OB, STRENGTH
 
 
@@ -17,6 +30,7 @@ class ToyScreen:
     """A person at ``seat`` in deal ``number`` of the toy game."""
 
     def __init__(self, game: Game, rules: dict[str, Any], seat: int, number: int) -> None:
+        self.game = game
         self.seat = seat
 
     def view_lines(self, view: np.ndarray) -> list[str]:
@@ -37,3 +51,32 @@ class ToyScreen:
 
     def result_lines(self, columns: dict[str, np.ndarray]) -> list[str]:
         return [f"player {s}: {int(columns[f'score_{s}'][0])} points" for s in range(2)]
+
+    def tricks(self, actions: np.ndarray) -> list[Trick]:
+        plays = [(seat, a, "") for kind, seat, a, _ in actions.tolist() if kind == A.PLAY]
+        return group_tricks(plays, 2, DECK, lambda cards, _: int(trick_winner(cards, 2, EFF, STRENGTH)))
+
+    def places(self) -> list[Place]:
+        return [Place(seat_place_name(s, self.seat, "Player"), you=s == self.seat) for s in range(2)]
+
+    def groups(self, mask: int) -> list[list[str]]:
+        return card_groups(mask, EFF, STRENGTH, DECK)
+
+    def board(self, view: np.ndarray, actions: np.ndarray) -> Board:
+        places, tricks = self.places(), self.tricks(actions)
+        held = int(view[OB.HAND]).bit_count()
+        for s, place in enumerate(places):
+            place.cards = cards_left(held, tricks, s)
+            place.points = int(view[OB.POINTS + s])
+        return Board(places, self.seat, [("Trumps", "none")], tricks,
+                     Cards("Your hand", self.groups(int(view[OB.HAND]))))
+
+    def final_board(self, columns: dict[str, np.ndarray], actions: np.ndarray,
+                    cards: dict[str, Any]) -> FinalBoard:
+        places, tricks = self.places(), self.tricks(actions)
+        for s, place in enumerate(places):
+            place.tricks = sum(t.winner == s for t in tricks)
+            place.points = sum(t.points for t in tricks if t.winner == s)
+        dealt = dealt_cards(self.game, cards, self.seat, lambda names: self.groups(DECK.parse(names)))
+        sheet = [(places[s].name, f"{int(columns[f'score_{s}'][0])}") for s in range(2)]
+        return FinalBoard(places, dealt, tricks, sheet)
