@@ -91,7 +91,7 @@ class Run:
     def settings(self, name: str) -> list[str]:
         """``option = value`` for what a variant changes: its rules, and its policies where
         they differ from ``base``'s."""
-        found = [f"{k} = {_toml(x)}" for k, x in self.rules_changed(name).items()]
+        found = [f"{k} = {toml_value(x)}" for k, x in self.rules_changed(name).items()]
         policies = self.config(name)["policies"]
         if policies != self.config("base")["policies"]:
             found.append(f"policies = {', '.join(map(policy_label, policies))}")
@@ -103,7 +103,8 @@ class Run:
         return f"{name} ({settings})" if settings else name
 
 
-def _toml(value: object) -> str:
+def toml_value(value: object) -> str:
+    """An option's value as TOML writes it (``true``, ``second_wins``, ``30``)."""
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
@@ -670,7 +671,7 @@ def _one_at_a_time(run: Run) -> pl.DataFrame:
     changed, numbers = {}, []
     for name in _others(run):
         (option, value), = run.rules_changed(name).items()
-        changed[name] = (option, _toml(value))
+        changed[name] = (option, toml_value(value))
         if isinstance(value, int) and not isinstance(value, bool):
             numbers.append(option)
     integer = {option for option in numbers if numbers.count(option) > 1}
@@ -850,8 +851,8 @@ def _runs_table(run: Run) -> TextTable:
     rows = []
     for name in run.variants:
         v = run.config(name)
-        rules = ([f"{k} = {_toml(x)}" for k, x in v["rules"].items()] if name == "base"
-                 else [f"{k} = {_toml(x)}" for k, x in run.rules_changed(name).items()] or ["as base"])
+        rules = ([f"{k} = {toml_value(x)}" for k, x in v["rules"].items()] if name == "base"
+                 else [f"{k} = {toml_value(x)}" for k, x in run.rules_changed(name).items()] or ["as base"])
         rows.append([name, ", ".join(map(policy_label, v["policies"])), ", ".join(rules)])
     return ["variant", "policies", "rules (variants: what differs from base)"], rows
 

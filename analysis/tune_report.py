@@ -33,6 +33,7 @@ from analysis.report import (
     inline,
     md_table,
     png_bytes,
+    toml_value,
     write_whole,
 )
 from analysis.robustness import sign
@@ -46,8 +47,7 @@ Outcome = Mapping[str, Any]
 
 
 def _rules(cand: Mapping[str, Any]) -> str:
-    return ", ".join(f"{k} = {str(v).lower() if isinstance(v, bool) else v}"
-                     for k, v in cand["rules"].items())
+    return ", ".join(f"{k} = {toml_value(v)}" for k, v in cand["rules"].items())
 
 
 def _interval(value: float, lo: float, hi: float, unit: str = "", scale: float = 1.0) -> str:
@@ -79,7 +79,7 @@ def _amounts(out: Outcome, c: Mapping[str, Any]) -> str:
 
 def _in_words(rules: Mapping[str, Any]) -> str:
     """Rules as a reader reads them: ```equal_cards = second_wins` and `tie_rule = draw```."""
-    named = [f"`{k} = {str(v).lower() if isinstance(v, bool) else v}`" for k, v in rules.items()]
+    named = [f"`{k} = {toml_value(v)}`" for k, v in rules.items()]
     return ", ".join(named[:-1]) + f" and {named[-1]}" if len(named) > 1 else "".join(named)
 
 
