@@ -17,17 +17,21 @@ __version__ = "0.1.0"
 
 
 ENGINE_SOURCES = (
-    "cards.py", "rng.py", "tricks.py", "actions.py", "options.py", "games", "policies", "search",
+    "cards.py", "rng.py", "tricks.py", "actions.py", "options.py", "engine", "games", "policies",
+    "search",
 )
-"""What deals depend on: the kernels, the policies, the search and their helpers (not the CLI,
-the runner or the bench)."""
+"""What deals depend on: the engine, the games' kernels, the policies, the search and their
+helpers (not the games' trace codecs and table screens, the CLI, the runner or the bench)."""
+NOT_ENGINE = ("screen.py", "trace.py", "trace_skat_en_deux.py")
+"""Files of a game's package that no kernel reaches."""
 
 
 def _source_hash() -> str:
     digest = hashlib.sha256()
     root = Path(__file__).parent
     for name in ENGINE_SOURCES:
-        paths = [root / name] if name.endswith(".py") else sorted((root / name).rglob("*.py"))
+        paths = [root / name] if name.endswith(".py") else sorted(
+            p for p in (root / name).rglob("*.py") if p.name not in NOT_ENGINE)
         for path in paths:
             digest.update(path.relative_to(root).as_posix().encode())
             digest.update(path.read_bytes())

@@ -66,8 +66,9 @@ from typing import Any
 
 import numpy as np
 
+from sim.engine.play import play
+from sim.engine.seats import is_slow, sees_every_card, supported_ids
 from sim.errors import StichsimError
-from sim.policies import is_slow, policy_ids, sees_every_card
 from sim.registry import find_game
 
 ALPHA = 0.05
@@ -141,7 +142,7 @@ def play_pair(game_name: str, seed: int, first: int, count: int, rules: dict[str
     won_b = np.zeros(count, np.int64)
     slots_a = 0
     for seating in roles(n):
-        batch = game.play(seed, first, count, rules, [b if r else a for r in seating])
+        batch = play(game, seed, first, count, rules, [b if r else a for r in seating])
         for s, r in enumerate(seating):
             score = batch.columns[f"{stem}_{s}"].astype(np.int64)
             won = np.asarray(game.outcome.seat_won(batch.columns, s)) == 1
@@ -275,7 +276,7 @@ def check_policies(game_name: str, policies: Sequence[str]) -> None:
     if len(policies) < 2:
         raise ArenaError(f"arena needs at least two policies, got {len(policies)} "
                          f"({','.join(policies) or 'none'})")
-    policy_ids(list(policies), len(policies), game_name)
+    supported_ids(policies, find_game(game_name))
 
 
 def _chunks(first: int, end: int, size: int) -> Iterator[tuple[int, int]]:

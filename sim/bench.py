@@ -10,9 +10,9 @@ columns and table are held, the most a run needs; the warm-up's own peak (compil
 takes more than running) is reported with the start-up figures.
 
 Beside the games the bench times, in the same way, the bare reference kernel of
-``sim.reference`` (dealing plus 30 follow-suit plays per deal: the machine's pace)
+``sim.registry.PACE_REFERENCE`` (dealing plus 30 follow-suit plays per deal: the machine's pace)
 and gives each game's figure as a ratio to it; and a 10-variant scoring-only sweep
-of ``doko_duell`` run through the runner's own shard tasks (one play per shard,
+of the sweep game (``sweep_game``) run through the runner's own shard tasks (one play per shard,
 re-scored and written for every variant), checking that a re-scored variant's file
 equals the file of a full replay. ``--memory`` instead runs whole experiments through
 ``sim.runner.run_experiment`` at the given sizes and reports the peak resident memory
@@ -37,8 +37,10 @@ declaration and other decisions outside the card-play state are not counted.
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import json
+import math
 import multiprocessing as mp
 import resource
 import sys
@@ -51,9 +53,11 @@ from typing import Any
 import numpy as np
 import psutil
 
+from sim.engine.game import Game
+from sim.engine.play import play
+from sim.engine.seats import is_slow
 from sim.machine import describe, machine
-from sim.policies import is_slow
-from sim.registry import find_game
+from sim.registry import GAMES, PACE_REFERENCE, find_game
 
 POLICIES = ("random", "heuristic")
 """Policies timed by default."""
@@ -70,11 +74,18 @@ WARM_DEALS = SHARD
 """Deals each worker plays per policy before timing: a whole shard, so that compiled
 kernels are loaded and the result buffers a long run reuses are in place."""
 SEED = 20261130
-SWEEP_GAME = "doko_duell"
 SWEEP_POLICY = "heuristic"
 SWEEP_VARIANTS = 10
-"""The scoring-only sweep: ``doko_duell`` has 24 combinations of its scoring-only options
-(``a_marker_on_setup`` x ``b_marker_mode`` x ``tie_rule``); the first 10 are swept."""
+"""The scoring-only sweep: the first 10 combinations of the scoring-only options of the game
+that has the most (``sweep_game``; ``doko_duell``'s 48 today)."""
+
+
+def sweep_game() -> Game:
+    """The registered game with the most combinations of discrete scoring-only options (the
+    first registered of equals): the sweep's game."""
+    def combinations(game: Game) -> int:
+        return math.prod(len(o.allowed) for o in game.options.discrete() if o.scoring_only)
+    return max(GAMES.values(), key=combinations)
 
 
 def _peak_rss_mib() -> float:
@@ -100,7 +111,7 @@ def _warm(args: tuple[str, tuple[str, ...], Any]) -> tuple[int, float, float]:
     game = find_game(name)
     rules = game.rules()
     for policy in policies:
-        game.play(1, 0, SLOW_WARM_DEALS if is_slow(policy) else WARM_DEALS, rules,
+        play(game, 1, 0, SLOW_WARM_DEALS if is_slow(policy) else WARM_DEALS, rules,
                   [policy] * game.n_players)
     seconds = time.perf_counter() - start
     barrier.wait()
@@ -110,7 +121,7 @@ def _warm(args: tuple[str, tuple[str, ...], Any]) -> tuple[int, float, float]:
 def rollouts_of(policy: str) -> int:
     """The rollouts per decision of a lookahead policy name (``lookahead:N``: N), the worlds
     of a pimc one (``pimc:N``: N); ``dd`` solves one, the deal itself."""
-    from sim.policies import option_of, policy_id
+    from sim.engine.seats import option_of, policy_id
 
     return option_of(policy_id(policy)) or 1
 
@@ -150,7 +161,7 @@ def _play(args: tuple[str, str, int, int]) -> tuple[int, int, float, int, int]:
     game = find_game(name)
     rules = game.rules()
     slow = is_slow(policy)
-    batch = game.play(SEED, first, count, rules, [policy] * game.n_players, record=slow)
+    batch = play(game, SEED, first, count, rules, [policy] * game.n_players, record=slow)
     table = shard_table(game, batch.columns, {})
     assert table.num_rows == count
     rss = _rss_mib()  # with this shard's columns and table still held
@@ -167,7 +178,7 @@ def _parquet(args: tuple[str, str, int]) -> dict[str, float]:
     name, policy, count = args
 
     game = find_game(name)
-    batch = game.play(SEED, 0, count, game.rules(), [policy] * game.n_players)
+    batch = play(game, SEED, 0, count, game.rules(), [policy] * game.n_players)
     table = shard_table(game, batch.columns, {})
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "shard.parquet"
@@ -235,7 +246,7 @@ def _shards(deals: int) -> list[tuple[int, int]]:
 
 def _warm_reference(barrier: Any) -> float:
     """Load (or compile) the reference kernel in this worker; wait for every worker."""
-    from sim.reference import play_reference
+    play_reference = importlib.import_module(PACE_REFERENCE).play_reference
 
     start = time.perf_counter()
     play_reference(SEED, 0, WARM_DEALS)
@@ -246,7 +257,7 @@ def _warm_reference(barrier: Any) -> float:
 
 def _reference(args: tuple[int, int]) -> int:
     """Run the reference kernel over one shard."""
-    from sim.reference import play_reference
+    play_reference = importlib.import_module(PACE_REFERENCE).play_reference
 
     first, count = args
     return len(play_reference(SEED, first, count))
@@ -268,16 +279,16 @@ def bench_reference(deals: int, jobs: int) -> dict[str, Any]:
 
 def sweep_experiment(deals: int) -> Any:
     """The scoring-only sweep as an experiment: ``SWEEP_VARIANTS`` combinations of the values
-    of ``SWEEP_GAME``'s discrete scoring-only options, the defaults (the first combination)
+    of the sweep game's discrete scoring-only options, the defaults (the first combination)
     as base."""
     from sim.runner import Experiment
 
-    game = find_game(SWEEP_GAME)
+    game = sweep_game()
     scoring = [o for o in game.options.discrete() if o.scoring_only]
     combos = list(itertools.product(*(o.allowed for o in scoring)))[:SWEEP_VARIANTS]
     variants = [{"name": f"v{k}", "rules": {o.name: v for o, v in zip(scoring, combo)}}
                 for k, combo in enumerate(combos[1:], 1)]
-    return Experiment.from_dict(dict(name="bench-sweep", game=SWEEP_GAME, deals=deals, seed=SEED,
+    return Experiment.from_dict(dict(name="bench-sweep", game=game.name, deals=deals, seed=SEED,
                                      shard_size=SHARD, policies=[SWEEP_POLICY] * game.n_players,
                                      variants=variants))
 
@@ -285,9 +296,9 @@ def sweep_experiment(deals: int) -> Any:
 def _warm_sweep(barrier: Any) -> float:
     """Load the sweep game's kernel and re-scoring in this worker; wait for every worker."""
     start = time.perf_counter()
-    game = find_game(SWEEP_GAME)
+    game = sweep_game()
     rules = game.rules()
-    batch = game.play(SEED, 0, WARM_DEALS, rules, [SWEEP_POLICY] * game.n_players)
+    batch = play(game, SEED, 0, WARM_DEALS, rules, [SWEEP_POLICY] * game.n_players)
     game.rescore(batch.columns, rules)
     seconds = time.perf_counter() - start
     barrier.wait()
@@ -302,7 +313,7 @@ def replay_equals_rescored(exp: Any, root: Path, variant: str) -> bool:
     game = find_game(exp.game)
     v = exp.variant(variant)
     shard = exp.shards()[0]
-    batch = game.play(exp.seed, shard.first, shard.count, v.rules, v.policies)
+    batch = play(game, exp.seed, shard.first, shard.count, v.rules, v.policies)
     replay = root / "replay.parquet"
     write_shard(shard_table(game, batch.columns, shard_metadata(exp, v, shard)), replay)
     return replay.read_bytes() == shard_path(root, exp.game, variant, 0).read_bytes()

@@ -17,34 +17,33 @@ from typing import Any
 
 import numpy as np
 
+from sim.engine.play import play
+from sim.engine.solving import hooks
 from sim.machine import describe, machine
 from sim.registry import find_game
+from sim.search import solver
 
 SEED = 20261203
-POSITIONS = {"skat": 50, "skat_en_deux": 50, "doko_skat": 20, "doko_duell": 3}
-"""Positions timed per game when none are asked for: the duel's 20 tricks from the start
-take seconds each."""
 
 
 def positions(name: str, count: int) -> list[np.ndarray]:
     """``count`` trick-1 positions of recorded heuristic deals of game ``name``."""
-    from sim.solve import SOLVERS
-
     game = find_game(name)
+    module = hooks(game)
     card_play = game.card_play
     assert card_play is not None
     rules = game.rules()
     found: list[np.ndarray] = []
     first = 0
     while len(found) < count:
-        batch = game.play(SEED, first, 4 * count, rules, ["heuristic"] * game.n_players,
+        batch = play(game, SEED, first, 4 * count, rules, ["heuristic"] * game.n_players,
                           record=True)
         assert batch.actions is not None
         for i in range(len(batch)):
             started = card_play.start(batch.columns, i, batch.actions[i], rules)
             if started is not None and len(found) < count:
                 state = started[0]
-                SOLVERS[name].prepare(state)
+                module.prepare(state)
                 found.append(state)
         first += 4 * count
     return found
@@ -52,19 +51,19 @@ def positions(name: str, count: int) -> list[np.ndarray]:
 
 def bench_solver(name: str, count: int | None = None) -> list[dict[str, Any]]:
     """The solver's timings for game ``name``, a row per question."""
-    from sim.search import solver
-    from sim.solve import SOLVERS
-
-    module = SOLVERS[name]
+    game = find_game(name)
+    assert game.solver is not None
+    module = hooks(game)
     ws = module.new_workspace()
     q = np.zeros(solver.Q_LENGTH, np.int64)
-    states = positions(name, count or POSITIONS[name])
+    states = positions(name, count or game.solver.bench_positions)
+    target = game.solver.bench_target
     questions: dict[str, list[float]] = {"exact": []}
     for k, state in enumerate(states):
         module.question(state, q)
         asks = [("exact", lambda: module.count(state, q, ws))]
-        if name in ("skat", "skat_en_deux") and q[solver.Q_KIND] == solver.POINTS:
-            asks.append(("reach_61", lambda: module.bound(state, q, 61, ws)))
+        if target and q[solver.Q_KIND] == solver.POINTS:
+            asks.append((f"reach_{target}", lambda: module.bound(state, q, target, ws)))
         for label, ask in asks:
             if k == 0:
                 solver.clear(ws)

@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from sim import __version__
+from sim.engine.seats import POLICIES, PolicyError, label
 from sim.errors import StichsimError, did_you_mean
 from sim.options import RuleError
-from sim.policies import POLICIES, PolicyError, label
 from sim.registry import GAMES, GameError
 
 if TYPE_CHECKING:
@@ -303,9 +303,9 @@ def cmd_trace(args: argparse.Namespace) -> int:
             policies = [p.strip() for p in args.policies.split(",")]
         else:
             policies = [args.policy or "heuristic"] * game.n_players
-        from sim.policies import policy_ids
+        from sim.engine.seats import policy_ids
 
-        policy_ids(policies, game.n_players, game.name)
+        policy_ids(policies, game)
         seed, deals = args.seed, args.deals
 
     from sim.trace import write_trace
@@ -363,18 +363,18 @@ def cmd_play(args: argparse.Namespace) -> int:
     """Play one deal against the AIs in the terminal."""
     import secrets
 
-    from sim.deals import deck_order
+    from sim.engine.deals import deck_order
+    from sim.engine.seats import policy_ids
     from sim.play import screen_for
     from sim.play.session import LeftTable, play_deal
     from sim.play.table import Table
-    from sim.policies import policy_ids
     from sim.registry import find_game
 
     game = find_game(args.game)
     rules = game.rules(game.options.parse_assignments(args.rule or [], game.name))
     if not 0 <= args.seat < game.n_players:
         raise CliError(f"play {game.name}: --seat must be 0 to {game.n_players - 1}, got {args.seat}")
-    policy_ids([args.policy] * game.n_players, game.n_players, game.name)
+    policy_ids([args.policy] * game.n_players, game)
     seed = args.seed if args.seed is not None else secrets.randbits(32)
     preset = None if args.deal is None else deck_order(game, args.deal, args.number % game.n_players)
     trace = args.trace or Path("traces") / f"play-{game.name}-seed{seed}-deal{args.number}.jsonl"
@@ -477,11 +477,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     policies = BENCH_POLICIES
     if args.policies is not None:
-        from sim.policies import policy_ids
+        from sim.engine.seats import supported_ids
 
         policies = tuple(p.strip() for p in args.policies.split(","))
         for name in games:
-            policy_ids(list(policies), len(policies), name)
+            supported_ids(policies, find_game(name))
     return int(run_bench(games, args.deals, jobs, args.json, policies))
 
 

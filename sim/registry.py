@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+from sim.engine.game import Game
 from sim.errors import did_you_mean
-from sim.games import doko_duell, doko_skat, skat, skat_en_deux
-from sim.games.base import Game
+from sim.games.doko_duell import game as doko_duell
+from sim.games.doko_skat import game as doko_skat
+from sim.games.skat_family import skat, skat_en_deux
 
 GAMES: dict[str, Game] = {g.name: g for g in (skat.GAME, skat_en_deux.GAME, doko_duell.GAME,
                                              doko_skat.GAME)}
 """Games by id (RULES.md: ``skat``, ``skat_en_deux``, ``doko_duell``, ``doko_skat``)."""
+
+
+PACE_REFERENCE = "sim.games.skat_family.reference"
+"""The module of the bench's reference kernel (``play_reference``): Skat's deal and 30
+follow-suit plays, the machine's pace the games' deals per second are read against."""
 
 
 class GameError(ValueError):
@@ -33,4 +40,4 @@ def register(game: Game) -> Game:
     return game
 
 
-__all__ = ["GAMES", "GameError", "find_game", "register"]
+__all__ = ["GAMES", "PACE_REFERENCE", "GameError", "find_game", "register"]

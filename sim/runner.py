@@ -60,10 +60,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import sim
+from sim.engine.game import Game
+from sim.engine.play import play
+from sim.engine.seats import POLICIES, PolicyError, policy_ids
 from sim.errors import ConfigError, ResultsError, did_you_mean
-from sim.games.base import Game
 from sim.options import OptionTable, RuleError
-from sim.policies import POLICIES, PolicyError, policy_ids
 from sim.registry import GameError, find_game
 
 BASE = "base"
@@ -335,7 +336,7 @@ def _policies(value: Any, game: Game, what: str, fail: Fail) -> list[str]:
         raise fail(f"{what} must be a list of {game.n_players} policy names "
                    f"(policies: {', '.join(POLICIES)}), got {_show(value)}")
     try:
-        policy_ids(value, game.n_players, game.name)
+        policy_ids(value, game)
     except PolicyError as e:
         raise fail(f"{what}: {e}") from None
     return list(value)
@@ -546,7 +547,7 @@ def run_shard(task: ShardTask) -> list[tuple[str, int]]:
     """Play one shard and write its files; only paths and row counts go back. Threads may
     run shards side by side (each plays into its own buffers)."""
     game = find_game(task.game)
-    batch = game.play(task.seed, task.first, task.count, task.rules, task.policies)
+    batch = play(game, task.seed, task.first, task.count, task.rules, task.policies)
     written = []
     for out in task.outputs:
         columns = batch.columns if out.rules == task.rules else game.rescore(batch.columns, out.rules)

@@ -16,20 +16,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 
+from sim.engine.cardplay import HEADER, PLAY
+from sim.engine.solving import hooks
 from sim.errors import StichsimError
-from sim.games.cardplay import HEADER, PLAY
-from sim.games.skat_values import NULL
-from sim.search import solve_doko_duell, solve_doko_skat, solve_skat_family, solver
+from sim.search import solver
 from sim.search.solver import Q_COUNTED, Q_SUM
-
-SOLVERS: dict[str, ModuleType] = {"skat": solve_skat_family, "skat_en_deux": solve_skat_family,
-                                  "doko_duell": solve_doko_duell, "doko_skat": solve_doko_skat}
-"""Each game's solver module: its question, searches and workspace."""
 
 
 class SolveError(StichsimError):
@@ -65,6 +60,8 @@ def positions(path: Path, trick: int) -> Iterator[Position]:
 
     lines = list(read_lines(path))
     for line in lines:
+        if line.game.solver is None:
+            raise SolveError(f"line {line.number}: {line.game.name} has no solver")
         if not 1 <= trick <= line.game.tricks:
             raise SolveError(f"line {line.number}: {line.game.name} has tricks 1 to "
                              f"{line.game.tricks}, not {trick}")
@@ -115,7 +112,7 @@ def solve_position(position: Position, ws: tuple[np.ndarray, ...]) -> dict[str, 
         out["solved"] = False
         out["why"] = position.why
         return out
-    module = SOLVERS[game.name]
+    module = hooks(game)
     module.prepare(state)
     q = np.zeros(solver.Q_LENGTH, np.int64)
     module.question(state, q)
@@ -126,7 +123,7 @@ def solve_position(position: Position, ws: tuple[np.ndarray, ...]) -> dict[str, 
     mover = int(state[HEADER.TO_MOVE])
     out["to_move"] = position.seats[mover]
     out["sides"] = sides_of(int(q[Q_COUNTED]), position.seats)
-    null = game.name in ("skat", "skat_en_deux") and int(state[solve_skat_family.S.GAME]) == NULL
+    null = solver.counts_tricks(q)
     maximizes = (int(q[solver.Q_MAXIMIZERS]) >> mover) & 1  # else he wants the count low
 
     def value(c: int) -> Any:
@@ -180,5 +177,5 @@ def solve_trace(path: Path, trick: int) -> Iterator[dict[str, Any]]:
         name = position.game.name
         ws = workspaces.get(name)
         if ws is None:
-            ws = workspaces[name] = SOLVERS[name].new_workspace()
+            ws = workspaces[name] = hooks(position.game).new_workspace()
         yield solve_position(position, ws)

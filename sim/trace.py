@@ -34,10 +34,11 @@ from typing import Any
 import numpy as np
 
 from sim import actions as A
-from sim.deals import DealError, trace_order
-from sim.games.base import Game
+from sim.engine.deals import DealError, trace_order
+from sim.engine.game import Game
+from sim.engine.play import play
+from sim.engine.seats import SEATED, PolicyError, policy_ids, sees_every_card
 from sim.options import RuleError
-from sim.policies import SEATED, PolicyError, policy_ids, sees_every_card
 from sim.registry import GAMES, GameError, find_game
 from sim.trace_codec import Codec, TraceError, short
 
@@ -78,7 +79,7 @@ def trace_lines(game: Game, seed: int, first: int, deals: int, rules: dict[str, 
     codec = trace_codec(game)
     resolved = game.rules(rules)
     names = list(policies)
-    policy_ids(names, game.n_players, game.name)
+    policy_ids(names, game)
     return _trace_lines(game, codec, seed, first, deals, resolved, names, chunk)
 
 
@@ -86,7 +87,7 @@ def _trace_lines(game: Game, codec: Codec, seed: int, first: int, deals: int,
                  rules: dict[str, Any], policies: list[str], chunk: int) -> Iterator[dict[str, Any]]:
     for start in range(first, first + deals, chunk):
         count = min(chunk, first + deals - start)
-        batch = game.play(seed, start, count, rules, policies, record=True)
+        batch = play(game, seed, start, count, rules, policies, record=True)
         assert batch.actions is not None
         for i in range(count):
             yield trace_object(game, rules, policies, seed, batch.columns, i, batch.actions[i])
@@ -136,7 +137,7 @@ def write_trace(game: Game, seed: int, first: int, deals: int, rules: dict[str, 
     if first < 0 or deals < 0:
         raise ValueError(f"deals must be a non-negative range, got first={first}, deals={deals}")
     resolved = game.rules(rules)
-    policy_ids(list(policies), game.n_players, game.name)
+    policy_ids(list(policies), game)
     trace_codec(game)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
@@ -218,7 +219,7 @@ def parse_line(text: str, number: int) -> _Line:
     try:
         if not isinstance(policies, list) or not all(isinstance(p, str) for p in policies):
             raise PolicyError("policies must be a list of policy names")
-        policy_ids(policies, game.n_players, game.name, SEATED)
+        policy_ids(policies, game, SEATED)
     except PolicyError as e:
         raise _fail(number, str(e)) from None
     seed = _int(obj["seed"], "seed", number, 0, 2 ** 64)
@@ -305,15 +306,15 @@ def replayed_deals(run: list[_Line]) -> tuple[list[np.ndarray], list[tuple[Any, 
     scripts = [ln.rows for ln in run]
     script_rows = getattr(codec, "script_rows", None)
     if script_rows is not None:  # the codec needs the dealt cards to name the kernel's rows
-        dealt = game.play(seed, first, len(run), rules, nobody, preset=preset).columns
+        dealt = play(game, seed, first, len(run), rules, nobody, preset=preset).columns
         scripts = [script_rows(rows, dealt, i) for i, rows in enumerate(scripts)]
     stripped = [rows[rows[:, 0] != A.RAMSCH] for rows in scripts]
-    batch = game.play(seed, first, len(run), rules, nobody, script=stripped, preset=preset)
+    batch = play(game, seed, first, len(run), rules, nobody, script=stripped, preset=preset)
     assert batch.actions is not None
     played = [(batch.columns, i, batch.actions[i]) for i in range(len(run))]
     for i, ln in enumerate(run):
         if batch.columns["replay_error"][i] and len(stripped[i]) != len(scripts[i]):
-            again = game.play(seed, ln.deal, 1, rules, nobody, script=[scripts[i]], preset=preset)
+            again = play(game, seed, ln.deal, 1, rules, nobody, script=[scripts[i]], preset=preset)
             if not again.columns["replay_error"][0]:
                 assert again.actions is not None
                 played[i] = (again.columns, 0, again.actions[0])

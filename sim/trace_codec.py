@@ -1,6 +1,6 @@
 """What a game's trace codec is built from (``TRACE.md``).
 
-A game declares its codec module (``Game.trace_codec``, e.g. ``"sim.games.skat_trace"``);
+A game declares its codec module (``Game.trace_codec``, e.g. ``"sim.games.skat_family.trace"``);
 that module's ``CODEC`` renders, parses and compares the game-specific parts of a trace
 line (the ``cards``, ``actions`` and ``result`` blocks) and is a ``Codec``. ``sim.trace``
 writes and replays traces with it. This module holds what codecs are built from: the

@@ -50,8 +50,9 @@ import sim
 from analysis import balance, load
 from analysis.race import Constraint, Estimates, Moments, Objective, Verdict, judge, pareto_front, quantile
 from analysis.stats import ALPHA
+from sim.engine.game import Game
+from sim.engine.play import play
 from sim.errors import ConfigError
-from sim.games.base import Game
 from sim.options import Option, RuleError
 from sim.registry import find_game
 from sim.runner import (
@@ -338,7 +339,7 @@ def play_task(task: RaceTask) -> str:
     per-deal measures (null where a rate leaves the deal out) atomically; the path."""
     game = find_game(task.game)
     rules = task.candidates[0][1]
-    batch = game.play(task.seed, task.first, task.count, rules, list(task.policies))
+    batch = play(game, task.seed, task.first, task.count, rules, list(task.policies))
     outcome = load.Outcome.from_json(outcome_metadata(game))
     arrays: dict[str, pa.Array] = {"deal": pa.array(batch.columns["deal"].astype(np.int64))}
     for index, cand in task.candidates:

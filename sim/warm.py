@@ -19,21 +19,26 @@ import numba
 import numpy as np
 from joblib import Parallel, delayed
 
+from sim.engine.play import play
 from sim.registry import GAMES, find_game
 from sim.search.solver import Q_LENGTH
 
-SLOWEST_FIRST = ("skat", "skat_en_deux", "doko_skat", "doko_duell")
-"""The games' kernels, the slowest to compile first, so that the cores finish together."""
-SOLVERS = {"sim.search.solve_skat_family": "skat", "sim.search.solve_doko_skat": "doko_skat",
-           "sim.search.solve_doko_duell": "doko_duell"}
-"""Each solver module, with a game whose card-play state it solves."""
+
+def solvers() -> dict[str, str]:
+    """Each registered game's solver module (``Game.solver``), with the first game whose
+    card-play state it solves."""
+    found: dict[str, str] = {}
+    for game in GAMES.values():
+        if game.solver is not None:
+            found.setdefault(game.solver.module, game.name)
+    return found
 
 
 def warm_kernel(name: str) -> tuple[str, float]:
     """Compile (or load) one game's kernel: play a deal. The seconds it took."""
     start = time.perf_counter()
     game = find_game(name)
-    game.play(1, 0, 1, game.rules(), ["heuristic"] * game.n_players)
+    play(game, 1, 0, 1, game.rules(), ["heuristic"] * game.n_players)
     return name, time.perf_counter() - start
 
 
@@ -42,7 +47,7 @@ def warm_solver(module_name: str) -> tuple[str, float]:
     the argument types every caller passes (without running them: that needs the kernel)."""
     start = time.perf_counter()
     module = importlib.import_module(module_name)
-    game = find_game(SOLVERS[module_name])
+    game = find_game(solvers()[module_name])
     assert game.card_play is not None
     ws = module.new_workspace(10)
     typeof = numba.typeof
@@ -57,16 +62,16 @@ def warm_solver(module_name: str) -> tuple[str, float]:
     module.counts_after.compile((state, q, workspace, typeof(np.zeros(64, np.int64))))
     module.pimc_card.compile((obs, rng, i64, i64, workspace))
     module.dd_card.compile((state, i64, workspace))
-    return module_name.rsplit(".", 1)[1], time.perf_counter() - start
+    return module_name, time.perf_counter() - start
 
 
-def warm(solvers: bool = False, jobs: int | None = None) -> list[tuple[str, float]]:
-    """Compile every game's kernel (``warm_kernel``) and with ``solvers`` every solver
+def warm(with_solvers: bool = False, jobs: int | None = None) -> list[tuple[str, float]]:
+    """Compile every game's kernel (``warm_kernel``) and with ``with_solvers`` every solver
     module (``warm_solver``), as many at once as there are cores."""
-    names = [n for n in SLOWEST_FIRST if n in GAMES] + [n for n in GAMES if n not in SLOWEST_FIRST]
+    names = sorted(GAMES, key=lambda n: -GAMES[n].compile_seconds)  # the slowest first
     tasks = [delayed(warm_kernel)(n) for n in names]
-    if solvers:
-        tasks[1:1] = [delayed(warm_solver)(m) for m in SOLVERS]
+    if with_solvers:
+        tasks[1:1] = [delayed(warm_solver)(m) for m in solvers()]
     jobs = jobs or min(len(tasks), os.cpu_count() or 1)
     done: list[tuple[str, float]] = Parallel(n_jobs=jobs)(tasks)
     return done

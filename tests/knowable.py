@@ -11,7 +11,7 @@ from test_play import knowable as skat_knowable
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_48
-from sim.games import doko_duell as G
+from sim.games.doko_duell import game as G
 
 FACE_DOWN = [k for k in range(G.PYRAMID) if not G.FACE_UP_AT_DEAL >> k & 1]
 

@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from sim.engine.play import play
+
 
 def observed(observe: Callable[..., None], length: int, state: np.ndarray,
              seat: int) -> np.ndarray:
@@ -32,9 +34,9 @@ def scoring_only_runs(game: Any, base: dict, scoring: dict, policies: list[str],
     """The same ``deals`` (seed 23, recorded) played under ``base`` and under ``base`` with
     the scoring-only ``scoring`` on top; re-scoring the first under the second's rules must
     give the second's columns. Returns both batches, for the caller to compare the play."""
-    default = game.play(23, 0, deals, game.rules(base), policies, record=True)
+    default = play(game, 23, 0, deals, game.rules(base), policies, record=True)
     other_rules = game.rules({**base, **scoring})
-    other = game.play(23, 0, deals, other_rules, policies, record=True)
+    other = play(game, 23, 0, deals, other_rules, policies, record=True)
     assert default.actions is not None and other.actions is not None
     rescored = game.rescore(default.columns, other_rules)
     for key, column in other.columns.items():

@@ -10,11 +10,13 @@ import numba
 import numpy as np
 
 from sim.cards import lsb
-from sim.games.cardplay import HEADER
-from sim.games.skat_cardplay import TRICKS, S
-from sim.games.skat_values import NULL
-from sim.search import solve_doko_duell, solve_doko_skat, solve_skat_family
-from sim.search.skat_family_search import Q_CONSTANT, Q_LAST_TRICK, Q_TOTAL
+from sim.engine.cardplay import HEADER
+from sim.games.doko_duell import solver as solve_doko_duell
+from sim.games.doko_skat import solver as solve_doko_skat
+from sim.games.skat_family import solver as solve_skat_family
+from sim.games.skat_family.cardplay import TRICKS, S
+from sim.games.skat_family.search_state import Q_CONSTANT, Q_LAST_TRICK, Q_TOTAL
+from sim.games.skat_family.values import NULL
 from sim.search.solver import POINTS, Q_COUNTED, Q_KIND, Q_MAXIMIZERS
 
 BIG = 1 << 20

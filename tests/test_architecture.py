@@ -15,9 +15,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.games.base import Game, Outcome
-from sim.games.cardplay import HEADER_FIELDS, CardPlay
-from sim.games.kernel import KernelTag
+from sim.engine.cardplay import HEADER_FIELDS, CardPlay
+from sim.engine.game import BASIC_POLICIES, Game, Outcome
+from sim.engine.kernel import KernelTag
+from sim.engine.seats import POLICIES
 from sim.registry import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,8 +65,8 @@ def test_every_module_imports_on_its_own() -> None:
     assert result["leaks"] == []
 
 
-@pytest.mark.parametrize("name", ["sim.policies.skat_heuristic", "sim.policies.doko_skat_heuristic",
-                                  "sim.games.skat_trace", "sim.trace", "sim.play.doko_skat"])
+@pytest.mark.parametrize("name", ["sim.games.skat_family.heuristic", "sim.games.doko_skat.heuristic",
+                                  "sim.games.skat_family.trace", "sim.trace", "sim.games.doko_skat.screen"])
 def test_a_fresh_interpreter_imports_a_module_first(name: str) -> None:
     """What a notebook does first: import a heuristic (or a codec, the table) on its own."""
     subprocess.run([sys.executable, "-c", f"import {name}"], cwd=ROOT, check=True)
@@ -78,7 +79,18 @@ def check_declaration(game: Game) -> None:
     common header)."""
     assert isinstance(game, Game)
     for field in dataclasses.fields(Game):
-        assert getattr(game, field.name) is not None, field.name
+        assert field.name == "solver" or getattr(game, field.name) is not None, field.name
+    assert BASIC_POLICIES <= game.policies <= set(POLICIES)
+    if {"pimc", "dd"} & game.policies:
+        assert game.solver is not None, "a solving player needs the game's solver"
+    if game.solver is not None:
+        hooks = importlib.import_module(game.solver.module)
+        for entry in ("prepare", "question", "count", "bound", "counts_after", "new_workspace",
+                      "pimc_card", "dd_card", "card_row"):
+            assert callable(getattr(hooks, entry)), entry
+        assert hooks.TT_BITS > 0 and isinstance(hooks.SAME_NAME_SAME_MOVE, bool)
+        assert game.solver.bench_positions > 0
+    assert game.compile_seconds >= 0
     columns = [c for c, _ in game.columns]
     assert len(set(columns)) == len(columns)
     for s in range(game.n_players):
@@ -111,19 +123,25 @@ def test_every_game_declares_every_field(name: str) -> None:
 
 
 def test_each_game_module_ends_with_its_declaration() -> None:
-    """The declaration is the game module's ``GAME``, and the registry holds exactly those."""
+    """Each registered game of ``sim.games`` is the ``GAME`` of exactly one module of its
+    family's package."""
+    modules = [importlib.import_module(m) for m in MODULES if m.startswith("sim.games.")]
     for name, game in GAMES.items():
-        module = importlib.import_module(f"sim.games.{name}")
-        assert module.GAME is game
+        if not game.trace_codec.startswith("sim."):
+            continue  # a game declared outside the simulator (the toy game of the tests)
+        owners = [m.__name__ for m in modules if getattr(m, "GAME", None) is game]
+        assert len(owners) == 1, (name, owners)
+        assert owners[0].count(".") == 3  # sim.games.<family>.<module>
 
 
 _PLAY_ONE = """
 import sys
+from sim.engine.play import play
 from sim.registry import GAMES
-from sim.games.kernel import play_shard
+from sim.engine.kernel import play_shard
 for name in sys.argv[1:] or GAMES:
     game = GAMES[name]
-    game.play(1, 0, 2, game.rules(), ["random"] * game.n_players)
+    play(game, 1, 0, 2, game.rules(), ["random"] * game.n_players)
 print(sum(play_shard.stats.cache_hits.values()), sum(play_shard.stats.cache_misses.values()))
 """
 

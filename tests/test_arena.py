@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-import sim.policies
+import sim.engine.seats
 from sim.arena import (
     bradley_terry,
     format_report,
@@ -22,6 +22,7 @@ from sim.arena import (
     sequential,
 )
 from sim.cli import main
+from sim.engine.play import play
 from sim.registry import GAMES
 
 
@@ -56,7 +57,7 @@ def _by_hand(name: str, seed: int, first: int, count: int, a: str, b: str) -> li
         seatings = [[a, b], [b, a]]
     else:
         seatings = [[a, b, b], [b, a, b], [b, b, a], [b, a, a], [a, b, a], [a, a, b]]
-    scores = [game.play(seed, first, count, rules, s).columns for s in seatings]
+    scores = [play(game, seed, first, count, rules, s).columns for s in seatings]
     out = []
     for d in range(count):
         mine: list[float] = []
@@ -136,7 +137,7 @@ def test_cli_text(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_an_omniscient_policy_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sim.policies, "OMNISCIENT", frozenset({"heuristic"}))
+    monkeypatch.setattr(sim.engine.seats, "OMNISCIENT", frozenset({"heuristic"}))
     report = run_arena("doko_duell", ["random", "heuristic"], deals=20)
     assert report["omniscient"] == ["heuristic"]
     assert "heuristic sees every card" in format_report(report)

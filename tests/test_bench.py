@@ -10,7 +10,8 @@ import pytest
 
 from sim.bench import SWEEP_VARIANTS, replay_equals_rescored, sweep_experiment
 from sim.cli import main
-from sim.reference import PLAYS, play_reference, reference_plays
+from sim.engine.play import play
+from sim.games.skat_family.reference import PLAYS, play_reference, reference_plays
 from sim.runner import plan, run_shard
 
 RANKS = "ATKQJ987"
@@ -98,7 +99,7 @@ def test_lookahead_decisions_and_rollouts_are_counted_by_hand() -> None:
 
     game = GAMES["doko_duell"]
     rules = game.rules()
-    batch = game.play(3, 0, 5, rules, ["heuristic"] * 2, record=True)
+    batch = play(game, 3, 0, 5, rules, ["heuristic"] * 2, record=True)
     cp = game.card_play
     assert cp is not None and batch.actions is not None
     counts = []

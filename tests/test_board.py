@@ -1,4 +1,4 @@
-"""The table as the browser draws it (``sim.play.board``), on tricks worked out by hand from
+"""The table as the browser draws it (``sim.screen.board``), on tricks worked out by hand from
 the rules: each card before its player, the taker and the points of a complete trick, the
 open trick without a taker; the places' names, positions and dealer."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim import actions as A
-from sim.games.skat_values import GRAND, HEARTS
+from sim.games.skat_family.values import GRAND, HEARTS
 from sim.play import screen_for
 from sim.registry import GAMES
 

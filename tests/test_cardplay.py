@@ -1,4 +1,4 @@
-"""Every game's card play as a state and pure functions (``sim.games.cardplay``), checked
+"""Every game's card play as a state and pure functions (``sim.engine.cardplay``), checked
 against deals the kernels played and recorded.
 
 A state taken from the start of a recorded deal's card play, stepped through the recorded
@@ -14,8 +14,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.games.cardplay import HEADER_FIELDS
-from sim.policies import HEURISTIC, RANDOM
+from sim.engine.cardplay import HEADER_FIELDS
+from sim.engine.play import play
+from sim.engine.seats import HEURISTIC, RANDOM
 from sim.registry import GAMES
 
 DEALS = 160
@@ -44,7 +45,7 @@ def _start(cp, batch, i: int, rules: dict):
 
 def _recorded(name: str, rules: dict, policies: list[str], seed: int = 31):
     game = GAMES[name]
-    batch = game.play(seed, 0, DEALS, game.rules(rules), policies, record=True)
+    batch = play(game, seed, 0, DEALS, game.rules(rules), policies, record=True)
     assert batch.actions is not None
     return batch
 

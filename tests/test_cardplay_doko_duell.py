@@ -1,4 +1,4 @@
-"""The Doppelkopf duel's card-play state (``sim.games.doko_duell_cardplay``): golden positions
+"""The Doppelkopf duel's card-play state (``sim.games.doko_duell.cardplay``): golden positions
 worked out by hand (a deal laid by hand and stepped trick by trick; a late position built
 field by field), the observation derived from the state against the kernel's own (a
 person's seat stops the kernel with it), the marker events of each step against the kernel's
@@ -14,10 +14,11 @@ from doko_cards import Cards
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_40
-from sim.games import doko_duell as G
-from sim.games import doko_duell_cardplay as cp
-from sim.games.doko_obs import FIELDS as O
-from sim.policies import HEURISTIC, RANDOM
+from sim.engine.play import play as play_deals
+from sim.engine.seats import HEURISTIC, RANDOM
+from sim.games.doko_duell import cardplay as cp
+from sim.games.doko_duell import game as G
+from sim.games.doko_duell.observation import FIELDS as O
 from sim.rng import STREAM_SEAT0, stream_key
 
 D = DOKO_DECK_40
@@ -188,13 +189,13 @@ def test_observe_is_the_kernels_observation_field_by_field(rules: dict) -> None:
     compared = 0
     for deal in range(40):
         seat = deal % 2
-        whole = GAME.play(11, deal, 1, resolved, ["heuristic"] * 2, record=True)
+        whole = play_deals(GAME, 11, deal, 1, resolved, ["heuristic"] * 2, record=True)
         assert whole.actions is not None
         mine = whole.actions[0][(whole.actions[0][:, 0] == A.PLAY) & (whole.actions[0][:, 1] == seat)]
         for m in sorted({0, 19, int(rng.integers(1, 19))}):
             policies = ["heuristic"] * 2
             policies[seat] = "person"
-            stop = GAME.play(11, deal, 1, resolved, policies, record=True, script=[mine[:m]])
+            stop = play_deals(GAME, 11, deal, 1, resolved, policies, record=True, script=[mine[:m]])
             assert stop.views is not None and stop.actions is not None
             view = stop.views[0]
             assert view is not None
@@ -215,7 +216,7 @@ def test_each_steps_events_are_the_kernels_marker_rows(rules: dict, policy: str)
     """The events ``begin`` and each step leave are the marker rows the kernel records
     after that play, in their order."""
     resolved = GAME.rules(rules)
-    batch = GAME.play(17, 0, 200, resolved, [policy] * 2, record=True)
+    batch = play_deals(GAME, 17, 0, 200, resolved, [policy] * 2, record=True)
     assert batch.actions is not None
     events = 0
     for i in range(200):
@@ -248,7 +249,7 @@ def test_playout_with_the_seats_streams_plays_the_kernels_deal(rules: dict, poli
     resolved = GAME.rules(rules)
     name = "random" if policy == RANDOM else "heuristic"
     seed = 23
-    batch = GAME.play(seed, 50, 100, resolved, [name] * 2, record=True)
+    batch = play_deals(GAME, seed, 50, 100, resolved, [name] * 2, record=True)
     assert batch.actions is not None
     rngs = np.zeros((2, 1), np.uint64)
     for i in range(100):
@@ -266,7 +267,7 @@ def test_without_rules_the_record_shows_them() -> None:
     result: where identical cards met, the second wins as in the deal; where a trick had two
     B events, one per trick; a rule the deal never tested at its default."""
     rules = GAME.rules({"equal_cards": "second_wins", "b_one_per_trick": True})
-    batch = GAME.play(29, 0, 150, rules, ["random"] * 2, record=True)
+    batch = play_deals(GAME, 29, 0, 150, rules, ["random"] * 2, record=True)
     assert batch.actions is not None
     shown = 0
     for i in range(150):
@@ -294,7 +295,7 @@ def test_without_rules_the_record_shows_them() -> None:
                                     "vp_per_b_marker": 2, "compensation": 4}])
 def test_the_settlements_terms_add_up_to_the_columns(rules: dict) -> None:
     resolved = GAME.rules(rules)
-    cols = GAME.play(41, 0, 1500, resolved, ["heuristic", "random"]).columns
+    cols = play_deals(GAME, 41, 0, 1500, resolved, ["heuristic", "random"]).columns
     ties = 0
     for i in range(1500):
         c = {k: v[i].item() for k, v in cols.items()}

@@ -1,4 +1,4 @@
-"""Doko-Skat's card-play state (``sim.games.doko_skat_cardplay``): golden positions worked out
+"""Doko-Skat's card-play state (``sim.games.doko_skat.cardplay``): golden positions worked out
 by hand (a first round laid by hand and stepped trick by trick, the teams and special points
 it makes under each ``both_copies`` reading, a bridge in both orders, a late main-game
 position in a grand built field by field, a redeal), finished states that step to nothing,
@@ -18,11 +18,13 @@ from doko_cards import Cards
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_48
-from sim.games import doko_skat as G
-from sim.games import doko_skat_cardplay as cp
-from sim.games.doko_skat_obs import FIELDS as O
-from sim.games.doko_skat_obs import PH_DECLARE, PH_DISCARD, PH_FIRST_ROUND, PH_PLAY
-from sim.games.doko_skat_values import (
+from sim.engine.play import play as play_deals
+from sim.engine.seats import HEURISTIC
+from sim.games.doko_skat import cardplay as cp
+from sim.games.doko_skat import game as G
+from sim.games.doko_skat.observation import FIELDS as O
+from sim.games.doko_skat.observation import PH_DECLARE, PH_DISCARD, PH_FIRST_ROUND, PH_PLAY
+from sim.games.doko_skat.values import (
     BAND_POINTS,
     BRIDGE_BASE,
     GRAND,
@@ -35,7 +37,6 @@ from sim.games.doko_skat_values import (
     declaration_order,
     table_of,
 )
-from sim.policies import HEURISTIC
 
 D = DOKO_DECK_48
 GAME = G.GAME
@@ -242,7 +243,7 @@ def test_a_finished_state_steps_to_nothing() -> None:
     for card in range(D.n_cards):
         cp.step(state, card)
     assert np.array_equal(state, before)
-    batch = GAME.play(3, 0, 20, GAME.rules(), ["random"] * 3, record=True)
+    batch = play_deals(GAME, 3, 0, 20, GAME.rules(), ["random"] * 3, record=True)
     assert batch.actions is not None
     for i in range(20):
         started = cp.start(batch.columns, i, batch.actions[i])
@@ -298,7 +299,7 @@ def state_before(columns: dict[str, np.ndarray], i: int, rows: np.ndarray) -> tu
 def deals_of_every_kind(rules: dict[str, Any]) -> list[tuple[int, list[str]]]:
     """(deal, policies): heuristic deals and random ones with a redeal among them."""
     resolved = GAME.rules(rules)
-    random = GAME.play(21, 0, 6000, resolved, ["random"] * 3).columns
+    random = play_deals(GAME, 21, 0, 6000, resolved, ["random"] * 3).columns
     redeals = [int(i) for i in np.flatnonzero(random["nobody_declared"])[:3]]
     assert redeals, "no redeal in 6000 random deals"
     return [(d, ["heuristic"] * 3) for d in range(8)] + [(d, ["random"] * 3) for d in redeals + [0, 1]]
@@ -313,7 +314,7 @@ def test_observe_is_the_kernels_observation_at_every_decision(rules: dict) -> No
     resolved = GAME.rules(rules)
     seen: dict[str, int] = {"play": 0, "declare": 0, "discard": 0, "redeal": 0}
     for deal, policies in deals_of_every_kind(rules):
-        whole = GAME.play(21, deal, 1, resolved, policies, record=True)
+        whole = play_deals(GAME, 21, deal, 1, resolved, policies, record=True)
         assert whole.actions is not None
         rows = whole.actions[0]
         for seat in range(3):
@@ -321,7 +322,7 @@ def test_observe_is_the_kernels_observation_at_every_decision(rules: dict) -> No
             for m in range(len(mine)):
                 person = list(policies)
                 person[seat] = "person"
-                stop = GAME.play(21, deal, 1, resolved, person, record=True, script=[mine[:m]])
+                stop = play_deals(GAME, 21, deal, 1, resolved, person, record=True, script=[mine[:m]])
                 assert stop.views is not None and stop.actions is not None
                 view = stop.views[0]
                 assert view is not None
@@ -352,7 +353,7 @@ def test_the_heuristics_playout_plays_the_recorded_main_game(rules: dict) -> Non
     """From the main game's start, ``playout`` with the heuristic at every seat plays what
     the kernel's heuristic players played: the recorded result, every card played once."""
     resolved = GAME.rules(rules)
-    batch = GAME.play(33, 0, 200, resolved, ["heuristic"] * 3, record=True)
+    batch = play_deals(GAME, 33, 0, 200, resolved, ["heuristic"] * 3, record=True)
     assert batch.actions is not None
     rngs = np.zeros((3, 1), np.uint64)
     for i in range(200):
@@ -388,7 +389,7 @@ def test_the_settlements_terms_add_up_to_the_columns(given: dict) -> None:
     """The settlement of each recorded deal's finished state under the scoring rules it was
     played under gives its columns, term by term."""
     rules = GAME.rules(given)
-    batch = GAME.play(41, 0, 3000, rules, ["random"] * 3, record=True)
+    batch = play_deals(GAME, 41, 0, 3000, rules, ["random"] * 3, record=True)
     assert batch.actions is not None
     kinds = {"tie": 0, "spitzen": 0, "special": 0, "redeal": 0, "lone_both": 0}
     for i in range(3000):
@@ -434,7 +435,7 @@ def test_start_reads_the_rules_from_their_columns() -> None:
     ``start`` must be those."""
     given = {"bridge_order": "skat", "team_cards": "all", "first_round_points": False}
     rules = GAME.rules(given)
-    batch = GAME.play(5, 0, 400, rules, ["heuristic"] * 3, record=True)
+    batch = play_deals(GAME, 5, 0, 400, rules, ["heuristic"] * 3, record=True)
     assert batch.actions is not None
     assert (batch.columns["bridge_order"] == 1).all() and (batch.columns["team_cards"] == 1).all()
     assert not batch.columns["first_round_points"].any()
@@ -453,7 +454,7 @@ def test_start_reads_the_rules_from_their_columns() -> None:
         assert state[S.TABLE] == table_of(state[S.GAME], 1)
         bridges += int(state[S.GAME] >= BRIDGE_BASE)
     assert bridges > 20
-    default = GAME.play(5, 0, 50, GAME.rules(), ["heuristic"] * 3).columns
+    default = play_deals(GAME, 5, 0, 50, GAME.rules(), ["heuristic"] * 3).columns
     assert not default["bridge_order"].any() and not default["team_cards"].any()
     assert default["first_round_points"].all()
 

@@ -1,4 +1,4 @@
-"""The Skat family's card play as a state (``sim.games.skat_cardplay``): what the generic card
+"""The Skat family's card play as a state (``sim.games.skat_family.cardplay``): what the generic card
 play test cannot see.
 
 Positions built by hand and stepped, their results worked out by hand from RULES.md (Skat's
@@ -17,15 +17,16 @@ import pytest
 
 from sim import actions as A
 from sim.cards import SKAT_DECK
-from sim.games import skat, skat_en_deux
-from sim.games import skat_cardplay as C
-from sim.games.cardplay import PLAY
-from sim.games.kernel import E_ASK
-from sim.games.skat_cardplay import ACCEPT, CONTRA, OFFER, RE, S
-from sim.games.skat_obs import FIELDS as O
-from sim.games.skat_obs import OFFER_NONE, OFFER_RAUS, OFFER_STICH, PH_OFFER, PH_PLAY
-from sim.games.skat_values import DIAMONDS, GRAND, NULL, RAMSCH, SPADES
-from sim.policies import HEURISTIC
+from sim.engine.cardplay import PLAY
+from sim.engine.kernel import E_ASK
+from sim.engine.play import play as play_deals
+from sim.engine.seats import HEURISTIC
+from sim.games.skat_family import cardplay as C
+from sim.games.skat_family import skat, skat_en_deux
+from sim.games.skat_family.cardplay import ACCEPT, CONTRA, OFFER, RE, S
+from sim.games.skat_family.observation import FIELDS as O
+from sim.games.skat_family.observation import OFFER_NONE, OFFER_RAUS, OFFER_STICH, PH_OFFER, PH_PLAY
+from sim.games.skat_family.values import DIAMONDS, GRAND, NULL, RAMSCH, SPADES
 from sim.registry import GAMES
 
 D = SKAT_DECK
@@ -259,7 +260,7 @@ RULES: dict[str, list[dict[str, Any]]] = {
 def _recorded(name: str, rules: dict, seed: int, deals: int = 120):
     game = GAMES[name]
     resolved = game.rules(rules)
-    batch = game.play(seed, 0, deals, resolved, ["heuristic"] * game.n_players, record=True)
+    batch = play_deals(game, seed, 0, deals, resolved, ["heuristic"] * game.n_players, record=True)
     return game, resolved, batch
 
 
@@ -359,7 +360,7 @@ def test_observe_is_what_the_kernel_showed_at_each_card_play_decision(name: str,
                     last = made
                     policies = ["heuristic"] * game.n_players
                     policies[person] = "person"
-                    stopped = game.play(63, i, 1, rules, policies, script=[own[:made]])
+                    stopped = play_deals(game, 63, i, 1, rules, policies, script=[own[:made]])
                     assert stopped.columns["replay_error"][0] == E_ASK
                     assert stopped.views is not None
                     view = stopped.views[0]

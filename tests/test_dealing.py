@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from sim.cards import SKAT_DECK
+from sim.engine.play import play
 from sim.registry import find_game
 
 N = 300_000
@@ -16,7 +17,7 @@ N = 300_000
 @pytest.fixture(scope="module")
 def deals() -> dict[str, np.ndarray]:
     game = find_game("skat")
-    return game.play(20261130, 0, N, game.rules(), ["random"] * 3).columns
+    return play(game, 20261130, 0, N, game.rules(), ["random"] * 3).columns
 
 
 def within(observed: float, p: float, n: int, z: float = 4.5) -> bool:
@@ -43,7 +44,7 @@ def test_each_card_lies_anywhere_with_equal_chance(deals: dict[str, np.ndarray])
 def test_the_skat_holds_both_black_jacks() -> None:
     # a rarer event through a second seed: P = 1 / C(32, 2)
     game = find_game("skat")
-    skat = game.play(7, 0, N, game.rules(), ["random"] * 3).columns["skat"].astype(np.int64)
+    skat = play(game, 7, 0, N, game.rules(), ["random"] * 3).columns["skat"].astype(np.int64)
     black = SKAT_DECK.parse("CJ SJ")
     assert within((skat == black).mean(), 1 / comb(32, 2), N)
 

@@ -26,8 +26,9 @@ import pytest
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_40
-from sim.games import doko_duell as dd
-from sim.games.kernel import E_ILLEGAL, E_MISMATCH
+from sim.engine.kernel import E_ILLEGAL, E_MISMATCH
+from sim.engine.play import play
+from sim.games.doko_duell import game as dd
 from sim.registry import find_game
 
 D = DOKO_DECK_40
@@ -197,7 +198,7 @@ class Layout:
     @staticmethod
     @functools.cache
     def dealt(seed: int, deal: int) -> Layout:
-        c = GAME.play(seed, deal, 1, GAME.rules(), ["random"] * 2).columns
+        c = play(GAME, seed, deal, 1, GAME.rules(), ["random"] * 2).columns
         return Layout.of(c, 0, seed)
 
 
@@ -463,7 +464,7 @@ RULE_SETS = {
 @functools.cache
 def recorded(rule_set: str, policy: str, seed: int = 31, n: int = 1500) -> tuple[dict, list, dict]:
     rules = GAME.rules(RULE_SETS[rule_set])
-    batch = GAME.play(seed, 0, n, rules, [policy] * 2, record=True)
+    batch = play(GAME, seed, 0, n, rules, [policy] * 2, record=True)
     return batch.columns, batch.actions, rules
 
 
@@ -837,7 +838,7 @@ def test_tie_rule_names_map_to_the_kernel() -> None:
 # --- the deal --------------------------------------------------------------------------------------
 
 def test_the_deal_and_the_start_player() -> None:
-    c = GAME.play(3, 0, 200, GAME.rules(), ["random"] * 2).columns
+    c = play(GAME, 3, 0, 200, GAME.rules(), ["random"] * 2).columns
     layouts = set()
     for i in range(200):
         lay = Layout.of(c, i, 3)
@@ -876,7 +877,7 @@ def script_of(plays: list[list[int]]) -> np.ndarray:
 
 
 def engine(layout: Layout, rows: list[list[int]], **given: object) -> dict[str, int]:
-    c = GAME.play(layout.seed, layout.deal, 1, GAME.rules(given), ["random"] * 2,
+    c = play(GAME, layout.seed, layout.deal, 1, GAME.rules(given), ["random"] * 2,
                   script=[script_of(rows)]).columns
     return {k: int(v[0]) for k, v in c.items()}
 
@@ -1286,7 +1287,7 @@ def test_a_markers_count_the_top_trumps(on_setup: bool) -> None:
     (each is turned up at some point), plus those face up at the deal with
     ``a_marker_on_setup``. Playing a face-up-at-deal top trump from the pyramid earns none."""
     rules = GAME.rules({"a_marker_on_setup": on_setup})
-    batch = GAME.play(61, 0, 1500, rules, ["random"] * 2, record=True)
+    batch = play(GAME, 61, 0, 1500, rules, ["random"] * 2, record=True)
     c = batch.columns
     with_setup = 0
     setup_played = 0
@@ -1323,7 +1324,7 @@ def test_ties_in_play_under_every_tie_rule() -> None:
         for mode, base in (("v1", 0), ("v2", 0), ("v1", 1), ("v2", 1)):
             rules = GAME.rules({"tie_rule": rule, "b_marker_mode": mode, "tie_win_base": base})
             re = GAME.rescore(columns, rules)
-            replay = GAME.play(7, 0, 4000, rules, ["random"] * 2).columns
+            replay = play(GAME, 7, 0, 4000, rules, ["random"] * 2).columns
             for i in ties:
                 out = check_deal(replay, i, actions[i], rules, 7)
                 assert out.columns["tie"] == 1
@@ -1354,7 +1355,7 @@ def test_rescoring_equals_replaying_from_any_scoring(play_rule_set: str, policy:
     replays = {}
     for scoring in SCORING:
         rules = GAME.rules({**base, **scoring})
-        replays[tuple(scoring.values())] = GAME.play(13, 0, 1500, rules, [policy] * 2).columns
+        replays[tuple(scoring.values())] = play(GAME, 13, 0, 1500, rules, [policy] * 2).columns
     ties = int((replays[(True, "v1", "draw", 0)]["points_0"] == 120).sum())
     assert ties > 0
     for source in (dict(a_marker_on_setup=True, b_marker_mode="v1", tie_rule="draw",

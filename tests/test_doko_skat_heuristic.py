@@ -6,10 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.games.doko_skat_obs import FIELDS as O
-from sim.games.doko_skat_obs import PH_DECLARE, PH_DISCARD, PH_FIRST_ROUND, PH_PLAY
-from sim.games.doko_skat_values import DECK, GAME_LABELS, table_of
-from sim.policies import doko_skat_heuristic as H
+from sim.engine.play import play
+from sim.games.doko_skat import heuristic as H
+from sim.games.doko_skat.observation import FIELDS as O
+from sim.games.doko_skat.observation import PH_DECLARE, PH_DISCARD, PH_FIRST_ROUND, PH_PLAY
+from sim.games.doko_skat.values import DECK, GAME_LABELS, table_of
 from sim.registry import GAMES
 
 GAME = GAMES["doko_skat"]
@@ -153,7 +154,7 @@ def test_discards_full_cards_of_short_suits_never_trumps() -> None:
 def seat_scores(policies: list[str], deals: int, seed: int) -> np.ndarray:
     """Zero-sum scores ``[seat, deal]``; the dealer rotates, so each seat plays every
     position equally often."""
-    cols = GAME.play(seed, 0, deals, GAME.rules({"zero_sum": True}), policies).columns
+    cols = play(GAME, seed, 0, deals, GAME.rules({"zero_sum": True}), policies).columns
     return np.stack([cols[f"score_{s}"].astype(float) for s in range(3)])
 
 
@@ -170,7 +171,7 @@ def test_a_random_player_loses_to_two_heuristic_ones() -> None:
 
 
 def test_the_heuristic_fights_for_the_first_round() -> None:
-    cols = GAME.play(43, 0, 6000, GAME.rules(), ["heuristic", "random", "random"]).columns
+    cols = play(GAME, 43, 0, 6000, GAME.rules(), ["heuristic", "random", "random"]).columns
     tricks = cols["fr_tricks_0"].astype(float)
     # a random player takes one of the three tricks on average
     assert tricks.mean() - 1.0 > 5 * tricks.std() / np.sqrt(tricks.size)

@@ -33,7 +33,9 @@ import pytest
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_48, SUITS
-from sim.games.doko_skat_values import (
+from sim.engine.kernel import E_ILLEGAL, E_MISMATCH
+from sim.engine.play import play
+from sim.games.doko_skat.values import (
     BAND_POINTS,
     EFF,
     GAME_LABELS,
@@ -51,7 +53,6 @@ from sim.games.doko_skat_values import (
     table_of,
     teams,
 )
-from sim.games.kernel import E_ILLEGAL, E_MISMATCH
 from sim.registry import find_game
 from sim.tricks import legal_mask, trick_winner
 
@@ -509,7 +510,7 @@ class Dealt:
 @functools.cache
 def dealt_cards(seed: int, first: int, n: int) -> tuple[Dealt, ...]:
     """The cards of deals ``first .. first + n - 1`` (the same whatever is decided)."""
-    columns = GAME.play(seed, first, n, GAME.rules(), RANDOM).columns
+    columns = play(GAME, seed, first, n, GAME.rules(), RANDOM).columns
     return tuple(dataclasses.replace(Dealt.of(columns, i), second=-1, extra=None) for i in range(n))
 
 
@@ -553,7 +554,7 @@ def test_teams_in_every_case_the_deal_can_make(team_cards: str) -> None:
     each case the deal makes, with every seat as the holder, forms the teams it must."""
     n = 3000
     rules = GAME.rules({"team_cards": team_cards})
-    c = GAME.play(3, 0, n, rules, RANDOM).columns
+    c = play(GAME, 3, 0, n, rules, RANDOM).columns
     seen: Counter = Counter()
     for i, d in enumerate(dealt_cards(3, 0, n)):
         assert any(d.first_round[s] & copies(d.turned) for s in range(3)), "turned card not in the nine"
@@ -959,7 +960,7 @@ RULE_SETS = [{}, {"bridge_order": "skat", "team_cards": "all", "first_round_poin
                          ids=["random", "heuristic", "mixed"])
 def test_played_deals_agree_with_the_rules(policies: list[str], given: dict) -> None:
     rules = GAME.rules(given)
-    batch = GAME.play(11, 0, 1000, rules, policies, record=True)
+    batch = play(GAME, 11, 0, 1000, rules, policies, record=True)
     seen: Counter = Counter()
     referee_recorded(batch.columns, batch.actions, rules, seen)
     assert seen["deals"] == 1000 and seen["identical_best_first_wins"] > 100, seen
@@ -969,12 +970,12 @@ def test_played_deals_agree_with_the_rules(policies: list[str], given: dict) -> 
 def test_deals_where_random_players_all_pass_agree_with_the_rules() -> None:
     """Random players pass with 9 chances in 10 each: about one deal in 1000 is redealt."""
     rules = GAME.rules()
-    c = GAME.play(4, 0, 30000, rules, RANDOM).columns
+    c = play(GAME, 4, 0, 30000, rules, RANDOM).columns
     redealt = np.flatnonzero(c["nobody_declared"])
     assert len(redealt) >= 15
     seen: Counter = Counter()
     for i in redealt[:25]:
-        batch = GAME.play(4, int(i), 1, rules, RANDOM, record=True)
+        batch = play(GAME, 4, int(i), 1, rules, RANDOM, record=True)
         referee_recorded(batch.columns, batch.actions, rules, seen)
     assert seen["redeal"] == min(len(redealt), 25)
 
@@ -998,7 +999,7 @@ def script_deals(seed: int, first: int, n: int, rules: dict, plan: Callable[[int
             probes.append(stop.rows)
     if any(w is None for w in walks):
         stops = [np.array(p, np.int64) for p in probes]
-        shown = GAME.play(seed, first, n, rules, RANDOM, script=stops).columns
+        shown = play(GAME, seed, first, n, rules, RANDOM, script=stops).columns
         for i, w in enumerate(walks):
             if w is None:
                 assert shown["nobody_declared"][i] and shown["replay_error"][i] == E_MISMATCH
@@ -1013,7 +1014,7 @@ def play_scripted(seed: int, first: int, n: int, rules: dict, plan: Callable[[in
                   ) -> tuple[dict[str, np.ndarray], list[dict[str, int]], Counter]:
     """Script deals with ``plan``, play them, check every column against the referee."""
     expected, scripts, seen = script_deals(seed, first, n, rules, plan)
-    columns = GAME.play(seed, first, n, rules, RANDOM, script=scripts).columns
+    columns = play(GAME, seed, first, n, rules, RANDOM, script=scripts).columns
     for i, e in enumerate(expected):
         assert_agrees(columns, i, e)
     return columns, expected, seen
@@ -1112,7 +1113,7 @@ def test_a_lone_declarer_s_discarded_top_trumps_are_his_spitzen() -> None:
 @functools.cache
 def played(seed: int, n: int, policies: tuple[str, ...], given: tuple = ()) -> dict[str, np.ndarray]:
     """Result columns of ``n`` deals (compiled, cached per test session)."""
-    return GAME.play(seed, 0, n, GAME.rules(dict(given)), list(policies)).columns
+    return play(GAME, seed, 0, n, GAME.rules(dict(given)), list(policies)).columns
 
 
 def side_cards(c: dict[str, np.ndarray], i: int) -> tuple[int, int]:
@@ -1268,12 +1269,12 @@ def test_zero_sum_scores_add_up_to_nothing() -> None:
 
 @functools.cache
 def recorded(seed: int, n: int) -> tuple[dict[str, np.ndarray], list[np.ndarray]]:
-    batch = GAME.play(seed, 0, n, GAME.rules(), RANDOM, record=True)
+    batch = play(GAME, seed, 0, n, GAME.rules(), RANDOM, record=True)
     return batch.columns, batch.actions
 
 
 def replay_error(seed: int, deal: int, script: np.ndarray) -> int:
-    return int(GAME.play(seed, deal, 1, GAME.rules(), RANDOM, script=[script]).columns["replay_error"][0])
+    return int(play(GAME, seed, deal, 1, GAME.rules(), RANDOM, script=[script]).columns["replay_error"][0])
 
 
 def edited(rows: np.ndarray, kind: int, change: Callable[[np.ndarray], None], nth: int = 0) -> np.ndarray:

@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from sim.cards import SKAT_DECK
-from sim.games import skat_cardplay as cp
-from sim.games.cardplay import PLAY
-from sim.games.skat_values import GRAND
+from sim.engine.cardplay import PLAY
+from sim.engine.play import play
+from sim.games.skat_family import cardplay as cp
+from sim.games.skat_family.values import GRAND
 from sim.play.hindsight import HindsightError, card_decision, hindsight, hindsight_lines, hindsight_of_record
 from sim.registry import GAMES, find_game
 from sim.solve import SOLVERS, Position, players, solve_position
@@ -23,7 +24,7 @@ SKAT = find_game("skat")
 def heuristic_deals(name: str, seed: int, deals: int) -> tuple:
     game = find_game(name)
     rules = game.rules({})
-    batch = game.play(seed, 0, deals, rules, ["heuristic"] * game.n_players, record=True)
+    batch = play(game, seed, 0, deals, rules, ["heuristic"] * game.n_players, record=True)
     assert batch.actions is not None
     return game, rules, batch
 

@@ -21,18 +21,30 @@ import numpy as np
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_48
-from sim.games.doko_obs import FIELDS as DO
-from sim.games.doko_obs import PH_PLAY
-from sim.games.doko_skat_obs import FIELDS as KO
-from sim.games.skat_obs import DECL_OPEN_SHIFT, DECL_OUVERT, OFFER_NONE, PH_CONTRA, PH_GIVE_UP, PH_RE
-from sim.games.skat_obs import FIELDS as O
+from sim.engine.play import play
+from sim.games.doko_duell.observation import FIELDS as DO
+from sim.games.doko_duell.observation import PH_PLAY
+from sim.games.doko_skat.observation import FIELDS as KO
+from sim.games.skat_family.observation import (
+    DECL_OPEN_SHIFT,
+    DECL_OUVERT,
+    OFFER_NONE,
+    PH_CONTRA,
+    PH_GIVE_UP,
+    PH_RE,
+)
+from sim.games.skat_family.observation import FIELDS as O
 
 ROOT = Path(__file__).resolve().parents[1]
 
 SPY = textwrap.dedent("""
     import json, sys
     import numpy as np
-    from sim.games import doko_duell, doko_skat, skat, skat_en_deux, skat_family
+    from sim.games.doko_duell import game as doko_duell
+    from sim.games.doko_skat import game as doko_skat
+    from sim.games.skat_family import skat
+    from sim.games.skat_family import skat_en_deux
+    from sim.games.skat_family import bidding as skat_family
     from sim.registry import find_game
 
     seen = []
@@ -56,7 +68,7 @@ SPY = textwrap.dedent("""
         game = find_game(name)
         for deal in deals:
             seen.clear()
-            batch = game.play(5, deal, 1, game.rules(rules), policies, record=True)
+            batch = play(game, 5, deal, 1, game.rules(rules), policies, record=True)
             out.append({"game": name, "rules": rules, "policies": policies,
                         "columns": {k: int(v[0]) for k, v in batch.columns.items()},
                         "actions": batch.actions[0].tolist(), "observations": list(seen)})
@@ -184,7 +196,7 @@ def _sed_selection() -> tuple[str, dict]:
     game = find_game("skat_en_deux")
     runs, expected = [], {}
     for n, (rules, policies) in enumerate(SED_RUNS):
-        c = game.play(5, 0, 3000, game.rules(rules), policies).columns
+        c = play(game, 5, 0, 3000, game.rules(rules), policies).columns
         taken: dict[tuple, int] = {}
         deals = []
         for i in range(3000):
@@ -430,7 +442,7 @@ def test_doko_duell_plain_python_runs_play_the_compiled_game() -> None:
     for _, rules, policies, numbers in DOKO_RUNS:
         for deal in numbers:
             spied = next(deals)
-            c = game.play(5, deal, 1, game.rules(rules), policies).columns
+            c = play(game, 5, deal, 1, game.rules(rules), policies).columns
             assert spied["columns"] == {k: int(v[0]) for k, v in c.items()}, (rules, deal)
             assert all(name == "decide_card" for name, _, _ in spied["observations"])
 
@@ -567,7 +579,7 @@ def _dsk_selection() -> tuple[str, dict]:
     game = find_game("doko_skat")
     runs, expected = [], {}
     for n, (rules, policies, searched) in enumerate(DSK_RUNS):
-        c = game.play(5, 0, searched, game.rules(rules), policies).columns
+        c = play(game, 5, 0, searched, game.rules(rules), policies).columns
         taken: dict[tuple, int] = {}
         deals = [int(i) for i in np.flatnonzero(c["nobody_declared"])[:6]]
         for i in range(searched):

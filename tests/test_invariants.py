@@ -14,12 +14,13 @@ import pytest
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_40, DOKO_DECK_48, SKAT_DECK
-from sim.games import doko_duell as dd
-from sim.games import doko_skat as dsk
-from sim.games import doko_skat_values as dv
-from sim.games import skat_en_deux as sed
-from sim.games.base import Batch
-from sim.games.skat_values import BASE, EFF, NULL, POINTS, RAMSCH, STRENGTH, SUIT_MASKS
+from sim.engine.batch import Batch
+from sim.engine.play import play
+from sim.games.doko_duell import game as dd
+from sim.games.doko_skat import game as dsk
+from sim.games.doko_skat import values as dv
+from sim.games.skat_family import skat_en_deux as sed
+from sim.games.skat_family.values import BASE, EFF, NULL, POINTS, RAMSCH, STRENGTH, SUIT_MASKS
 from sim.registry import GAMES
 from sim.tricks import legal_mask, trick_winner
 
@@ -495,10 +496,10 @@ def test_invariants(name: str, policy: str) -> None:
     assert name in CHECKERS, f"no invariant checker for game {name}"
     for given in RULE_SETS.get(name, [{}]):
         rules = game.rules(given)
-        batch = game.play(2026, 0, DEALS, rules, [policy] * game.n_players, record=True)
+        batch = play(game, 2026, 0, DEALS, rules, [policy] * game.n_players, record=True)
         CHECKERS[name](batch, rules)
         # a recorded deal replays to the same result, every action legal
-        replay = game.play(2026, 0, DEALS, rules, [policy] * game.n_players,
+        replay = play(game, 2026, 0, DEALS, rules, [policy] * game.n_players,
                            script=batch.actions)
         assert (replay.columns["replay_error"] == 0).all()
         for key, column in batch.columns.items():
@@ -510,8 +511,8 @@ def test_a_deal_does_not_depend_on_its_batch(name: str) -> None:
     game = GAMES[name]
     rules = game.rules()
     policies = ["random"] * game.n_players
-    whole = game.play(99, 0, 200, rules, policies).columns
-    parts = [game.play(99, first, 50, rules, policies).columns for first in (150, 0, 100, 50)]
+    whole = play(game, 99, 0, 200, rules, policies).columns
+    parts = [play(game, 99, first, 50, rules, policies).columns for first in (150, 0, 100, 50)]
     for key in whole:
         joined = np.concatenate([parts[1][key], parts[3][key], parts[2][key], parts[0][key]])
         assert np.array_equal(whole[key], joined), key
@@ -525,12 +526,12 @@ def test_rescoring_equals_replaying(name: str, policy: str) -> None:
     policies = [policy] * game.n_players
     scoring = [o for o in game.options if o.scoring_only]
     assert scoring, f"{name} tags no scoring-only option"
-    played = game.play(8, 0, DEALS, game.rules(), policies).columns
+    played = play(game, 8, 0, DEALS, game.rules(), policies).columns
     for option in scoring:
         for value in option.allowed:
             rules = game.rules({option.name: value})
             assert game.options.play_rules(rules) == game.options.play_rules(game.rules())
-            replayed = game.play(8, 0, DEALS, rules, policies).columns
+            replayed = play(game, 8, 0, DEALS, rules, policies).columns
             rescored = game.rescore(played, rules)
             for key, column in replayed.items():
                 assert np.array_equal(column, rescored[key]), (option.name, value, key)

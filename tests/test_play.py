@@ -15,14 +15,15 @@ import pytest
 from sim import actions as A
 from sim.cards import SKAT_DECK
 from sim.cli import main
-from sim.deals import DealError, deck_order, order_of
-from sim.games.kernel import E_ASK
-from sim.games.skat_obs import DECL_OPEN_SHIFT, DECL_OUVERT
+from sim.engine.deals import DealError, deck_order, order_of
+from sim.engine.kernel import E_ASK
+from sim.engine.play import play
+from sim.games.skat_family.observation import DECL_OPEN_SHIFT, DECL_OUVERT
 from sim.play import screen_for
-from sim.play.common import Choice, Question, answer
 from sim.play.session import play_deal
 from sim.play.table import Table
 from sim.registry import GAMES, find_game
+from sim.screen.questions import Choice, Question, answer
 from sim.trace import replay_file
 
 SKAT = find_game("skat")
@@ -38,7 +39,7 @@ def test_a_person_seat_stops_at_its_first_decision_with_its_observation(name: st
     seat = 1
     policies = ["heuristic"] * game.n_players
     policies[seat] = "person"
-    batch = game.play(5, 0, 1, game.rules({}), policies, record=True, script=[NO_SCRIPT])
+    batch = play(game, 5, 0, 1, game.rules({}), policies, record=True, script=[NO_SCRIPT])
     assert batch.columns["replay_error"][0] == E_ASK
     assert batch.views is not None and batch.actions is not None
     view = batch.views[0]
@@ -46,7 +47,7 @@ def test_a_person_seat_stops_at_its_first_decision_with_its_observation(name: st
     # in Skat-en-deux the observation's seat is a place: deal 0's forehand is player 1
     assert view[game.observation.SEAT] == (0 if name == "skat_en_deux" else seat)
     # nothing the person decided is logged, and no other seat acted after the stop
-    reference = game.play(5, 0, 1, game.rules({}), ["heuristic"] * game.n_players, record=True)
+    reference = play(game, 5, 0, 1, game.rules({}), ["heuristic"] * game.n_players, record=True)
     assert reference.actions is not None
     log = batch.actions[0]
     assert np.array_equal(log, reference.actions[0][:len(log)])
@@ -54,7 +55,7 @@ def test_a_person_seat_stops_at_its_first_decision_with_its_observation(name: st
 
 def test_a_person_needs_a_script() -> None:
     with pytest.raises(ValueError, match="script"):
-        SKAT.play(1, 0, 1, SKAT.rules({}), ["person", "random", "random"])
+        play(SKAT, 1, 0, 1, SKAT.rules({}), ["person", "random", "random"])
 
 
 def screens_choice(question: Question, row: tuple[int, ...], deck) -> tuple[int, ...] | None:
@@ -93,7 +94,7 @@ def test_each_heuristic_decision_is_offered_and_replays_the_same_deal(name: str,
 
     codec = trace_codec(game)
     for number in range(6):
-        ref = game.play(21, number, 1, rules, ["heuristic"] * game.n_players, record=True)
+        ref = play(game, 21, number, 1, rules, ["heuristic"] * game.n_players, record=True)
         assert ref.actions is not None
         mine = [tuple(int(v) for v in r) for r in ref.actions[0]
                 if r[1] == seat and r[0] not in (A.MARKER, A.RAMSCH)]  # no decisions
@@ -152,7 +153,7 @@ def test_a_deal_given_back_as_its_own_order_replays_whole(name: str) -> None:
     as a preset play the same deal, to the last action and result column."""
     game = find_game(name)
     policies = ["random"] * game.n_players
-    batch = game.play(17, 0, 120, game.rules({}), policies, record=True)
+    batch = play(game, 17, 0, 120, game.rules({}), policies, record=True)
     assert batch.actions is not None
     for i in range(120):
         dealer = int(batch.columns["dealer"][i])
@@ -161,7 +162,7 @@ def test_a_deal_given_back_as_its_own_order_replays_whole(name: str) -> None:
             order = np.array(game.deal_layout.order(groups, dealer), np.int64)
         else:
             order = order_of(game, [[game.deck.names[c] for c in g] for g in groups], dealer)
-        again = game.play(17, i, 1, game.rules({}), policies, record=True, preset=order)
+        again = play(game, 17, i, 1, game.rules({}), policies, record=True, preset=order)
         assert again.actions is not None
         for key, column in batch.columns.items():
             assert column[i] == again.columns[key][0], (name, i, key)
@@ -174,7 +175,7 @@ SKAT_DEAL = ("CJ SJ HJ DJ CA CT CK CQ C9 C8 / SA ST SK SQ S9 S8 S7 HA HT HK / "
 
 def test_a_skat_deal_in_card_notation_is_dealt_as_written() -> None:
     order = deck_order(SKAT, SKAT_DEAL, dealer=0)
-    batch = SKAT.play(3, 0, 1, SKAT.rules({}), ["heuristic"] * 3, preset=order)
+    batch = play(SKAT, 3, 0, 1, SKAT.rules({}), ["heuristic"] * 3, preset=order)
     assert SKAT_DECK.format(int(batch.columns["hand_0"][0])) == "CA CT CK CQ CJ C9 C8 SJ HJ DJ"
     assert SKAT_DECK.format(int(batch.columns["skat"][0])) == "C7 D7"
     # forehand (seat 1) holds no jack and seat 0 all four: seat 0 plays
@@ -195,7 +196,7 @@ def test_bad_deals_are_refused_with_a_reason(name: str, text: str, fragment: str
 
 def test_doko_skat_turned_up_card_must_be_a_first_round_card() -> None:
     game = find_game("doko_skat")
-    cols = game.play(4, 0, 1, game.rules({}), ["random"] * 3).columns
+    cols = play(game, 4, 0, 1, game.rules({}), ["random"] * 3).columns
     groups = [[game.deck.names[c] for c in g] for g in physical_groups("doko_skat", cols, 0)]
     first_round = {n for g in groups[4:7] for n in g}
     elsewhere = next(n for g in groups[:3] for n in g if n not in first_round)
@@ -218,7 +219,7 @@ def test_doko_skat_turned_up_card_must_be_a_first_round_card() -> None:
 def test_the_value_breakdown_arrives_at_the_engines_game_value(name: str, rules: dict, policy: str) -> None:
     game = find_game(name)
     resolved = game.rules(rules)
-    cols = game.play(99, 0, 3000, resolved, [policy] * game.n_players).columns
+    cols = play(game, 99, 0, 3000, resolved, [policy] * game.n_players).columns
     screen = screen_for(game, resolved, 0, 0)
     declared = 0
     for i in range(3000):
@@ -535,7 +536,7 @@ def test_the_skat_screens_never_show_a_hidden_card(tmp_path, name, rules) -> Non
     checked = 0
     for seed in range(10):
         for seat in range(game.n_players):
-            full = game.play(seed, 0, 1, resolved, ["heuristic"] * game.n_players).columns
+            full = play(game, seed, 0, 1, resolved, ["heuristic"] * game.n_players).columns
             said: list[str] = []
             table = Table(game, resolved, seed, 0, seat, "heuristic")
 

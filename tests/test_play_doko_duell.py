@@ -13,12 +13,13 @@ import pytest
 from knowable import doko_duell_knowable
 
 from sim import actions as A
-from sim.games import doko_duell as G
-from sim.play.common import Question, answer
-from sim.play.doko_duell import DokoDuellScreen
+from sim.engine.play import play
+from sim.games.doko_duell import game as G
+from sim.games.doko_duell.screen import DokoDuellScreen
 from sim.play.session import play_deal
 from sim.play.table import Table
 from sim.registry import find_game
+from sim.screen.questions import Question, answer
 from sim.trace import replay_file, trace_codec
 
 GAME = find_game("doko_duell")
@@ -64,7 +65,7 @@ class Recording:
 @pytest.mark.parametrize("policy", ["random", "heuristic"])
 def test_the_vp_breakdown_arrives_at_the_engines_victory_points(rules: dict, policy: str) -> None:
     resolved = GAME.rules(rules)
-    cols = GAME.play(31, 0, 2000, resolved, [policy] * 2, record=False).columns
+    cols = play(GAME, 31, 0, 2000, resolved, [policy] * 2, record=False).columns
     seen = {"tie": 0, "tie won": 0, "floor": 0, "negative": 0}
     for i in range(2000):
         one = column(cols, i)
@@ -145,7 +146,7 @@ def test_a_tie_won_by_the_last_trick_term_by_term(base: int, mode: str, given: d
 def test_the_narration_adds_up_to_the_result(rules: dict) -> None:
     """Tricks, card points and markers as narrated per player are the result's."""
     resolved = GAME.rules(rules)
-    batch = GAME.play(8, 0, 300, resolved, ["heuristic"] * 2, record=True)
+    batch = play(GAME, 8, 0, 300, resolved, ["heuristic"] * 2, record=True)
     assert batch.actions is not None
     for i in range(300):
         c = {k: v[i].item() for k, v in batch.columns.items()}
@@ -204,7 +205,7 @@ def test_each_heuristic_decision_is_offered_and_replays_the_same_deal(seat: int)
     rules = GAME.rules({})
     codec = trace_codec(GAME)
     for number in range(4):
-        ref = GAME.play(21, number, 1, rules, ["heuristic"] * 2, record=True)
+        ref = play(GAME, 21, number, 1, rules, ["heuristic"] * 2, record=True)
         assert ref.actions is not None
         mine = [tuple(r) for r in ref.actions[0].tolist() if r[0] == A.PLAY and r[1] == seat]
         table = Table(GAME, rules, 21, number, seat, "heuristic")
@@ -262,7 +263,7 @@ def test_the_screen_never_shows_a_hidden_card(tmp_path: Path) -> None:
     checked = 0
     for seed in range(6):
         for seat in range(2):
-            full = {k: v[0].item() for k, v in GAME.play(seed, 0, 1, rules, ["random"] * 2).columns.items()}
+            full = {k: v[0].item() for k, v in play(GAME, seed, 0, 1, rules, ["random"] * 2).columns.items()}
             said: list[str] = []
             table = Table(GAME, rules, seed, 0, seat, "heuristic")
 

@@ -16,13 +16,14 @@ from knowable import doko_skat_knowable
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_48 as DECK
-from sim.games.doko_skat_obs import FIELDS as O
-from sim.games.doko_skat_obs import PH_DECLARE, PH_DISCARD, PH_FIRST_ROUND, PH_PLAY
-from sim.play.common import answer
-from sim.play.doko_skat import DokoSkatScreen
+from sim.engine.play import play as play_deals
+from sim.games.doko_skat.observation import FIELDS as O
+from sim.games.doko_skat.observation import PH_DECLARE, PH_DISCARD, PH_FIRST_ROUND, PH_PLAY
+from sim.games.doko_skat.screen import DokoSkatScreen
 from sim.play.session import play_deal
 from sim.play.table import Table
 from sim.registry import find_game
+from sim.screen.questions import answer
 from sim.trace import replay_file
 
 GAME = find_game("doko_skat")
@@ -83,7 +84,7 @@ READINGS = GAME.rules({"both_copies": "skat", "spitzen": "ranks", "tie_special_p
 @pytest.mark.parametrize("policy", ["random", "heuristic"])
 def test_the_score_breakdown_arrives_at_the_engines_value_and_scores(rules: dict, policy: str) -> None:
     n = 2000
-    cols = GAME.play(18, 0, n, rules, [policy] * 3).columns  # 7 redeals with random play
+    cols = play_deals(GAME, 18, 0, n, rules, [policy] * 3).columns  # 7 redeals with random play
     screen = DokoSkatScreen(GAME, rules, 0, 0)
     kinds: Counter[str] = Counter()
     for i in range(n):
@@ -123,7 +124,7 @@ def test_a_tie_shows_the_special_points_it_counts(given: dict, line: str) -> Non
     the lone player, holding both turned-up cards among his first-round cards, scores 1 and
     his special point on top, or 1 alone without ``tie_special_points``."""
     rules = GAME.rules(given)
-    cols = GAME.play(2, 3311, 1, rules, ["random"] * 3).columns
+    cols = play_deals(GAME, 2, 3311, 1, rules, ["random"] * 3).columns
     c = {k: v[0].item() for k, v in cols.items()}
     assert (c["tie"], c["declaring_side"], c["lone"], c["lone_both"]) == (True, 0, 1, True)
     screen = DokoSkatScreen(GAME, rules, 0, 3311)
@@ -212,7 +213,7 @@ def test_each_heuristic_decision_is_offered_and_replays_the_same_deal() -> None:
     same deal: every game, pass, card and discard the heuristic chose is offered."""
     for seat in range(3):
         for number in range(5):
-            ref = GAME.play(21, number, 1, DEFAULT, ["heuristic"] * 3, record=True)
+            ref = play_deals(GAME, 21, number, 1, DEFAULT, ["heuristic"] * 3, record=True)
             assert ref.actions is not None
             mine = [tuple(int(v) for v in r) for r in ref.actions[0] if r[1] == seat]
             table = Table(GAME, DEFAULT, 21, number, seat, "heuristic")

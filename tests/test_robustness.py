@@ -24,6 +24,7 @@ import pytest
 from analysis import balance, load, plots, report, robustness
 from sim import robustness as planned
 from sim.cli import main
+from sim.engine.play import play
 from sim.registry import GAMES, find_game
 from sim.runner import OUTCOME_KEY, Experiment
 
@@ -409,7 +410,7 @@ def test_a_scoring_only_option_matches_rescoring_by_hand(tmp_path: Path) -> None
     )
 
     game = find_game("doko_duell")
-    played = game.play(exp.seed, 0, 600, exp.rules, exp.policies).columns
+    played = play(game, exp.seed, 0, 600, exp.rules, exp.policies).columns
     rescored = game.rescore(played, exp.rules | {"tie_rule": "starter_wins"})
 
     def edge(columns: dict[str, np.ndarray]) -> np.ndarray:

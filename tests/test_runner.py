@@ -14,9 +14,10 @@ import pytest
 
 import sim
 from sim import runner
+from sim.engine.game import Game
+from sim.engine.play import play
 from sim.errors import ConfigError, ResultsError
-from sim.games.base import Game
-from sim.games.skat_values import GAME_NAMES
+from sim.games.skat_family.values import GAME_NAMES
 from sim.registry import find_game
 from sim.runner import (
     BASE,
@@ -220,7 +221,7 @@ def test_outcome_columns_follow_the_game_and_its_rescoring(game: str) -> None:
                     "doko_duell": {"tie_rule": "starter_loses"}, "doko_skat": {"zero_sum": True}}[game]
     other = g.rules(scoring_only)
     assert g.options.play_rules(other) == g.options.play_rules(rules)
-    batch = g.play(3, 0, 300, rules, ["random"] * g.n_players)
+    batch = play(g, 3, 0, 300, rules, ["random"] * g.n_players)
     for cols in (batch.columns, g.rescore(batch.columns, other)):
         table = runner.shard_table(g, cols, {})
         assert table.column_names == runner.shard_columns(g)
@@ -238,7 +239,7 @@ def test_rows_are_the_games_results(reference) -> None:
     exp, root = reference
     for variant in exp.variants():
         table = variant_rows(root, variant.name)
-        cols = SKAT.play(exp.seed, 0, exp.deals, variant.rules, variant.policies).columns
+        cols = play(SKAT, exp.seed, 0, exp.deals, variant.rules, variant.policies).columns
         assert table.num_rows == exp.deals
         assert np.array_equal(table["deal"].to_numpy(), np.arange(exp.deals))
         for name in ("dealer", "declarer", "bid", "score_0", "score_2", "won", "hand_1", "skat"):

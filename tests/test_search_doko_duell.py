@@ -1,5 +1,5 @@
-"""The Doppelkopf duel's lookahead player: the worlds it deals (``sim.search.doko_duell``)
-and the policy (``sim.policies.doko_duell_lookahead``).
+"""The Doppelkopf duel's lookahead player: the worlds it deals (``sim.games.doko_duell.worlds``)
+and the policy (``sim.games.doko_duell.lookahead``).
 
 * consistency: at every decision of recorded deals each sampled world shows the deciding
   seat exactly his observation, allows exactly his legal cards (each from where it lies),
@@ -32,12 +32,13 @@ from search_helpers import observed, sampled, scoring_only_runs
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_40
-from sim.games import doko_duell as G
-from sim.games import doko_duell_cardplay as cp
-from sim.games.doko_obs import FIELDS as O
-from sim.policies import HEURISTIC, policy_id
-from sim.policies import doko_duell_lookahead as L
-from sim.search import doko_duell as sd
+from sim.engine.play import play
+from sim.engine.seats import HEURISTIC, policy_id
+from sim.games.doko_duell import cardplay as cp
+from sim.games.doko_duell import game as G
+from sim.games.doko_duell import lookahead as L
+from sim.games.doko_duell import worlds as sd
+from sim.games.doko_duell.observation import FIELDS as O
 from sim.trace import replay_file, write_trace
 
 GAME = G.GAME
@@ -65,7 +66,7 @@ def void_cards(voids: int) -> int:
 def decisions(rules: dict, policies: list[str], seed: int, count: int) -> Iterator[np.ndarray]:
     """The true state at every card-play decision of ``count`` recorded deals."""
     resolved = GAME.rules(rules)
-    batch = GAME.play(seed, 0, count, resolved, policies, record=True)
+    batch = play(GAME, seed, 0, count, resolved, policies, record=True)
     assert batch.actions is not None
     for i in range(count):
         state, plays = G.start_card_play(batch.columns, i, batch.actions[i], resolved)
@@ -278,7 +279,7 @@ def test_states_differing_in_unseen_cards_give_the_same_worlds_and_decisions() -
                                    {"b_one_per_trick": True, "tie_rule": "starter_wins"}])
 def test_the_value_is_the_vp_difference_under_the_default_scoring(rules: dict) -> None:
     resolved = GAME.rules(rules)
-    batch = GAME.play(61, 0, 300, resolved, ["heuristic", "random"], record=True)
+    batch = play(GAME, 61, 0, 300, resolved, ["heuristic", "random"], record=True)
     assert batch.actions is not None
     scoring = {k: v for k, v in GAME.rules().items() if GAME.options.by_name[k].scoring_only}
     default = GAME.rescore(batch.columns, {**resolved, **scoring})
@@ -297,8 +298,8 @@ def test_lookahead_deals_play_out_and_reproduce(rules: dict) -> None:
     resolved = GAME.rules(rules)
     for policies in (["lookahead:8", "heuristic"], ["random", "lookahead:8"],
                      ["lookahead:8", "lookahead:8"]):
-        one = GAME.play(17, 4, 6, resolved, policies, record=True)
-        two = GAME.play(17, 4, 6, resolved, policies, record=True)
+        one = play(GAME, 17, 4, 6, resolved, policies, record=True)
+        two = play(GAME, 17, 4, 6, resolved, policies, record=True)
         assert (one.columns["replay_error"] == 0).all()
         assert ((one.columns["points_0"].astype(int) + one.columns["points_1"]) == 240).all()
         for key, column in one.columns.items():
@@ -306,8 +307,8 @@ def test_lookahead_deals_play_out_and_reproduce(rules: dict) -> None:
         assert one.actions is not None and two.actions is not None
         assert all(np.array_equal(a, b) for a, b in zip(one.actions, two.actions))
     # the lookahead is what plays: its cards are not all the heuristic's
-    look = GAME.play(17, 4, 6, resolved, ["lookahead:8", "heuristic"], record=True).actions
-    heur = GAME.play(17, 4, 6, resolved, ["heuristic", "heuristic"], record=True).actions
+    look = play(GAME, 17, 4, 6, resolved, ["lookahead:8", "heuristic"], record=True).actions
+    heur = play(GAME, 17, 4, 6, resolved, ["heuristic", "heuristic"], record=True).actions
     assert look is not None and heur is not None
     assert any(not np.array_equal(a, b) for a, b in zip(look, heur))
 
@@ -336,7 +337,7 @@ def test_lookahead_64_beats_the_heuristic() -> None:
     """Mean VP difference per deal, seats swapped on the same deals: the search is worth it
     (measured about +0.75 VP a deal, standard error 0.19, over these 600)."""
     rules = GAME.rules()
-    a = GAME.play(3, 0, 300, rules, ["lookahead", "heuristic"]).columns
-    b = GAME.play(3, 0, 300, rules, ["heuristic", "lookahead"]).columns
+    a = play(GAME, 3, 0, 300, rules, ["lookahead", "heuristic"]).columns
+    b = play(GAME, 3, 0, 300, rules, ["heuristic", "lookahead"]).columns
     diff = np.concatenate([a["vp_0"].astype(int) - a["vp_1"], b["vp_1"].astype(int) - b["vp_0"]])
     assert diff.mean() > 0.2

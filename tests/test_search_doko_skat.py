@@ -1,5 +1,5 @@
-"""Doko-Skat's lookahead player: the worlds it deals (``sim.search.doko_skat``) and the
-policy (``sim.policies.doko_skat_lookahead``), in both rounds of card play.
+"""Doko-Skat's lookahead player: the worlds it deals (``sim.games.doko_skat.worlds``) and the
+policy (``sim.games.doko_skat.lookahead``), in both rounds of card play.
 
 * consistency: at every card decision of recorded deals (first round and main game, a
   declared game and a redeal, either ``team_cards``) each sampled world shows the deciding
@@ -37,11 +37,15 @@ from scipy.stats import chisquare
 from search_helpers import observed, sampled, scoring_only_runs
 
 from sim import actions as A
-from sim.games import doko_skat as G
-from sim.games import doko_skat_cardplay as cp
-from sim.games.doko_skat_obs import FIELDS as O
-from sim.games.doko_skat_obs import PH_FIRST_ROUND, PH_PLAY
-from sim.games.doko_skat_values import (
+from sim.engine.play import play
+from sim.engine.seats import HEURISTIC, policy_id
+from sim.games.doko_skat import cardplay as cp
+from sim.games.doko_skat import game as G
+from sim.games.doko_skat import lookahead as L
+from sim.games.doko_skat import worlds as sd
+from sim.games.doko_skat.observation import FIELDS as O
+from sim.games.doko_skat.observation import PH_FIRST_ROUND, PH_PLAY
+from sim.games.doko_skat.values import (
     BOTH_COPIES,
     SPITZEN,
     SUIT_MASKS,
@@ -50,9 +54,6 @@ from sim.games.doko_skat_values import (
     spitzen,
     teams,
 )
-from sim.policies import HEURISTIC, policy_id
-from sim.policies import doko_skat_lookahead as L
-from sim.search import doko_skat as sd
 from sim.trace import replay_file, write_trace
 
 GAME = G.GAME
@@ -79,7 +80,7 @@ def void_cards(table: int, voids: int) -> int:
 
 def redeals(rules: dict, wanted: int) -> list[int]:
     """Deals of random players under ``rules`` (seed 1) in which nobody declared."""
-    columns = GAME.play(1, 0, 40000, GAME.rules(rules), ["random"] * 3).columns
+    columns = play(GAME, 1, 0, 40000, GAME.rules(rules), ["random"] * 3).columns
     found = [int(i) for i in np.flatnonzero(columns["nobody_declared"])[:wanted]]
     assert len(found) == wanted
     return found
@@ -107,7 +108,7 @@ def decisions(rules: dict, policies: list[str], seed: int, deals: list[int]
     first-round world deals there)."""
     resolved = GAME.rules(rules)
     for deal in deals:
-        batch = GAME.play(seed, deal, 1, resolved, policies, record=True)
+        batch = play(GAME, seed, deal, 1, resolved, policies, record=True)
         assert batch.actions is not None and batch.columns["replay_error"][0] == 0
         col = {k: v[0].item() for k, v in batch.columns.items()}
         plays = [int(r[2]) for r in batch.actions[0] if r[0] == A.PLAY]
@@ -527,7 +528,7 @@ def test_the_defaults_the_value_scores_under_are_the_options_defaults() -> None:
                                    {"both_copies": "stock", "first_round_points": False}])
 def test_the_value_is_the_score_difference_under_the_default_scoring(rules: dict) -> None:
     resolved = GAME.rules(rules)
-    batch = GAME.play(61, 0, 300, resolved, ["heuristic", "random", "heuristic"], record=True)
+    batch = play(GAME, 61, 0, 300, resolved, ["heuristic", "random", "heuristic"], record=True)
     assert batch.actions is not None
     scoring = {k: v for k, v in GAME.rules().items() if GAME.options.by_name[k].scoring_only}
     default = GAME.rescore(batch.columns, {**resolved, **scoring})
@@ -553,8 +554,8 @@ def test_lookahead_deals_play_out_and_reproduce(rules: dict) -> None:
     resolved = GAME.rules(rules)
     for policies in (["lookahead:8", "heuristic", "heuristic"], ["random", "lookahead:8", "random"],
                      ["lookahead:8"] * 3):
-        one = GAME.play(17, 4, 5, resolved, policies, record=True)
-        two = GAME.play(17, 4, 5, resolved, policies, record=True)
+        one = play(GAME, 17, 4, 5, resolved, policies, record=True)
+        two = play(GAME, 17, 4, 5, resolved, policies, record=True)
         assert (one.columns["replay_error"] == 0).all()
         assert (one.columns["points_pair"].astype(int) + one.columns["points_lone"] == 240).all()
         for key, column in one.columns.items():
@@ -566,9 +567,9 @@ def test_lookahead_deals_play_out_and_reproduce(rules: dict) -> None:
 def test_the_lookahead_decides_cards_of_both_rounds() -> None:
     """Its cards are not all the heuristic's, in the first round as in the main game (its
     declarations and discards: ``test_search_doko_skat_pregame``)."""
-    look = GAME.play(17, 0, 30, GAME.rules(), ["lookahead:16", "heuristic", "heuristic"],
+    look = play(GAME, 17, 0, 30, GAME.rules(), ["lookahead:16", "heuristic", "heuristic"],
                      record=True).actions
-    heur = GAME.play(17, 0, 30, GAME.rules(), ["heuristic"] * 3, record=True).actions
+    heur = play(GAME, 17, 0, 30, GAME.rules(), ["heuristic"] * 3, record=True).actions
     assert look is not None and heur is not None
     first = main = 0
     for a, b in zip(look, heur):
@@ -604,8 +605,8 @@ def test_lookahead_64_beats_the_heuristic() -> None:
     diffs = []
     for seat in range(3):
         policies = ["heuristic"] * 3
-        base = GAME.play(11, 0, 300, rules, policies).columns
+        base = play(GAME, 11, 0, 300, rules, policies).columns
         policies[seat] = "lookahead"
-        look = GAME.play(11, 0, 300, rules, policies).columns
+        look = play(GAME, 11, 0, 300, rules, policies).columns
         diffs.append(look[f"score_{seat}"].astype(int) - base[f"score_{seat}"].astype(int))
     assert np.concatenate(diffs).mean() > 0.3

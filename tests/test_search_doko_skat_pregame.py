@@ -14,14 +14,15 @@ from search_helpers import observed
 from test_search_doko_skat import first_round_state, redeals
 
 from sim import actions as A
-from sim.games import doko_skat as G
-from sim.games import doko_skat_cardplay as cp
-from sim.games.doko_skat_obs import FIELDS as O
-from sim.games.doko_skat_obs import PH_DECLARE, PH_DISCARD
-from sim.games.doko_skat_values import declaration_order, teams
-from sim.policies import HEURISTIC, policy_id
-from sim.policies import doko_skat_lookahead as L
-from sim.search import doko_skat as sd
+from sim.engine.play import play
+from sim.engine.seats import HEURISTIC, policy_id
+from sim.games.doko_skat import cardplay as cp
+from sim.games.doko_skat import game as G
+from sim.games.doko_skat import lookahead as L
+from sim.games.doko_skat import worlds as sd
+from sim.games.doko_skat.observation import FIELDS as O
+from sim.games.doko_skat.observation import PH_DECLARE, PH_DISCARD
+from sim.games.doko_skat.values import declaration_order, teams
 
 GAME = G.GAME
 S = cp.S
@@ -52,7 +53,7 @@ def pregame_decisions(rules: dict, policies: list[str], seed: int, deals: Iterab
     teams, then the recorded declarations, discards and redeal."""
     resolved = GAME.rules(rules)
     for deal in deals:
-        batch = GAME.play(seed, deal, 1, resolved, policies, record=True)
+        batch = play(GAME, seed, deal, 1, resolved, policies, record=True)
         assert batch.actions is not None
         col = {k: v[0].item() for k, v in batch.columns.items()}
         rows = batch.actions[0]
@@ -214,8 +215,8 @@ def test_the_lookahead_declares_and_discards_by_search() -> None:
             assert len(got) == 1
             put = got.pop()
             assert ones(put) == obs[O.N_DISCARD] and put & ~int(obs[O.HAND]) == 0
-    look = GAME.play(17, 0, 30, GAME.rules(), ["lookahead:16"] * 3, record=True).actions
-    heur = GAME.play(17, 0, 30, GAME.rules(), ["heuristic"] * 3, record=True).actions
+    look = play(GAME, 17, 0, 30, GAME.rules(), ["lookahead:16"] * 3, record=True).actions
+    heur = play(GAME, 17, 0, 30, GAME.rules(), ["heuristic"] * 3, record=True).actions
     assert look is not None and heur is not None
     differ = 0
     for a, b in zip(look, heur):

@@ -13,7 +13,10 @@ import pytest
 from scipy import stats
 
 from sim import actions as A
-from sim.games.skat_cardplay import (
+from sim.engine.play import play
+from sim.engine.seats import policy_id
+from sim.games.skat_family import lookahead as look
+from sim.games.skat_family.cardplay import (
     LENGTH,
     S,
     contract,
@@ -21,7 +24,7 @@ from sim.games.skat_cardplay import (
     start_en_deux,
     start_skat,
 )
-from sim.games.skat_obs import (
+from sim.games.skat_family.observation import (
     BOTH_OFFERS,
     DECL_OPEN_SHIFT,
     DECL_OUVERT,
@@ -29,12 +32,10 @@ from sim.games.skat_obs import (
     DECL_SCHWARZ,
     PH_DECLARE,
 )
-from sim.games.skat_obs import FIELDS as O
-from sim.games.skat_values import GRAND, NULL
-from sim.policies import policy_id
-from sim.policies import skat_family_lookahead as look
+from sim.games.skat_family.observation import FIELDS as O
+from sim.games.skat_family.values import GRAND, NULL
+from sim.games.skat_family.worlds import declaration_world
 from sim.registry import find_game
-from sim.search.skat_family import declaration_world
 
 DECK = (1 << 32) - 1
 NO_ROWS = np.zeros((0, A.ROW), np.int64)
@@ -98,7 +99,7 @@ def _recorded(name: str, rules: dict) -> list[tuple[np.ndarray, np.ndarray, int]
     every declared game in 150 heuristic deals."""
     game = find_game(name)
     full = game.rules(rules)
-    columns = game.play(3, 0, 150, full, ["heuristic"] * game.n_players).columns
+    columns = play(game, 3, 0, 150, full, ["heuristic"] * game.n_players).columns
     out = []
     for i in range(150):
         if name == "skat":

@@ -1,5 +1,5 @@
 """The Skat family's lookahead player (``skat``, ``skat_en_deux``): the worlds it deals
-(``sim.search.skat_family``) and the policy (``sim.policies.skat_family_lookahead``).
+(``sim.games.skat_family.worlds``) and the policy (``sim.games.skat_family.lookahead``).
 
 * consistency: at every card-play decision of recorded deals (suit, grand, null and ramsch
   games, hand and ouvert games, Skat-en-deux's open levels, offers, answers, Contra and Re)
@@ -44,15 +44,16 @@ from search_helpers import observed, sampled, scoring_only_runs
 
 from sim import actions as A
 from sim.cards import SKAT_DECK
-from sim.games import skat_cardplay as cp
-from sim.games.skat_obs import FIELDS as O
-from sim.games.skat_obs import OFFER_RAUS, OFFER_STICH, PH_PLAY
-from sim.games.skat_values import CLUBS, GRAND, NULL, RAMSCH, SPADES, SUIT_MASKS
-from sim.policies import HEURISTIC, policy_id
-from sim.policies import skat_family_lookahead as L
+from sim.engine.play import play
+from sim.engine.seats import HEURISTIC, policy_id
+from sim.games.skat_family import cardplay as cp
+from sim.games.skat_family import lookahead as L
+from sim.games.skat_family import worlds as sf
+from sim.games.skat_family.observation import FIELDS as O
+from sim.games.skat_family.observation import OFFER_RAUS, OFFER_STICH, PH_PLAY
+from sim.games.skat_family.values import CLUBS, GRAND, NULL, RAMSCH, SPADES, SUIT_MASKS
 from sim.registry import GAMES
 from sim.runner import Experiment, run_experiment
-from sim.search import skat_family as sf
 from sim.trace import replay_file, write_trace
 
 S = cp.S
@@ -110,7 +111,7 @@ def decisions(name: str, rules: dict, policies: list[str], seed: int,
     """The true card-play state at every card-play decision of ``count`` recorded deals."""
     game = GAMES[name]
     resolved = game.rules(rules)
-    batch = game.play(seed, 0, count, resolved, policies, record=True)
+    batch = play(game, seed, 0, count, resolved, policies, record=True)
     assert batch.actions is not None and game.card_play is not None
     for i in range(count):
         started = game.card_play.start(batch.columns, i, batch.actions[i], resolved)
@@ -662,7 +663,7 @@ def test_the_value_is_the_score_under_the_default_scoring(name: str, rules: dict
     game = GAMES[name]
     resolved = game.rules(rules)
     players = game.n_players
-    batch = game.play(61, 0, 300, resolved, ["heuristic", "random", "random"][:players],
+    batch = play(game, 61, 0, 300, resolved, ["heuristic", "random", "random"][:players],
                       record=True)
     assert batch.actions is not None and game.card_play is not None
     scoring = {k: v for k, v in game.rules().items() if game.options.by_name[k].scoring_only}
@@ -703,11 +704,11 @@ def test_lookahead_deals_play_out_and_reproduce(name: str, rules: dict) -> None:
     n = game.n_players
     for policies in (["lookahead:8"] + ["heuristic"] * (n - 1),
                      ["random"] * (n - 1) + ["lookahead:8"], ["lookahead:8"] * n):
-        one = game.play(17, 4, 6, resolved, policies, record=True)
-        two = game.play(17, 4, 6, resolved, policies, record=True)
+        one = play(game, 17, 4, 6, resolved, policies, record=True)
+        two = play(game, 17, 4, 6, resolved, policies, record=True)
         # in pieces: the same deals whatever the shard
-        pieces = [game.play(17, 4, 2, resolved, policies, record=True),
-                  game.play(17, 6, 4, resolved, policies, record=True)]
+        pieces = [play(game, 17, 4, 2, resolved, policies, record=True),
+                  play(game, 17, 6, 4, resolved, policies, record=True)]
         assert (one.columns["replay_error"] == 0).all()
         for key, column in one.columns.items():
             assert np.array_equal(column, two.columns[key]), key
@@ -756,8 +757,8 @@ def test_the_lookahead_decides_before_and_in_the_card_play(name: str, rules: dic
     game = GAMES[name]
     resolved = game.rules(rules)
     n = game.n_players
-    look = game.play(19, 0, 30, resolved, ["lookahead:8"] * n, record=True).actions
-    heur = game.play(19, 0, 30, resolved, ["heuristic"] * n, record=True).actions
+    look = play(game, 19, 0, 30, resolved, ["lookahead:8"] * n, record=True).actions
+    heur = play(game, 19, 0, 30, resolved, ["heuristic"] * n, record=True).actions
     assert look is not None and heur is not None
     before = after = 0
     for a, b in zip(look, heur):

@@ -15,9 +15,13 @@ import pytest
 from test_search_skat_declaration import unseen_cards_are_uniform
 
 from sim.cards import SKAT_DECK
-from sim.games.skat_cardplay import LENGTH, S
-from sim.games.skat_obs import FIELDS as O
-from sim.games.skat_obs import (
+from sim.engine.play import play
+from sim.engine.seats import policy_id
+from sim.games.skat_family import lookahead as look
+from sim.games.skat_family.cardplay import LENGTH, S
+from sim.games.skat_family.heuristic import choose_game
+from sim.games.skat_family.observation import FIELDS as O
+from sim.games.skat_family.observation import (
     PH_ANSWER,
     PH_BID,
     PH_DISCARD,
@@ -25,12 +29,8 @@ from sim.games.skat_obs import (
     PH_GIVE_UP,
     PH_PICKUP,
 )
-from sim.games.skat_values import CLUBS, GRAND, RAMSCH, overbid_value
-from sim.policies import policy_id
-from sim.policies import skat_family_lookahead as look
-from sim.policies.skat_heuristic import choose_game
-from sim.registry import find_game
-from sim.search.skat_family import (
+from sim.games.skat_family.values import CLUBS, GRAND, RAMSCH, overbid_value
+from sim.games.skat_family.worlds import (
     CHOOSE,
     PICKUP,
     RAMSCH_PLAN,
@@ -38,6 +38,7 @@ from sim.search.skat_family import (
     plan_step,
     pregame_world,
 )
+from sim.registry import find_game
 from sim.trace import replay_file, write_trace
 
 DECK = (1 << 32) - 1
@@ -221,9 +222,9 @@ def test_lookahead_pregame_plays_reproduces_and_replays(name: str, tmp_path: Pat
     game = find_game(name)
     rules = game.rules()
     n = 120
-    heuristic = game.play(9, 0, n, rules, ["heuristic"] * game.n_players).columns
-    c = game.play(9, 0, n, rules, ["lookahead:16"] * game.n_players).columns
-    again = game.play(9, 0, n, rules, ["lookahead:16"] * game.n_players).columns
+    heuristic = play(game, 9, 0, n, rules, ["heuristic"] * game.n_players).columns
+    c = play(game, 9, 0, n, rules, ["lookahead:16"] * game.n_players).columns
+    again = play(game, 9, 0, n, rules, ["lookahead:16"] * game.n_players).columns
     assert not np.array_equal(c["bid"], heuristic["bid"])
     assert not np.array_equal(c["hand"], heuristic["hand"])
     for key in c:

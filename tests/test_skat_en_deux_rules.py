@@ -18,11 +18,13 @@ import pytest
 
 from sim import actions as A
 from sim.cards import SKAT_DECK
-from sim.games import skat_en_deux as sed
-from sim.games.kernel import E_ILLEGAL, E_MISMATCH
-from sim.games.skat_obs import DECL_OPEN_SHIFT, DECL_OUVERT, OFFER_RAUS, OFFER_STICH
-from sim.games.skat_obs import FIELDS as O
-from sim.games.skat_values import (
+from sim.engine.kernel import E_ILLEGAL, E_MISMATCH, DealIO
+from sim.engine.play import play
+from sim.engine.seats import SCRIPTED
+from sim.games.skat_family import skat_en_deux as sed
+from sim.games.skat_family.observation import DECL_OPEN_SHIFT, DECL_OUVERT, OFFER_RAUS, OFFER_STICH
+from sim.games.skat_family.observation import FIELDS as O
+from sim.games.skat_family.values import (
     CLUBS,
     DIAMONDS,
     GRAND,
@@ -33,7 +35,6 @@ from sim.games.skat_values import (
     null_value,
     settle_suit,
 )
-from sim.policies import SCRIPTED
 from sim.registry import find_game
 
 D = SKAT_DECK
@@ -249,8 +250,8 @@ def run_bidding(rows: list[tuple[str, int, int]], dealer: int = 0,
     err = np.zeros(1, np.int64)
     log = np.zeros((64, 4), np.int64)
     nlog = np.zeros(1, np.int64)
-    place, bid = sed._bidding(hands, dealer, 1 - dealer, obs, pols, states, values, script, cur,
-                              err, log, nlog)
+    place, bid = sed._bidding(hands, dealer, 1 - dealer, obs, pols, states, values,
+                              DealIO(script, cur, err, log, nlog))
     return int(place), int(bid), int(err[0]), int(cur[0]), log[:nlog[0]].tolist()
 
 
@@ -389,7 +390,7 @@ class Table:
 
     @staticmethod
     def of(seed: int, deal: int) -> Table:
-        c = GAME.play(seed, deal, 1, GAME.rules({"all_pass": "throw_in"}), ["random"] * 2).columns
+        c = play(GAME, seed, deal, 1, GAME.rules({"all_pass": "throw_in"}), ["random"] * 2).columns
         dealer = deal % 2
         places = [int(c[f"hand_{1 - dealer}"][0]), int(c["blind"][0]), int(c[f"hand_{dealer}"][0])]
         return Table(seed, deal, dealer, places, int(c["skat"][0]))
@@ -455,7 +456,7 @@ class Scripted:
     full: int
 
     def run(self, **given: object) -> dict:
-        c = GAME.play(self.table.seed, self.table.deal, 1, GAME.rules(given), ["random"] * 2,
+        c = play(GAME, self.table.seed, self.table.deal, 1, GAME.rules(given), ["random"] * 2,
                       script=[np.array(self.rows, np.int64).reshape(-1, 4)]).columns
         return {k: int(v[0]) for k, v in c.items()}
 
@@ -708,7 +709,7 @@ def give_up_rows(t: Table, place: int, bid: int, pickup: bool, named: int = -1) 
 def give_up(t: Table, place: int, bid: int, pickup: bool, named: int = -1,
             **given: object) -> tuple[dict, list]:
     rows = give_up_rows(t, place, bid, pickup, named)
-    b = GAME.play(t.seed, t.deal, 1, GAME.rules(given), ["random"] * 2,
+    b = play(GAME, t.seed, t.deal, 1, GAME.rules(given), ["random"] * 2,
                   script=[np.array(rows, np.int64)])
     return {k: int(v[0]) for k, v in b.columns.items()}, b.actions[0].tolist()
 
@@ -795,7 +796,7 @@ def ramsch_winner(trick: list[int]) -> int:
 def ramsch_deals():
     out = []
     for policy, seed, n in (("random", 21, 12000), ("heuristic", 22, 12000)):
-        b = GAME.play(seed, 0, n, GAME.rules(), [policy] * 2, record=True)
+        b = play(GAME, seed, 0, n, GAME.rules(), [policy] * 2, record=True)
         out.append((b.columns, b.actions))
     return out
 
@@ -845,7 +846,7 @@ def test_ramsch_scores(ramsch_deals) -> None:
 
 
 def test_throw_in_when_both_pass() -> None:
-    c = GAME.play(21, 0, 2000, GAME.rules({"all_pass": "throw_in"}), ["random"] * 2,
+    c = play(GAME, 21, 0, 2000, GAME.rules({"all_pass": "throw_in"}), ["random"] * 2,
                   record=True)
     passed = c.columns["passed_out"].astype(bool)
     assert passed.sum() > 200 and not c.columns["ramsch"].any()
@@ -862,7 +863,7 @@ def offer_deals():
                                  (["heuristic", "random"], 33, "contra_re"),
                                  (["random"] * 2, 34, "offers"),
                                  (["heuristic", "random"], 35, "offers")):
-        b = GAME.play(seed, 0, 6000, GAME.rules({rule: True}), policies, record=True)
+        b = play(GAME, seed, 0, 6000, GAME.rules({rule: True}), policies, record=True)
         out.append((b.columns, b.actions, rule == "contra_re"))
     return out
 
@@ -948,6 +949,6 @@ def test_offers_against_the_rules(offer_deals) -> None:
 
 def test_no_offers_without_offers_or_contra_re() -> None:
     for policies in (["random"] * 2, ["heuristic"] * 2):
-        b = GAME.play(41, 0, 3000, GAME.rules(), policies, record=True)
+        b = play(GAME, 41, 0, 3000, GAME.rules(), policies, record=True)
         assert not b.columns["offer"].any() and not b.columns["contra"].any()
         assert all(A.OFFER not in a[:, 0] for a in b.actions)

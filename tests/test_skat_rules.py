@@ -7,11 +7,13 @@ import pytest
 
 from sim import actions as A
 from sim.cards import SKAT_DECK
-from sim.games import skat
-from sim.games import skat_cardplay as C
-from sim.games.kernel import E_ILLEGAL, E_MISMATCH
-from sim.games.skat_obs import FIELDS as O
-from sim.games.skat_values import (
+from sim.engine.kernel import E_ILLEGAL, E_MISMATCH, DealIO
+from sim.engine.play import play
+from sim.engine.seats import SCRIPTED
+from sim.games.skat_family import cardplay as C
+from sim.games.skat_family import skat
+from sim.games.skat_family.observation import FIELDS as O
+from sim.games.skat_family.values import (
     CLUBS,
     DIAMONDS,
     EFF,
@@ -28,7 +30,6 @@ from sim.games.skat_values import (
     null_value,
     settle_suit,
 )
-from sim.policies import SCRIPTED
 from sim.registry import find_game
 from sim.tricks import legal_mask, trick_winner
 
@@ -320,14 +321,14 @@ def test_rescoring_equals_playing_for_each_scoring_option(policy: str, ramsch_sk
     once) equal the same deals played under those rules, ramsch included."""
     game = find_game("skat")
     base = {"all_pass": "ramsch", "ramsch_skat": ramsch_skat}
-    played = game.play(21, 0, 1500, game.rules(base), [policy] * 3).columns
+    played = play(game, 21, 0, 1500, game.rules(base), [policy] * 3).columns
     assert played["ramsch"].sum() > 20 and (played["declarer"] >= 0).sum() > 500
     variants = [{o.name: v} for o in game.options if o.scoring_only for v in o.allowed]
     variants.append({"scoring": "seeger_fabian", "ramsch_jungfrau": True, "lost_factor": 1})
     changed = []
     for variant in variants:
         rules = game.rules({**base, **variant})
-        replayed = game.play(21, 0, 1500, rules, [policy] * 3).columns
+        replayed = play(game, 21, 0, 1500, rules, [policy] * 3).columns
         rescored = game.rescore(played, rules)
         for key, column in replayed.items():
             assert np.array_equal(column, rescored[key]), (variant, key)
@@ -342,7 +343,7 @@ def test_rescoring_equals_playing_for_each_scoring_option(policy: str, ramsch_sk
 def test_played_scores_follow_the_seeger_fabian_list_and_the_jungfrau() -> None:
     game = find_game("skat")
     rules = game.rules({"all_pass": "ramsch", "scoring": "seeger_fabian", "ramsch_jungfrau": True})
-    c = game.play(12, 0, 3000, rules, ["heuristic"] * 3).columns
+    c = play(game, 12, 0, 3000, rules, ["heuristic"] * 3).columns
     declared = np.flatnonzero(c["declarer"] >= 0)
     for i in declared:
         value = int(c["game_value"][i])
@@ -374,7 +375,8 @@ def run_bidding(script_rows: list[tuple[str, int, int]], dealer: int = 0):
     err = np.zeros(1, np.int64)
     log = np.zeros((64, 4), np.int64)
     nlog = np.zeros(1, np.int64)
-    declarer, bid = skat._bidding(hands, dealer, obs, pols, states, values, rows, cur, err, log, nlog)
+    declarer, bid = skat._bidding(hands, dealer, obs, pols, states, values,
+                                  DealIO(rows, cur, err, log, nlog))
     return int(declarer), int(bid), int(err[0]), int(cur[0]), log[:nlog[0]]
 
 
@@ -424,7 +426,7 @@ def test_bidding_wrong_seat_is_reported() -> None:
 @pytest.fixture(scope="module")
 def heuristic_deals():
     game = find_game("skat")
-    return game.play(11, 0, 3000, game.rules(), ["heuristic"] * 3).columns
+    return play(game, 11, 0, 3000, game.rules(), ["heuristic"] * 3).columns
 
 
 def test_scores_follow_from_the_result_columns(heuristic_deals) -> None:
@@ -447,8 +449,8 @@ def test_scores_follow_from_the_result_columns(heuristic_deals) -> None:
 
 def test_lost_factor_one_halves_losses() -> None:
     game = find_game("skat")
-    two = game.play(3, 0, 2000, game.rules(), ["heuristic"] * 3).columns
-    one = game.play(3, 0, 2000, game.rules({"lost_factor": 1}), ["heuristic"] * 3).columns
+    two = play(game, 3, 0, 2000, game.rules(), ["heuristic"] * 3).columns
+    one = play(game, 3, 0, 2000, game.rules({"lost_factor": 1}), ["heuristic"] * 3).columns
     lost = (two["declarer"] >= 0) & ~two["won"]
     assert lost.sum() > 100
     for s in range(3):
@@ -458,8 +460,8 @@ def test_lost_factor_one_halves_losses() -> None:
 
 def test_throw_in_and_ramsch_share_the_deals() -> None:
     game = find_game("skat")
-    thrown = game.play(4, 0, 3000, game.rules(), ["heuristic"] * 3).columns
-    ramsch = game.play(4, 0, 3000, game.rules({"all_pass": "ramsch"}), ["heuristic"] * 3).columns
+    thrown = play(game, 4, 0, 3000, game.rules(), ["heuristic"] * 3).columns
+    ramsch = play(game, 4, 0, 3000, game.rules({"all_pass": "ramsch"}), ["heuristic"] * 3).columns
     for s in range(3):
         assert np.array_equal(thrown[f"hand_{s}"], ramsch[f"hand_{s}"])
     passed = thrown["passed_out"]

@@ -21,11 +21,15 @@ import solver_reference as ref
 
 from sim.cards import SKAT_DECK, bit_length
 from sim.cli import main
-from sim.games.cardplay import HEADER
-from sim.games.skat_cardplay import LENGTH, S, begin, contract, sit
-from sim.games.skat_values import GRAND, NULL
+from sim.engine.cardplay import HEADER
+from sim.engine.play import play
+from sim.games.doko_skat import solver as solve_doko_skat
+from sim.games.skat_family import search_state as skat_family_search
+from sim.games.skat_family import solver as solve_skat_family
+from sim.games.skat_family.cardplay import LENGTH, S, begin, contract, sit
+from sim.games.skat_family.values import GRAND, NULL
 from sim.registry import find_game
-from sim.search import skat_family_search, solve_doko_skat, solve_skat_family, solver, sure_points
+from sim.search import solver, sure_points
 from sim.solve import SOLVERS
 from sim.trace import write_trace
 
@@ -53,7 +57,7 @@ def recorded(game_name: str, deals: int, seed: int = 3):
     """Each recorded heuristic deal's card-play start state and its recorded actions."""
     game = find_game(game_name)
     rules = game.rules(RULES[game_name])
-    batch = game.play(seed, 0, deals, rules, ["heuristic"] * game.n_players, record=True)
+    batch = play(game, seed, 0, deals, rules, ["heuristic"] * game.n_players, record=True)
     for i in range(deals):
         started = game.card_play.start(batch.columns, i, batch.actions[i], rules)
         if started is not None:

@@ -19,12 +19,14 @@ import json
 
 import numpy as np
 import pytest
-
 import sim.policies.solving as solving
+
 from sim.arena import format_report, run_arena
-from sim.games.cardplay import HEADER
-from sim.games.kernel import E_SOLVE
-from sim.policies import DD, HEURISTIC, KIND_BITS, PIMC, SOLVING, PolicyError, label, policy_id
+from sim.engine.batch import run_kernel
+from sim.engine.cardplay import HEADER
+from sim.engine.kernel import E_SOLVE
+from sim.engine.play import play
+from sim.engine.seats import DD, HEURISTIC, KIND_BITS, PIMC, SOLVING, PolicyError, label, policy_id
 from sim.registry import find_game
 from sim.search import pimc, solver
 from sim.solve import SOLVERS
@@ -48,7 +50,7 @@ def late_positions(game_name: str, deals: int, from_end: int = 4):
     game = find_game(game_name)
     cp = game.card_play
     rules = game.rules()
-    batch = game.play(SEED, 0, deals, rules, ["heuristic"] * game.n_players, record=True)
+    batch = play(game, SEED, 0, deals, rules, ["heuristic"] * game.n_players, record=True)
     for i in range(deals):
         started = cp.start(batch.columns, i, batch.actions[i], rules)
         if started is None:
@@ -165,7 +167,7 @@ def stops(game_name: str, policies: list[str], deals: int):
     """The first solving stop of each deal: the seat's view and the card-play state."""
     game = find_game(game_name)
     pols = np.array([SOLVING if p in ("pimc", "dd") else policy_id(p) for p in policies], np.int64)
-    batch = game.run_kernel(SEED, 0, deals, game.rules(), pols, True, [np.zeros((0, 4), np.int64)] * deals)
+    batch = run_kernel(game, SEED, 0, deals, game.rules(), pols, True, [np.zeros((0, 4), np.int64)] * deals)
     for i in range(deals):
         if batch.columns["replay_error"][i] == E_SOLVE:
             yield batch.views[i], batch.states[i]
@@ -217,16 +219,16 @@ def test_deals_with_solving_players_replay_and_do_not_depend_on_the_shard() -> N
     game = find_game("skat")
     rules = game.rules()
     seats = ["pimc:2", "dd", "heuristic"]
-    whole = game.play(SEED, 0, 6, rules, seats, record=True)
-    part = game.play(SEED, 3, 3, rules, seats, record=True)
+    whole = play(game, SEED, 0, 6, rules, seats, record=True)
+    part = play(game, SEED, 3, 3, rules, seats, record=True)
     assert not whole.columns["replay_error"].any()
     for name in whole.columns:
         assert np.array_equal(whole.columns[name][3:], part.columns[name]), name
-    replayed = game.play(SEED, 0, 6, rules, ["random"] * 3, script=whole.actions)
+    replayed = play(game, SEED, 0, 6, rules, ["random"] * 3, script=whole.actions)
     for name in whole.columns:
         assert np.array_equal(whole.columns[name], replayed.columns[name]), name
     # the solving seats did decide: their play differs from the heuristic's in some deal
-    heuristic = game.play(SEED, 0, 6, rules, ["heuristic"] * 3, record=True)
+    heuristic = play(game, SEED, 0, 6, rules, ["heuristic"] * 3, record=True)
     assert any(not np.array_equal(a, b) for a, b in zip(whole.actions, heuristic.actions))
 
 
@@ -234,9 +236,9 @@ def test_a_person_plays_his_script_beside_solving_players() -> None:
     """A person who plays the heuristic's rows at seat 0 gets the heuristic's deal back."""
     game = find_game("skat_en_deux")
     rules = game.rules()
-    played = game.play(SEED, 0, 4, rules, ["heuristic", "dd"], record=True)
+    played = play(game, SEED, 0, 4, rules, ["heuristic", "dd"], record=True)
     scripts = [rows[rows[:, 1] == 0] for rows in played.actions]
-    person = game.play(SEED, 0, 4, rules, ["person", "dd"], script=scripts)
+    person = play(game, SEED, 0, 4, rules, ["person", "dd"], script=scripts)
     for name in played.columns:
         assert np.array_equal(played.columns[name], person.columns[name]), name
 
@@ -272,12 +274,13 @@ def test_policy_names() -> None:
 
 def test_warm_compiles_every_game() -> None:
     from sim.registry import GAMES
-    from sim.warm import warm
+    from sim.warm import solvers, warm
 
-    done = warm(solvers=True, jobs=1)
+    done = warm(with_solvers=True, jobs=1)
     names = [name for name, _ in done]
-    assert sorted(names) == sorted([*GAMES, "solve_skat_family", "solve_doko_skat",
-                                    "solve_doko_duell"])
+    assert sorted(solvers()) == ["sim.games.doko_duell.solver", "sim.games.doko_skat.solver",
+                                 "sim.games.skat_family.solver"]
+    assert sorted(names) == sorted([*GAMES, *solvers()])
     assert all(seconds >= 0 for _, seconds in done)
 
 

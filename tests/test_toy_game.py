@@ -18,7 +18,7 @@ from toygame import game as toy
 from analysis import balance, load
 from sim import actions as A
 from sim.cards import bit
-from sim.games.base import Batch
+from sim.engine.game import Batch
 from sim.registry import GAMES, register
 from sim.runner import Experiment, run_experiment
 from sim.trace import replay_file, write_trace

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from sim.cards import SKAT_DECK
+from sim.engine.play import play
 from sim.registry import GAMES, find_game
 from sim.trace import FIELDS, TraceError, replay_file, trace_codec, trace_lines, traced_games, write_trace
 
@@ -508,7 +509,7 @@ def test_golden_trace_replays(name: str) -> None:
 
 
 def test_declaration_codes_round_trip() -> None:
-    from sim.games import skat_trace as T
+    from sim.games.skat_family import trace as T
 
     codes = [g | f for g in range(5) for f in (0, 16, 48, 56)] + [5, 5 | 8]
     for code in codes:
@@ -932,7 +933,7 @@ def doko_lines(traces: dict[str, Path]) -> list[dict[str, Any]]:
     return [obj for path in traces.values() for obj in read(path)]
 
 
-# The game written out from RULES.md, independent of sim.games.doko_duell.
+# The game written out from RULES.md, independent of sim.games.doko_duell.game.
 DOKO_TRUMPS = ["HT", "CQ", "SQ", "HQ", "DQ", "CJ", "SJ", "HJ", "DJ", "DA", "DT", "DK"]  # high first
 DOKO_PLAIN = "ATK"  # plain suits, high first (hearts: A K)
 COVERS = {4: (0, 1), 5: (1, 2), 6: (2, 3), 7: (4, 5), 9: (5, 6), 8: (7,), 10: (9,), 11: (8, 10)}
@@ -1126,7 +1127,7 @@ def test_doko_duell_empty_box_by_hand(tmp_path: Path) -> None:
     """Deals that empty the box of 12 (rare: found through the result columns) are traced,
     played by hand and replayed like any other."""
     for rules in ({}, {"equal_cards": "second_wins", "tie_rule": "more_tricks"}):
-        cols = DOKO.play(2024, 0, 20_000, DOKO.rules(rules), ["random"] * 2).columns
+        cols = play(DOKO, 2024, 0, 20_000, DOKO.rules(rules), ["random"] * 2).columns
         deals = [int(d) for d in cols["deal"][cols["supply_exhausted"]][:3]]
         assert deals
         objs = [obj for d in deals for obj in trace_lines(DOKO, 2024, d, 1, rules, ["random"] * 2)]
@@ -1349,7 +1350,7 @@ def dsk_lines(traces: dict[str, Path]) -> list[dict[str, Any]]:
 def redeal_deals(rules: dict[str, Any], count: int) -> list[int]:
     """The first ``count`` deals under seed 2024 in which no random player declares (about
     one in a thousand), found through the result columns."""
-    cols = DSK.play(2024, 0, 20_000, DSK.rules(rules), ["random"] * 3).columns
+    cols = play(DSK, 2024, 0, 20_000, DSK.rules(rules), ["random"] * 3).columns
     deals = [int(d) for d in cols["deal"][cols["nobody_declared"]][:count]]
     assert len(deals) == count
     return deals
@@ -1373,7 +1374,7 @@ def dsk_redeals() -> list[dict[str, Any]]:
     return out
 
 
-# The game written out from RULES.md, independent of sim.games.doko_skat.
+# The game written out from RULES.md, independent of sim.games.doko_skat.game.
 DSK_JACKS = ["CJ", "SJ", "HJ", "DJ"]
 DSK_PLAIN = "ATKQ9"
 DSK_BRIDGE = {"natural": "AKQJT9", "skat": "ATKQJ9"}
@@ -1618,7 +1619,7 @@ def test_doko_skat_fields_match_the_columns(dsk_traces: dict[str, Path]) -> None
         return sorted(DSK_DECK.name_list(int(mask)))
 
     for name, (policies, rules) in DSK_RULES.items():
-        cols = DSK.play(2024, 0, DSK_DEALS, DSK.rules(rules), policies).columns
+        cols = play(DSK, 2024, 0, DSK_DEALS, DSK.rules(rules), policies).columns
         for i, obj in enumerate(read(dsk_traces[name])):
             c, r = obj["cards"], obj["result"]
             for s in range(3):

@@ -1,6 +1,8 @@
-"""The games: one module per game (what it is, its options, deal, phases, scoring and
-kernel), each ending with its declaration (``GAME``, a ``sim.games.base.Game``), and the
-helpers they share. The registry of every game is ``sim.registry``.
+"""The games: one package per game family (``skat_family``, ``doko_duell``, ``doko_skat``),
+each holding everything its games know (rules and card play, observation, values, kernel
+phases, heuristic, lookahead hooks, worlds, solver hooks, trace codec, table screen) and ending
+with its declarations (``GAME``, a ``sim.engine.game.Game``). The registry of every game is
+``sim.registry``.
 
 Importing this package imports no game, so a policy or an observation layout can be
 imported on its own.

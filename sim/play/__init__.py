@@ -3,7 +3,7 @@
 ``table`` drives the engine for a person's seat, ``common`` holds the questions and
 card display every game shares, one screen module per game family says what a seat
 sees, asks and is told, and ``session`` is the terminal loop. Which screen a game uses
-is its declaration's ``screen`` (``sim.games.base.Game``).
+is its declaration's ``screen`` (``sim.engine.game.Game``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from sim.games.base import Game
+from sim.engine.game import Game
 from sim.play.session import Screen
 
 

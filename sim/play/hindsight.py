@@ -1,6 +1,6 @@
 """Hindsight: after a deal, each of a person's decisions with the value of his choice and
 of the best choice under perfect play, every card known (the double-dummy solver that
-``stichsim solve`` uses, ``sim.solve.SOLVERS``).
+``stichsim solve`` uses: the game's declared solver, ``Game.solver``).
 
 It sees every card, so it is for a finished deal only: a deal that is not over raises
 ``HindsightError``. Public API:
@@ -52,20 +52,17 @@ from typing import Any
 
 import numpy as np
 
+from sim.engine.cardplay import HEADER, PLAY
+from sim.engine.game import Game
+from sim.engine.solving import hooks
 from sim.errors import StichsimError
-from sim.games.base import Game
-from sim.games.cardplay import HEADER, PLAY
-from sim.games.skat_values import NULL, RAMSCH
-from sim.search import solve_skat_family, solver
-from sim.solve import SOLVERS, players, sides_of
+from sim.search import solver
+from sim.solve import players, sides_of
 
 NOT_SOLVED = "not solved: the solver answers the card play only"
 NODE_BUDGET = 30_000_000
 """Search nodes a decision may take (about 5 s here): past them its values are ranges
 (``capped``). Counted, not timed, so that a deal's hindsight is the same everywhere."""
-TWO_PLACES = {"doko_duell"}
-"""Games where one card name can be played from two places (the duel's hand and pyramid),
-so each copy is searched."""
 NOT_OVER = "the deal is not over: hindsight sees every card, so it waits for the end"
 
 
@@ -146,7 +143,7 @@ class Table:
     points, so a new mover clears it)."""
 
     def __init__(self, game: Game) -> None:
-        self.module = SOLVERS[game.name]
+        self.module = hooks(game)
         self.ws = self.module.new_workspace()
         self.question = np.full(solver.Q_LENGTH, -1, np.int64)
 
@@ -168,24 +165,24 @@ def card_decision(game: Game, state: np.ndarray, played: int,
     q = np.zeros(solver.Q_LENGTH, np.int64)
     table.module.question(position, q)
     mover = int(position[HEADER.TO_MOVE])
-    skat_game = int(position[solve_skat_family.S.GAME]) if game.name in ("skat", "skat_en_deux") else -1
+    tricks, own = solver.counts_tricks(q), solver.each_for_himself(q)
     counted = int(q[solver.Q_COUNTED])
     in_count = bool((counted >> mover) & 1)
     total = int(q[solver.Q_SUM])
-    if skat_game == NULL:  # the declarer's tricks: the first ends the game
+    if tricks:  # a null game: the declarer's tricks, the first ends the game
         measure, better, top = "declarer takes a trick", "lower" if in_count else "higher", 1
     else:
-        measure = "own card points" if skat_game == RAMSCH else "card points"
-        better, top = "lower" if skat_game == RAMSCH else "higher", total
+        measure = "own card points" if own else "card points"  # own: a ramsch
+        better, top = "lower" if own else "higher", total
 
     def mine(low: int, high: int) -> list[int]:
-        return [low, high] if in_count or skat_game == NULL else [total - high, total - low]
+        return [low, high] if in_count or tricks else [total - high, total - low]
 
     cp: Any = game.card_play
     legal = int(cp.legal(position))
     names = game.deck.names
     cards = [c for c in range(64) if (legal >> c) & 1]
-    if game.name not in TWO_PLACES:  # copies of a card in one hand are the same move
+    if table.module.SAME_NAME_SAME_MOVE:  # copies of a card in one hand are the same move
         one = {names[played]: played}
         for c in cards:
             one.setdefault(names[c], c)

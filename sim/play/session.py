@@ -21,11 +21,11 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from sim.games.base import Game
-from sim.play.board import Board, FinalBoard
-from sim.play.common import Question, Row, answer
+from sim.engine.game import Game
 from sim.play.hindsight import hindsight_lines, hindsight_of_record
 from sim.play.table import Table
+from sim.screen.board import Board, FinalBoard
+from sim.screen.questions import Question, Row, answer
 from sim.trace import dump_line, trace_object
 
 QUIT = ("QUIT", "EXIT")

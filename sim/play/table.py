@@ -17,9 +17,10 @@ from typing import Any
 import numpy as np
 
 from sim.actions import ROW
-from sim.games.base import Game
-from sim.games.kernel import E_ASK
-from sim.play.common import Row
+from sim.engine.game import Game
+from sim.engine.kernel import E_ASK
+from sim.engine.play import play
+from sim.screen.questions import Row
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ class Table:
     def moment(self) -> Moment:
         """Play the deal with the person's decisions so far, up to his next one or the end."""
         script = np.array(self.decisions, np.int64).reshape(-1, ROW)
-        batch = self.game.play(self.seed, self.number, 1, self.rules, self.policies, record=True,
+        batch = play(self.game, self.seed, self.number, 1, self.rules, self.policies, record=True,
                                script=[script], preset=self.preset)
         assert batch.actions is not None and batch.views is not None
         error = int(batch.columns["replay_error"][0])

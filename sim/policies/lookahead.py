@@ -18,7 +18,7 @@ A decision before the card play (a bid, the skat, a discard, a declaration, a gi
 through ``best_action`` (or ``action_values``, for the means themselves) with a world and a
 step of its own, the game's ``pregame_world`` or ``declaration_world``.
 
-Each game's dispatch (``sim.policies.<game>_lookahead``) calls these with its functions. They
+Each game's dispatch (``sim.engine.seats.<game>_lookahead``) calls these with its functions. They
 are inlined into the caller: a compiled function that receives compiled functions as
 arguments could not be cached with its caller, and the kernel's shard loop must be.
 """
@@ -31,8 +31,8 @@ import numba
 import numpy as np
 
 from sim.cards import lsb, popcount
-from sim.games.cardplay import HEADER
-from sim.policies import HEURISTIC, KIND_BITS, KIND_MASK, LOOKAHEAD
+from sim.engine.cardplay import HEADER
+from sim.engine.seats import HEURISTIC, KIND_BITS, KIND_MASK, LOOKAHEAD
 from sim.rng import mix64, next_u64
 
 INLINE_NRT: Any = {"cache": True, "inline": "always", "_nrt": True}

@@ -38,7 +38,7 @@ import numba
 import numpy as np
 
 from sim.cards import lsb, popcount
-from sim.games.cardplay import HEADER
+from sim.engine.cardplay import HEADER
 from sim.search.solver import (
     GENERATION,
     MAX_MOVES,

@@ -1,6 +1,6 @@
 """The double-dummy solver, written once for every game: the card play solved with every
 card known, by null-window searches over the game's card-play state (or a state of the
-game's own made for the search from it: the Skat family's, ``sim.search.skat_family_search``).
+game's own made for the search from it: the Skat family's, ``sim.games.skat_family.search_state``).
 
 A *question* is ``q`` (``int64`` array, ``Q_*`` offsets): the places whose players maximize
 (``Q_MAXIMIZERS``, a mask over places), the places whose takings are counted
@@ -59,7 +59,7 @@ from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 from sim.cards import bit_length, lsb
-from sim.games.cardplay import HEADER
+from sim.engine.cardplay import HEADER
 from sim.rng import mix64
 from sim.tricks import beats
 
@@ -101,6 +101,17 @@ it was opened with, (a keyed node) the bounds on what its remaining tricks add t
 known when it was opened, and the nodes searched before it."""
 NODES, GENERATION = 0, 1
 """``ws[W_STATS]``: nodes searched, and the table's generation (``clear``)."""
+
+
+def counts_tricks(q):
+    """Whether question ``q`` counts tricks (a null game: does the declarer take one?)."""
+    return int(q[Q_KIND]) == TRICKS
+
+
+def each_for_himself(q):
+    """Whether question ``q`` counts one player's own card points against all the others, who
+    maximize them (a ramsch: the counted player wants them low)."""
+    return int(q[Q_KIND]) == POINTS and not int(q[Q_COUNTED]) & int(q[Q_MAXIMIZERS])
 
 JIT_INLINE: Any = {"cache": True, "inline": "always"}
 

@@ -33,8 +33,8 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from sim.engine.seats import POLICIES, label
 from sim.play.hindsight import HindsightError, hindsight, hindsight_lines
-from sim.policies import POLICIES, label
 from sim.registry import GAMES
 from sim.serve.tables import RequestError, SeatedTable, Tables
 from sim.serve.view import table_json

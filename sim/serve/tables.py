@@ -14,13 +14,13 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from sim.games.base import Game
+from sim.engine.game import Game
+from sim.engine.seats import PolicyError, policy_ids
 from sim.options import RuleError
 from sim.play import Screen, screen_for
-from sim.play.common import Question, Row, answer
 from sim.play.table import Moment, Table
-from sim.policies import PolicyError, policy_ids
 from sim.registry import GameError, find_game
+from sim.screen.questions import Question, Row, answer
 from sim.trace import dump_line, trace_object
 
 MAX_TABLES = 200
@@ -138,7 +138,7 @@ class Tables:
             raise RequestError(f"seed must be a whole number from 0 to 2**63 - 1, got {seed!r}")
         try:
             resolved = game.rules(rules)
-            policy_ids([policy] * game.n_players, game.n_players, game.name)
+            policy_ids([policy] * game.n_players, game)
         except (RuleError, PolicyError) as e:
             raise RequestError(str(e)) from None
         table, screen, moment = start(game, resolved, seed, 0, seat, policy)

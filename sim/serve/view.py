@@ -1,7 +1,7 @@
 """What the page of a table receives: the JSON of what the person's seat sees, built from
 the terminal's screen (``sim.play``) of the table, never from the deal itself.
 
-The table itself comes as the screen's ``board`` (``sim.play.board``: places, tricks, the
+The table itself comes as the screen's ``board`` (``sim.screen.board``: places, tricks, the
 hand, the pyramids), and at the end as its ``final_board`` (every dealt hand, every trick,
 the score sheet's row); the lines are the screen's own (``view_lines``, ``narrate``,
 ``result_lines``) for the move list and the result. The question carries only the legal
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.play.common import Question
-from sim.policies import label
+from sim.engine.seats import label
+from sim.screen.questions import Question
 from sim.serve.tables import SeatedTable
 
 

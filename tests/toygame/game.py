@@ -21,10 +21,11 @@ import numpy as np
 
 from sim import actions as A
 from sim.cards import Deck, bit, lsb
-from sim.deals import Group, Layout
-from sim.games.base import Game, Outcome
-from sim.games.cardplay import PLAY, CardPlay, offsets
-from sim.games.kernel import (
+from sim.engine import loops
+from sim.engine.cardplay import PLAY, CardPlay, offsets
+from sim.engine.deals import Group, Layout
+from sim.engine.game import Game, Outcome
+from sim.engine.kernel import (
     KernelTag,
     ask,
     card_row,
@@ -33,9 +34,10 @@ from sim.games.kernel import (
     implements,
     order_deck,
 )
-from sim.games.kernel import play_deal as kernel_play_deal
+from sim.engine.kernel import play_deal as kernel_play_deal
+from sim.engine.loops import nothing_after, play_tricks
+from sim.engine.seats import HEURISTIC
 from sim.options import Option, OptionTable
-from sim.policies import HEURISTIC
 from sim.policies.random import random_card
 from sim.rng import STREAM_DEAL, STREAM_SEAT0, stream_key
 from sim.tricks import build_table, legal_mask, trick_winner
@@ -198,11 +200,7 @@ def _card_allowed(state, obs, card):
 @numba.njit(cache=True)
 def playout(state, pols, rngs):
     """Play ``state`` to its end with the policies (one per player, own streams)."""
-    obs = np.zeros(OB.LENGTH, np.int64)
-    while not finished(state):
-        seat = state[S.TO_MOVE]
-        observe(state, seat, obs)
-        step(state, decide(pols[seat], obs, rngs[seat]))
+    loops.playout(state, pols, rngs, OB.LENGTH, finished, observe, step, decide)
 
 
 # --- one deal ------------------------------------------------------------------------------
@@ -252,16 +250,16 @@ def _decide(state, pol, obs, rng):
 
 
 @numba.njit(cache=True)
-def _tricks(state, pols, rngs, obs, script, cur, err, log, nlog):
+def _tricks(state, pols, rngs, obs, io):
     """The six tricks: the player to move sees his observation and plays."""
-    while not finished(state):
-        player = state[S.PLAYER]
-        observe(state, player, obs)
-        card = ask(pols[player], player, obs, rngs[STREAM_SEAT0 + player], _decide,
-                   _card_allowed, card_row, card_value, state, script, cur, err, log, nlog)
-        if card < 0:
-            return
-        step(state, card)
+    play_tricks(state, obs, pols, rngs, io, finished, observe, step, _card, nothing_after)
+
+
+@numba.njit(cache=True, inline="always")
+def _card(state, obs, pol, rng, io):
+    """The card the player to move plays (``play_tricks``'s decision)."""
+    return ask(pol, state[S.PLAYER], obs, rng, _decide, _card_allowed, card_row, card_value,
+               state, io)
 
 
 @numba.njit(cache=True)
@@ -281,8 +279,7 @@ def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray
 
 
 @numba.njit(cache=True)
-def play_deal(seed, deal, params, pols, row, obs, rngs, hands, perm, state, script, cur, err,
-              log, nlog, preset):
+def play_deal(seed, deal, params, pols, row, obs, rngs, hands, perm, state, io, preset):
     """Deal, play and score deal ``deal`` into ``row``."""
     for s in range(rngs.shape[0]):
         rngs[s, 0] = stream_key(seed, deal, s)
@@ -295,12 +292,12 @@ def play_deal(seed, deal, params, pols, row, obs, rngs, hands, perm, state, scri
     row[C.hand_0] = np.int64(hands[0])
     row[C.hand_1] = np.int64(hands[1])
     row[C.last_trick] = -1
-    cur[0] = 0
-    nlog[0] = 0
+    io.cur[0] = 0
+    io.nlog[0] = 0
     obs[:] = 0
     start(state, hands, 1 - dealer)
-    _tricks(state, pols, rngs, obs, script, cur, err, log, nlog)
-    row[C.replay_error] = err[0]
+    _tricks(state, pols, rngs, obs, io)
+    row[C.replay_error] = io.err[0]
     for s in range(N_PLAYERS):
         row[C.points_0 + s] = state[S.POINTS + s]
         row[C.tricks_0 + s] = state[S.TRICKS + s]
@@ -322,11 +319,10 @@ def _deal_scratch(game):
 
 
 @implements(kernel_play_deal, NAME)
-def _play_deal(game, seed, deal, params, pols, values, row, work, script, cur, err, log, nlog,
+def _play_deal(game, seed, deal, params, pols, values, row, work, io,
                preset):
     obs, rngs, hands, perm, state = work
-    play_deal(seed, deal, params, pols, row, obs, rngs, hands, perm, state, script, cur, err, log,
-              nlog, preset)
+    play_deal(seed, deal, params, pols, row, obs, rngs, hands, perm, state, io, preset)
 
 
 # --- for Python: a recorded deal's card play --------------------------------------------------

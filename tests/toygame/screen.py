@@ -1,6 +1,6 @@
 """The toy game's table screen (``stichsim play``, ``stichsim serve``): the hand, the card
 led, the points, and the cards that may be played; the table built from the shared pieces
-of ``sim.play.board``."""
+of ``sim.screen.board``."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 
 from sim import actions as A
-from sim.games.base import Game
-from sim.play.board import (
+from sim.engine.game import Game
+from sim.screen.board import (
     Board,
     Cards,
     FinalBoard,
@@ -21,7 +21,7 @@ from sim.play.board import (
     group_tricks,
     seat_place_name,
 )
-from sim.play.common import Question, card_choices, card_groups, held_refusals, show_cards
+from sim.screen.questions import Question, card_choices, card_groups, held_refusals, show_cards
 from sim.tricks import trick_winner
 from toygame.game import DECK, EFF, OB, STRENGTH
 

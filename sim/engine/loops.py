@@ -1,0 +1,60 @@
+"""The card play's two loops, written once for every game: ``playout`` (policies play a
+card-play state to its end: the lookahead's rollouts, the tests) and ``play_tricks`` (a deal's
+card play in the kernel, each decision asked through ``sim.engine.kernel.ask`` and recorded).
+
+Both read only the shared header (``sim.engine.cardplay.HEADER``): the place to move
+(``TO_MOVE``) is observed, the player deciding there (``PLAYER``: in Skat-en-deux the defender
+decides for the blind) answers with his policy and his own stream. The game's functions come
+as arguments; the loops are inlined into each game's cached entry points, so every game's
+are compiled with its own functions, as ``sim.policies.lookahead`` and the solver are.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from sim.engine.cardplay import HEADER
+from sim.engine.kernel import leave_state
+from sim.rng import STREAM_SEAT0
+
+
+@numba.njit(cache=True, inline="always")
+def playout(state, pols, rngs, length, finished, observe, step, decide):
+    """Play ``state`` to its end: the player deciding (``PLAYER``) by policy ``pols[player]``
+    from the observation (``length`` long) of the place to move, drawing from his own stream
+    ``rngs[player]``; ``decide(pol, obs, rng)`` is the game's card-play dispatch."""
+    obs = np.zeros(length, np.int64)
+    while not finished(state):
+        player = state[HEADER.PLAYER]
+        observe(state, state[HEADER.TO_MOVE], obs)
+        step(state, decide(pols[player], obs, rngs[player]))
+
+
+@numba.njit(cache=True, inline="always")
+def play_tricks(state, obs, pols, streams, io, finished, observe, step, decision, after_step):
+    """A deal's card play in the kernel, until it is over or the deal stops (a replay error,
+    a person to ask, a solving player's card: ``io.err``). Whether it got to the end.
+
+    The place to move is shown its observation ``obs``; ``decision(state, obs, pol, rng,
+    io)`` is the game's question there (a card, or one of its own card-play decisions),
+    asked of the deciding player's policy with his seat's stream ``streams[STREAM_SEAT0 +
+    player]`` and recorded; the answer is stepped, and ``after_step(state, io)`` records what
+    the step set off (the duel's marker events; ``nothing_after`` elsewhere). At a solving
+    player's stop the card-play state is left for him (``leave_state``)."""
+    while not finished(state):
+        player = state[HEADER.PLAYER]
+        observe(state, state[HEADER.TO_MOVE], obs)
+        pol = pols[player]
+        action = decision(state, obs, pol, streams[STREAM_SEAT0 + player], io)
+        if io.err[0]:
+            leave_state(pol, state, obs, io)
+            return False
+        step(state, action)
+        after_step(state, io)
+    return True
+
+
+@numba.njit(cache=True, inline="always")
+def nothing_after(state, io):
+    """``play_tricks``'s ``after_step`` of a game whose steps record nothing."""

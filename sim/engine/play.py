@@ -1,0 +1,41 @@
+"""Playing a batch of deals of a game: ``play``, the one call for policy names.
+
+Seats of the kernel's own policies play in one call of its compiled kernel
+(``sim.engine.batch.run_kernel``); seats of a solving player (``pimc``, ``dd``) choose their
+cards between calls (``sim.engine.solving``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sim.engine.batch import Batch, run_kernel
+from sim.engine.game import Game
+from sim.engine.seats import PERSON, SCRIPTED, SEATED, is_solving, policy_ids
+from sim.engine.solving import play_solving
+
+
+def play(game: Game, seed: int, first: int, count: int, rules: dict[str, Any],
+         policies: list[str], record: bool = False, script: list[np.ndarray] | None = None,
+         preset: np.ndarray | None = None) -> Batch:
+    """Play deals ``first .. first + count - 1`` of ``game`` under ``seed``, one policy name
+    per seat (each one the game supports).
+
+    ``record`` keeps every deal's actions; ``script`` (one action array per
+    deal) replays recorded actions instead of asking the policies: for every seat,
+    or, where seats are named ``person``, for those only (the others play their
+    policies), and a deal stops at a person's decision its script lacks
+    (``Batch.views``). ``preset`` deals every deal from that order of the cards
+    instead of shuffling (a deal given by hand). Solving players (``pimc``, ``dd``)
+    choose their cards outside the kernel (``sim.engine.solving``).
+    """
+    pols = np.array(policy_ids(policies, game, SEATED), np.int64)
+    if script is None and PERSON in pols:
+        raise ValueError("a person's seat needs a script (his decisions so far)")
+    if script is not None and PERSON not in pols:
+        pols[:] = SCRIPTED
+    elif any(is_solving(int(p)) for p in pols):
+        return play_solving(game, seed, first, count, rules, pols, record, script, preset)
+    return run_kernel(game, seed, first, count, rules, pols, record, script, preset)
