@@ -11,11 +11,12 @@ import pytest
 from sim.cards import SKAT_DECK
 from sim.engine.cardplay import PLAY
 from sim.engine.play import play
+from sim.engine.solving import hooks
 from sim.games.skat_family import cardplay as cp
 from sim.games.skat_family.values import GRAND
 from sim.play.hindsight import HindsightError, card_decision, hindsight, hindsight_lines, hindsight_of_record
 from sim.registry import GAMES, find_game
-from sim.solve import SOLVERS, Position, players, solve_position
+from sim.solve import Position, players, solve_position
 from sim.trace import trace_lines
 
 SKAT = find_game("skat")
@@ -148,7 +149,7 @@ def test_at_a_tricks_start_the_values_are_stichsim_solves(name: str) -> None:
                  if d["solved"]]
         state, actions = game.card_play.start(batch.columns, i, batch.actions[i], rules)
         f = game.card_play.fields
-        ws = SOLVERS[name].new_workspace()
+        ws = hooks(find_game(name)).new_workspace()
         for action in actions:
             if int(state[f.PHASE]) == PLAY and int(state[f.PLAYER]) == seat:
                 d = found.pop(0)

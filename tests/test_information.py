@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SPY = textwrap.dedent("""
     import json, sys
     import numpy as np
+    from sim.engine.play import play
     from sim.games.doko_duell import game as doko_duell
     from sim.games.doko_skat import game as doko_skat
     from sim.games.skat_family import skat

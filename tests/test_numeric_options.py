@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from sim.cli import main
-from sim.engine.play import play
+from sim.engine.play import play as play_deals
 from sim.errors import ConfigError
 from sim.games.doko_duell import game as dd
 from sim.games.doko_skat import game as dsk
@@ -278,8 +278,8 @@ def test_rescored_under_other_numbers_equals_played_under_them(name: str, play: 
                                                               scoring: dict) -> None:
     game = GAMES[name]
     rules = game.rules({**play, **scoring})
-    default = play(game, 29, 0, deals, game.rules(play), policies).columns
-    played = play(game, 29, 0, deals, rules, policies).columns
+    default = play_deals(game, 29, 0, deals, game.rules(play), policies).columns
+    played = play_deals(game, 29, 0, deals, rules, policies).columns
     rescored = game.rescore(default, rules)
     for key, column in played.items():
         assert column.dtype == rescored[key].dtype and np.array_equal(column, rescored[key]), key
@@ -303,7 +303,7 @@ def test_the_duel_columns_hold_the_largest_numbers() -> None:
     the settlement computes in Python integers."""
     rules = DUEL.rules({"b_marker_supply": "none", "b_marker_mode": "v2",
                         **{name: hi for name, (_, hi) in DUEL.options.ranges().items()}})
-    columns = play(DUEL, 3, 0, 400, rules, ["random", "random"]).columns
+    columns = play_deals(DUEL, 3, 0, 400, rules, ["random", "random"]).columns
     raws = []
     for i in range(400):
         c = {k: v[i].item() for k, v in columns.items()}
@@ -325,7 +325,7 @@ def test_the_compensation_moves_the_start_players_edge_by_itself_alone(
         name: str, play: dict, policies: list[str]) -> None:
     game = GAMES[name]
     score, start = game.outcome.score, game.outcome.start_seat
-    without = play(game, 5, 0, 1000, game.rules(play), policies).columns
+    without = play_deals(game, 5, 0, 1000, game.rules(play), policies).columns
     for paid in (1, 9, max(game.options.ranges()["compensation"])):
         with_it = game.rescore(without, game.rules({**play, "compensation": paid}))
         starter = np.asarray(start(without))

@@ -14,7 +14,6 @@ import pytest
 
 import sim
 from sim import runner
-from sim.engine.game import Game
 from sim.engine.play import play
 from sim.errors import ConfigError, ResultsError
 from sim.games.skat_family.values import GAME_NAMES
@@ -457,13 +456,13 @@ name = "lf1"
 rules = {{ lost_factor = 1 }}
 """
     plays = []
-    original = Game.play
+    original = runner.play
 
-    def counting_play(self, *args, **kwargs):
-        plays.append(args[1])
-        return original(self, *args, **kwargs)
+    def counting_play(game, seed, first, *args, **kwargs):
+        plays.append(first)
+        return original(game, seed, first, *args, **kwargs)
 
-    monkeypatch.setattr(Game, "play", counting_play)
+    monkeypatch.setattr(runner, "play", counting_play)
     sweep = run_experiment(Experiment.load(experiment_file(text)), tmp_path / "a", progress=False)
     assert sorted(plays) == [0, 1000, 2000]  # three shards, each played once for both variants
     alone = run_experiment(Experiment.load(experiment_file(

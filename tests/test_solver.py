@@ -23,6 +23,7 @@ from sim.cards import SKAT_DECK, bit_length
 from sim.cli import main
 from sim.engine.cardplay import HEADER
 from sim.engine.play import play
+from sim.engine.solving import hooks
 from sim.games.doko_skat import solver as solve_doko_skat
 from sim.games.skat_family import search_state as skat_family_search
 from sim.games.skat_family import solver as solve_skat_family
@@ -30,7 +31,6 @@ from sim.games.skat_family.cardplay import LENGTH, S, begin, contract, sit
 from sim.games.skat_family.values import GRAND, NULL
 from sim.registry import find_game
 from sim.search import solver, sure_points
-from sim.solve import SOLVERS
 from sim.trace import write_trace
 
 MINIMAX = {"skat": ref.minimax_skat_family, "skat_en_deux": ref.minimax_skat_family,
@@ -69,7 +69,7 @@ def walk(game_name: str, state: np.ndarray, actions, from_trick: int):
     card-play decision (the solved state has no offers)."""
     game = find_game(game_name)
     cp = game.card_play
-    module = SOLVERS[game_name]
+    module = hooks(find_game(game_name))
     for action in actions:
         if cp.finished(state):
             return
@@ -82,14 +82,14 @@ def walk(game_name: str, state: np.ndarray, actions, from_trick: int):
 
 def question(game_name: str, state: np.ndarray) -> np.ndarray:
     q = np.zeros(solver.Q_LENGTH, np.int64)
-    SOLVERS[game_name].question(state, q)
+    hooks(find_game(game_name)).question(state, q)
     return q
 
 
 @pytest.mark.parametrize("game_name,deals", [("skat", 2000), ("skat_en_deux", 2000),
                                              ("doko_duell", 2000), ("doko_skat", 2000)])
 def test_the_solver_matches_plain_minimax_over_the_last_four_tricks(game_name, deals) -> None:
-    module = SOLVERS[game_name]
+    module = hooks(find_game(game_name))
     tricks = find_game(game_name).tricks
     ws = module.new_workspace(16)
     checked = 0
@@ -108,7 +108,7 @@ def test_the_solver_matches_plain_minimax_over_the_last_four_tricks(game_name, d
 
 @pytest.mark.parametrize("game_name", ("skat", "doko_duell"))
 def test_each_card_is_worth_what_minimax_says_after_it(game_name) -> None:
-    module = SOLVERS[game_name]
+    module = hooks(find_game(game_name))
     tricks = find_game(game_name).tricks
     ws = module.new_workspace(16)
     out = np.zeros(64, np.int64)
@@ -130,7 +130,7 @@ def test_each_card_is_worth_what_minimax_says_after_it(game_name) -> None:
 @pytest.mark.parametrize("game_name,tricks_left,deals", [("skat", 6, 300), ("skat_en_deux", 6, 300),
                                                         ("doko_skat", 6, 300)])
 def test_the_solver_matches_plain_alphabeta(game_name, tricks_left, deals) -> None:
-    module = SOLVERS[game_name]
+    module = hooks(find_game(game_name))
     cp = find_game(game_name).card_play
     start = find_game(game_name).tricks - tricks_left
     ws = module.new_workspace(18)
@@ -191,17 +191,17 @@ def test_hand_worked_positions() -> None:
 def test_the_quick_bounds_hold_against_plain_minimax(game_name, deals) -> None:
     # At every trick's start of the last four tricks: what the remaining tricks add under best
     # play lies within the game's bounds, and the bounds say something in many positions.
-    hooks = HOOKS.get(game_name, SOLVERS[game_name])
+    game_hooks = HOOKS.get(game_name, hooks(find_game(game_name)))
     tricks = find_game(game_name).tricks
     checked = narrowed = 0
     for state, actions in recorded(game_name, deals, seed=5):
         for position in walk(game_name, state, actions, tricks - 4):
             s = searched(game_name, position)
-            if not hooks.key(s):
+            if not game_hooks.key(s):
                 continue
             q = question(game_name, position)
-            count, open_ = hooks.tally(s, q)
-            low, high = hooks.bounds(s, q)
+            count, open_ = game_hooks.tally(s, q)
+            low, high = game_hooks.bounds(s, q)
             future = MINIMAX[game_name](position, q) - count
             assert 0 <= low <= future <= high <= open_
             checked += 1

@@ -1,5 +1,5 @@
 """The players built on the double-dummy solver (``pimc``, ``dd``) and the table that plays
-them between kernel calls (``sim.policies.solving``).
+them between kernel calls (``sim.engine.solving``).
 
 * ``dd`` plays a card whose solved value under the game's scoring bands is the best of the
   legal cards', checked against the solver's exact count after every legal card, at positions
@@ -19,8 +19,8 @@ import json
 
 import numpy as np
 import pytest
-import sim.policies.solving as solving
 
+import sim.engine.solving as solving
 from sim.arena import format_report, run_arena
 from sim.engine.batch import run_kernel
 from sim.engine.cardplay import HEADER
@@ -29,7 +29,6 @@ from sim.engine.play import play
 from sim.engine.seats import DD, HEURISTIC, KIND_BITS, PIMC, SOLVING, PolicyError, label, policy_id
 from sim.registry import find_game
 from sim.search import pimc, solver
-from sim.solve import SOLVERS
 from sim.trace import trace_lines
 
 SEED = 11
@@ -82,7 +81,7 @@ def solved_utilities(module, state: np.ndarray, ws) -> dict[int, int]:
 @pytest.mark.parametrize("game_name,deals", [("skat", 40), ("skat_en_deux", 40),
                                              ("doko_duell", 20), ("doko_skat", 30)])
 def test_dd_plays_a_card_of_the_best_band(game_name: str, deals: int) -> None:
-    module = SOLVERS[game_name]
+    module = solving.hooks(find_game(game_name))
     ws = module.new_workspace(16)
     checked = 0
     for state in late_positions(game_name, deals):
@@ -120,7 +119,7 @@ def test_pimc_chooses_the_card_that_full_totals_choose(game_name: str, deals: in
     card is the one the full totals over the same worlds choose, the tie rule included
     (each position asked with the heuristic's card and with the lowest legal card
     preferred)."""
-    module = SOLVERS[game_name]
+    module = solving.hooks(find_game(game_name))
     cp = find_game(game_name).card_play
     ws = module.new_workspace(16)
     checked = 0
