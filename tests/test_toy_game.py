@@ -1,7 +1,9 @@
 """A fifth game through the path docs/architecture.md describes: the toy game of
 ``tests/toygame`` (two players, twelve cards, no bidding) is declared, registered, and
 passes the tests every game passes: the declaration, the invariants, the card-play state,
-traces, the runner and the analysis. The proof that the shape is generic."""
+traces, the runner and the analysis. Its lookahead player plugs the game's worlds into the
+shared lookahead loop, and the solving players it does not support are refused. The proof
+that the shape is generic."""
 
 from __future__ import annotations
 
@@ -13,12 +15,17 @@ import pytest
 import test_architecture
 import test_cardplay
 import test_invariants
+from search_helpers import observed, sampled, scoring_only_runs
 from toygame import game as toy
+from toygame import worlds
 
 from analysis import balance, load
 from sim import actions as A
 from sim.cards import bit
-from sim.engine.game import Batch
+from sim.cli import main
+from sim.engine.batch import Batch
+from sim.engine.play import play
+from sim.engine.seats import PolicyError, policy_id, policy_ids
 from sim.registry import GAMES, register
 from sim.runner import Experiment, run_experiment
 from sim.trace import replay_file, write_trace
@@ -173,3 +180,183 @@ def test_the_toy_sits_at_the_browser_table(toy_registered: None) -> None:
     assert sum(t["points"] for t in final["tricks"]) == 72
     assert sum(p["points"] for p in final["places"]) == 72
     assert sorted(c for h in final["dealt"] for g in h["groups"] for c in g) == sorted(toy.DECK.names)
+
+
+# --- the lookahead player ----------------------------------------------------------------------
+
+S, OB = toy.S, toy.OB
+
+
+def decisions(policies: list[str], seed: int, count: int) -> Iterator[np.ndarray]:
+    """The true state before every card of ``count`` recorded toy deals."""
+    card_play = toy.GAME.card_play
+    assert card_play is not None
+    batch = play(toy.GAME, seed, 0, count, toy.GAME.rules(), policies, record=True)
+    assert batch.actions is not None
+    for i in range(count):
+        started = card_play.start(batch.columns, i, batch.actions[i])
+        assert started is not None
+        state, plays = started
+        for card in plays:
+            yield state.copy()
+            toy.step(state, card)
+
+
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+def test_a_toy_world_is_the_one_deal_the_observation_allows(policy: str) -> None:
+    """Every card is dealt, so the cards a seat cannot see (neither in its hand nor played)
+    are exactly as many as the opponent holds: at every decision the observation allows
+    one deal, and every world is it. A world shows the seat its observation, keeps its
+    hand, gives the opponent the unseen cards and is the true position, whatever its
+    buffer held; it draws nothing from the seat's stream."""
+    rng = np.array([12345], np.uint64)
+    decided = 0
+    for state in decisions([policy, policy], 31, 40):
+        seat = int(state[S.TO_MOVE])
+        opp = 1 - seat
+        obs = observed(toy.observe, OB.LENGTH, state, seat)
+        unseen = toy.DECK.full & ~(int(obs[OB.HAND]) | int(obs[OB.PLAYED]) | int(obs[OB.PLAYED + 1]))
+        assert unseen.bit_count() == int(state[S.HANDS + opp]).bit_count()
+        for fill in (-99, 0):
+            world = sampled(worlds.world, toy.STATE_LENGTH, obs, rng, fill)
+            assert observed(toy.observe, OB.LENGTH, world, seat).tolist() == obs.tolist()
+            assert int(world[S.HANDS + seat]) == int(obs[OB.HAND])
+            assert int(world[S.HANDS + opp]) == unseen
+            assert world.tolist() == state.tolist()
+        decided += 1
+    assert decided == 40 * 12
+    assert int(rng[0]) == 12345
+
+
+@pytest.mark.parametrize("rules", [{}, {"last_trick_bonus": 10}])
+def test_the_toy_value_is_the_score_difference_under_the_default_rules(rules: dict) -> None:
+    """A finished deal is worth a player's score minus the other's as the default rules
+    count it (card points: no last-trick bonus), whatever the deal was played under."""
+    card_play = toy.GAME.card_play
+    assert card_play is not None
+    batch = play(toy.GAME, 61, 0, 100, toy.GAME.rules(rules), ["heuristic", "random"], record=True)
+    assert batch.actions is not None
+    default = toy.GAME.rescore(batch.columns, toy.GAME.rules())
+    for i in range(100):
+        started = card_play.start(batch.columns, i, batch.actions[i])
+        assert started is not None
+        state, plays = started
+        for card in plays:
+            toy.step(state, card)
+        diff = int(default["score_0"][i]) - int(default["score_1"][i])
+        assert worlds.value(state, 0) == diff and worlds.value(state, 1) == -diff, i
+
+
+@pytest.mark.parametrize("policies", [["lookahead:8", "random"], ["heuristic", "lookahead"],
+                                      ["lookahead", "lookahead:1"]])
+def test_lookahead_toy_deals_play_reproduce_and_replay(policies: list[str]) -> None:
+    """Lookahead deals keep the invariants, come out the same twice, and their recorded
+    actions replay to the same deals with no replay error."""
+    rules = toy.GAME.rules({"last_trick_bonus": 10})
+    one = play(toy.GAME, 17, 0, 40, rules, policies, record=True)
+    two = play(toy.GAME, 17, 0, 40, rules, policies, record=True)
+    toy_invariants(one, rules)
+    assert one.actions is not None and two.actions is not None
+    replayed = play(toy.GAME, 17, 0, 40, rules, policies, record=True, script=one.actions)
+    assert replayed.actions is not None
+    assert (one.columns["replay_error"] == 0).all() and (replayed.columns["replay_error"] == 0).all()
+    for other in (two, replayed):
+        for key, column in one.columns.items():
+            assert np.array_equal(column, other.columns[key]), key
+        assert other.actions is not None
+        assert all(np.array_equal(a, b) for a, b in zip(one.actions, other.actions))
+
+
+def test_the_lookahead_is_what_plays() -> None:
+    """Its cards are not all the heuristic's, and the last-trick bonus (scoring only) does
+    not change them: re-scoring its deals equals playing them under the bonus."""
+    policies = ["lookahead", "heuristic"]
+    look = play(toy.GAME, 17, 0, 40, toy.GAME.rules(), policies, record=True).actions
+    heur = play(toy.GAME, 17, 0, 40, toy.GAME.rules(), ["heuristic"] * 2, record=True).actions
+    assert look is not None and heur is not None
+    assert any(not np.array_equal(a, b) for a, b in zip(look, heur))
+    default, bonus = scoring_only_runs(toy.GAME, {}, {"last_trick_bonus": 10}, policies, 40)
+    assert all(np.array_equal(a, b) for a, b in zip(default.actions, bonus.actions))
+
+
+def test_the_card_play_decides_as_the_kernel_for_the_lookahead() -> None:
+    """``CardPlay.decide`` with a lookahead id, shown the observation derived from the state,
+    chooses the card the kernel's lookahead seat played. Any stream does: the toy's
+    lookahead has one world and plays it out with the heuristic, which draws nothing."""
+    card_play = toy.GAME.card_play
+    assert card_play is not None
+    pol = policy_id("lookahead:8")
+    batch = play(toy.GAME, 23, 0, 30, toy.GAME.rules(), ["lookahead:8", "random"], record=True)
+    assert batch.actions is not None
+    decided = 0
+    for i in range(30):
+        started = card_play.start(batch.columns, i, batch.actions[i])
+        assert started is not None
+        state, plays = started
+        for card in plays:
+            if int(state[S.PLAYER]) == 0:
+                obs = observed(toy.observe, OB.LENGTH, state, 0)
+                assert card_play.decide(pol, obs, np.array([i], np.uint64)) == card, i
+                decided += 1
+            toy.step(state, card)
+    assert decided == 30 * 6
+
+
+@pytest.mark.parametrize("other", ["random", "heuristic"])
+def test_the_toy_lookahead_beats_random_and_the_heuristic(other: str) -> None:
+    """Score difference a deal, seats swapped on the same 300 deals: the lookahead is far
+    ahead (measured +29.0 points a deal against random, +22.9 against the heuristic,
+    standard errors 1.8 and 1.9); the test asks for 10 points and five standard errors."""
+    rules = toy.GAME.rules()
+    a = play(toy.GAME, 3, 0, 300, rules, ["lookahead", other]).columns
+    b = play(toy.GAME, 3, 0, 300, rules, [other, "lookahead"]).columns
+    diff = np.concatenate([a["score_0"].astype(int) - a["score_1"],
+                           b["score_1"].astype(int) - b["score_0"]])
+    error = diff.std(ddof=1) / np.sqrt(diff.size)
+    assert diff.mean() > 10 and diff.mean() > 5 * error, (diff.mean(), error)
+
+
+def test_a_toy_lookahead_trace_replays_through_the_command_line(toy_registered: None, capsys,
+                                                                tmp_path: Path) -> None:
+    """``stichsim trace`` takes the lookahead at a toy seat, and ``stichsim replay`` plays
+    the trace back to the same deals."""
+    out = tmp_path / "look.jsonl"
+    assert main(["trace", "toy", "--deals", "6", "--seed", "7", "--policies", "lookahead:4,random",
+                 "--out", str(out)]) == 0
+    assert main(["replay", str(out)]) == 0
+    assert "6 deals replayed, 0 differ" in capsys.readouterr().out
+
+
+# --- what the toy does not support -------------------------------------------------------------
+
+@pytest.mark.parametrize("policy", ["pimc", "dd", "pimc:4"])
+def test_the_toy_refuses_the_solving_players(toy_registered: None, policy: str) -> None:
+    """The toy has no solver: ``pimc`` and ``dd`` are refused in one line naming the game and
+    what it supports, before anything is played."""
+    expected = (f"game toy does not support policy '{policy.partition(':')[0]}' "
+                f"(its policies: random, heuristic, lookahead)")
+    with pytest.raises(PolicyError) as refused:
+        policy_ids(["random", policy], GAMES["toy"])
+    assert str(refused.value) == expected
+    with pytest.raises(PolicyError) as refused:
+        play(GAMES["toy"], 1, 0, 1, toy.GAME.rules(), [policy, "lookahead"])
+    assert str(refused.value) == expected
+
+
+@pytest.mark.parametrize("argv", [
+    ["trace", "toy", "--deals", "1", "--seed", "1", "--policies", "random,{p}", "--out", "t.jsonl"],
+    ["arena", "toy", "--policies", "lookahead,{p}", "--deals", "2"],
+    ["play", "toy", "--policy", "{p}", "--seed", "1"],
+])
+@pytest.mark.parametrize("policy", ["pimc", "dd"])
+def test_the_command_line_refuses_the_toy_a_solving_player(toy_registered: None, capsys, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch,
+                                                           argv: list[str], policy: str) -> None:
+    """Exit status 2 and one line, naming the game and the policy; nothing written."""
+    monkeypatch.chdir(tmp_path)
+    status = main([a.format(p=policy) for a in argv])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""
+    assert err == (f"stichsim: error: game toy does not support policy '{policy}' "
+                   f"(its policies: random, heuristic, lookahead)\n")
+    assert not list(tmp_path.iterdir())

@@ -9,6 +9,12 @@ What the game is
   the suit led wins; settlement: each player scores his card points, plus
   ``last_trick_bonus`` for the last trick; the higher score wins the deal.
 * Options: ``OPTIONS`` below.
+* Policies: random, heuristic and lookahead.
+
+The card play's rules, state and random and heuristic players live in ``toygame.cardplay``
+(this module re-exports its names for the toy's users), the lookahead player in
+``toygame.lookahead`` with its worlds in ``toygame.worlds``; the kernel asks every card of
+``toygame.lookahead.decide``.
 """
 
 from __future__ import annotations
@@ -20,9 +26,8 @@ import numba
 import numpy as np
 
 from sim import actions as A
-from sim.cards import Deck, bit, lsb
-from sim.engine import loops
-from sim.engine.cardplay import PLAY, CardPlay, offsets
+from sim.cards import bit
+from sim.engine.cardplay import CardPlay
 from sim.engine.deals import Group, Layout
 from sim.engine.game import Game, Outcome
 from sim.engine.kernel import (
@@ -36,171 +41,40 @@ from sim.engine.kernel import (
 )
 from sim.engine.kernel import play_deal as kernel_play_deal
 from sim.engine.loops import nothing_after, play_tricks
-from sim.engine.seats import HEURISTIC
 from sim.options import Option, OptionTable
-from sim.policies.random import random_card
 from sim.rng import STREAM_DEAL, STREAM_SEAT0, stream_key
-from sim.tricks import build_table, legal_mask, trick_winner
+from toygame.cardplay import (  # noqa: F401  (the toy's names, for its users)
+    DECK,
+    EFF,
+    HAND,
+    N_CARDS,
+    N_PLAYERS,
+    OB,
+    POINTS,
+    STATE_LENGTH,
+    STRENGTH,
+    SUIT_MASKS,
+    TRICKS,
+    S,
+    finished,
+    legal,
+    observe,
+    playout,
+    start,
+    step,
+)
+from toygame.lookahead import decide
 
 NAME = "toy"
-N_PLAYERS = 2
-DECK = Deck("toy", "AKQ", 1)
-TRICKS = 6
-HAND = 6
-N_CARDS = DECK.n_cards
 
 OPTIONS = OptionTable([
     Option("last_trick_bonus", 0, (0, 10), "points for taking the last trick", scoring_only=True),
 ])
 
-_TABLE = build_table(DECK, (), "AKQ")
-EFF, STRENGTH, SUIT_MASKS = _TABLE.eff, _TABLE.strength, _TABLE.suit_masks
-POINTS = DECK.points.astype(np.int64)
-
 
 def kernel_params(rules: dict) -> np.ndarray:
     """The rules as the kernel's parameter array: each option's index among its values."""
     return OPTIONS.codes(rules)
-
-
-# --- what a seat sees ----------------------------------------------------------------------
-
-class Observation(NamedTuple):
-    """A seat's observation: field sizes (``offsets`` makes them offsets)."""
-
-    SEAT: int = 1
-    PHASE: int = 1
-    HAND: int = 1
-    LEGAL: int = 1
-    LED: int = 1
-    PLAYED: int = 2
-    POINTS: int = 2
-    TRICK_NO: int = 1
-    LENGTH: int = 0
-
-
-OB, _ = offsets(Observation)
-
-
-# --- the card play -------------------------------------------------------------------------
-
-class State(NamedTuple):
-    """The card-play state: field sizes, ``Header`` first."""
-
-    TO_MOVE: int = 1
-    PLAYER: int = 1
-    PHASE: int = 1
-    DONE: int = 1
-    HANDS: int = 2
-    LED: int = 1
-    LEADER: int = 1
-    TRICK_NO: int = 1
-    POINTS: int = 2
-    TRICKS: int = 2
-    PLAYED: int = 2
-    LAST: int = 1
-
-
-S, STATE_LENGTH = offsets(State)
-
-
-@numba.njit(cache=True)
-def start(state, hands, leader):
-    """The position before the first trick."""
-    state[:] = 0
-    state[S.HANDS] = np.int64(hands[0])
-    state[S.HANDS + 1] = np.int64(hands[1])
-    state[S.LED] = -1
-    state[S.LEADER] = leader
-    state[S.TO_MOVE] = leader
-    state[S.PLAYER] = leader
-    state[S.PHASE] = PLAY
-    state[S.LAST] = -1
-
-
-@numba.njit(cache=True)
-def legal(state):
-    """The cards the player to move may play."""
-    hand = np.uint64(state[S.HANDS + state[S.TO_MOVE]])
-    return legal_mask(hand, state[S.LED], EFF, SUIT_MASKS)
-
-
-@numba.njit(cache=True)
-def finished(state):
-    """Whether all six tricks are played."""
-    return state[S.DONE] == 1
-
-
-@numba.njit(cache=True)
-def step(state, card):
-    """Play ``card`` for the player to move; the second card of a trick settles it."""
-    if state[S.DONE]:
-        return
-    seat = state[S.TO_MOVE]
-    state[S.HANDS + seat] &= ~np.int64(bit(card))
-    state[S.PLAYED + seat] |= np.int64(bit(card))
-    if state[S.LED] < 0:
-        state[S.LED] = card
-        state[S.TO_MOVE] = 1 - seat
-    else:
-        trick = np.array([state[S.LED], card], np.int64)
-        winner = (state[S.LEADER] + trick_winner(trick, 2, EFF, STRENGTH)) % 2
-        state[S.POINTS + winner] += POINTS[trick[0]] + POINTS[trick[1]]
-        state[S.TRICKS + winner] += 1
-        state[S.LED] = -1
-        state[S.LEADER] = winner
-        state[S.TO_MOVE] = winner
-        state[S.TRICK_NO] += 1
-        if state[S.TRICK_NO] == TRICKS:
-            state[S.DONE] = 1
-            state[S.LAST] = winner
-    state[S.PLAYER] = state[S.TO_MOVE]
-
-
-@numba.njit(cache=True)
-def observe(state, seat, obs):
-    """What ``seat`` sees: its hand, the card led, what both have played, the points."""
-    obs[OB.SEAT] = seat
-    obs[OB.PHASE] = state[S.PHASE]
-    obs[OB.HAND] = state[S.HANDS + seat]
-    obs[OB.LEGAL] = np.int64(legal(state)) if seat == state[S.TO_MOVE] else 0
-    obs[OB.LED] = state[S.LED]
-    obs[OB.TRICK_NO] = state[S.TRICK_NO]
-    for s in range(N_PLAYERS):
-        obs[OB.PLAYED + s] = state[S.PLAYED + s]
-        obs[OB.POINTS + s] = state[S.POINTS + s]
-
-
-# --- who decides ---------------------------------------------------------------------------
-
-@numba.njit(cache=True)
-def decide(pol, obs, rng):
-    """The card: ``heuristic`` plays its strongest legal card, ``random`` any legal card."""
-    legal_cards = np.uint64(obs[OB.LEGAL])
-    if pol == HEURISTIC:
-        best = lsb(legal_cards)
-        rest = legal_cards
-        while rest:
-            c = lsb(rest)
-            if STRENGTH[c] > STRENGTH[best]:
-                best = c
-            rest &= rest - np.uint64(1)
-        return best
-    return random_card(legal_cards, rng)
-
-
-@numba.njit(cache=True, inline="always")
-def _card_allowed(state, obs, card):
-    """A replayed card as the engine holds it, or -1 when it may not be played now."""
-    if 0 <= card < N_CARDS and (legal(state) >> np.uint64(card)) & np.uint64(1):
-        return card
-    return -1
-
-
-@numba.njit(cache=True)
-def playout(state, pols, rngs):
-    """Play ``state`` to its end with the policies (one per player, own streams)."""
-    loops.playout(state, pols, rngs, OB.LENGTH, finished, observe, step, decide)
 
 
 # --- one deal ------------------------------------------------------------------------------
@@ -253,6 +127,14 @@ def _decide(state, pol, obs, rng):
 def _tricks(state, pols, rngs, obs, io):
     """The six tricks: the player to move sees his observation and plays."""
     play_tricks(state, obs, pols, rngs, io, finished, observe, step, _card, nothing_after)
+
+
+@numba.njit(cache=True, inline="always")
+def _card_allowed(state, obs, card):
+    """A replayed card as the engine holds it, or -1 when it may not be played now."""
+    if 0 <= card < N_CARDS and (legal(state) >> np.uint64(card)) & np.uint64(1):
+        return card
+    return -1
 
 
 @numba.njit(cache=True, inline="always")
@@ -357,6 +239,7 @@ GAME = Game(
     deal_layout=Layout((Group("hand of player 0", HAND), Group("hand of player 1", HAND)),
                        lambda cards, dealer: cards[0] + cards[1], lambda c: list(c["hands"])),
     trace_codec="toygame.trace", screen="toygame.screen:ToyScreen",
+    policies=frozenset({"random", "heuristic", "lookahead"}),
     card_play=CardPlay(S, STATE_LENGTH, legal, step, observe, finished, decide, playout,
                        _start_recorded, _result))
 """The toy game's declaration."""

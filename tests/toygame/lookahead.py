@@ -1,0 +1,34 @@
+"""Which policy decides at a seat of the toy game, the lookahead player included: the kernel
+(``toygame.game``) and the card play's ``CardPlay.decide`` ask here.
+
+The lookahead player (``lookahead``, ``lookahead:N``) decides every card with more than one
+legal choice by ``sim.policies.lookahead.lookahead``: the world of the decision
+(``toygame.worlds.world``), each legal card played out with the heuristic at both seats
+(``toygame.cardplay.playout``), the best card-point difference (``toygame.worlds.value``)
+taken, ties to the heuristic's card. A single legal card, and every other policy, goes to
+the random and heuristic players of ``toygame.cardplay`` (a lookahead id asks the
+heuristic).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from sim.cards import popcount
+from sim.engine.seats import HEURISTIC
+from sim.policies.lookahead import is_lookahead, lookahead, rollouts_of, simple
+from toygame import cardplay as cp
+from toygame.cardplay import OB
+from toygame.worlds import value, world
+
+
+@numba.njit(cache=True)
+def decide(pol, obs, rng):
+    """Policy ``pol``'s card, one of ``obs[LEGAL]``, drawn from the seat's stream ``rng``:
+    the lookahead's where it has a choice, else the base players' (``simple(pol)``)."""
+    if is_lookahead(pol) and popcount(np.uint64(obs[OB.LEGAL])) > 1:
+        prefer = cp.decide(HEURISTIC, obs, rng)
+        return lookahead(obs, rng, rollouts_of(pol), prefer, cp.STATE_LENGTH, cp.N_PLAYERS,
+                         world, cp.legal, cp.step, cp.playout, value)
+    return cp.decide(simple(pol), obs, rng)
