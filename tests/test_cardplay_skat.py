@@ -56,8 +56,8 @@ def skat_state(hands: tuple[str, str, str], forehand: int, game: int, declarer: 
     C.begin(state, 3, forehand, -1, 0)
     for seat in range(3):
         C.sit(state, seat, np.uint64(cards(hands[seat])), seat)
-    C.contract(state, game, declarer, -1, 18, 1, ouvert, 0, 0, 0, np.uint64(cards("D7 D8")),
-               np.uint64(0), False, False)
+    C.contract(state, C.declaration_of(game, ouvert, 0, 0, 0), declarer, -1, 18, 1,
+               np.uint64(cards("D7 D8")), np.uint64(0), False, False)
     return state
 
 
@@ -70,9 +70,9 @@ def en_deux_state(places: tuple[str, str, str], game: int, declarer_place: int, 
     C.begin(state, 3, FH, BLIND, 2)
     for place in range(3):
         C.sit(state, place, np.uint64(cards(places[place])), 0 if place == declarer_place else 1)
-    C.contract(state, game, declarer_place, RH if declarer_place == FH else FH, 18, 0, False, 0,
-               0, level, np.uint64(cards(skat)), np.uint64(cards(skat)), offers,
-               offers if contra_re is None else contra_re)
+    C.contract(state, C.declaration_of(game, False, 0, 0, level), declarer_place,
+               RH if declarer_place == FH else FH, 18, 0, np.uint64(cards(skat)),
+               np.uint64(cards(skat)), offers, offers if contra_re is None else contra_re)
     return state
 
 
@@ -129,7 +129,7 @@ def test_the_declarer_sees_his_discard_only_himself() -> None:
     C.begin(state, 3, 1, -1, 0)
     for seat, hand in enumerate(("CJ", "C7", "C8")):
         C.sit(state, seat, np.uint64(cards(hand)), seat)
-    C.contract(state, GRAND, 1, -1, 18, 0, False, 0, 0, 0, np.uint64(cards("HA HT")),
+    C.contract(state, GRAND, 1, -1, 18, 0, np.uint64(cards("HA HT")),
                np.uint64(cards("HA HT")), False, False)
     assert int(seen(state, 1)[O.SKAT]) == cards("HA HT")
     assert seen(state, 0)[O.SKAT] == 0 and seen(state, 2)[O.SKAT] == 0

@@ -61,7 +61,7 @@ def grand_ending() -> np.ndarray:
     for place in range(3):
         cp.sit(state, place, np.uint64(hands[place]), place)
     rest = ((1 << 32) - 1) & ~(hands[0] | hands[1] | hands[2])
-    cp.contract(state, GRAND, 0, -1, 24, 0, 0, 0, 0, 0, np.uint64(rest), np.uint64(rest), 0, 0)
+    cp.contract(state, GRAND, 0, -1, 24, 0, np.uint64(rest), np.uint64(rest), 0, 0)
     state[cp.S.TRICK_NO] = 8
     cp.step(state, SKAT_DECK.index("S7"))
     cp.step(state, SKAT_DECK.index("SA"))

@@ -148,3 +148,23 @@ def test_no_code_outside_the_games_names_a_game(name: str) -> None:
             named += [f"{node.lineno}: imports {node.module}" for w in GAME_WORDS
                       if node.module.startswith(f"sim.games.{w}")]
     assert named == []
+
+
+MAX_PARAMETERS = 12
+LONG_BY_DESIGN = {"sim.search.pimc.next_search"}
+"""The compiled search's hot loop: the race's state, array by array (its docstring says why)."""
+
+
+def test_no_function_takes_more_than_twelve_parameters() -> None:
+    """A function's inputs come as a few named records (``DealIO``, the deal's scratch, a
+    ``Contract``), not long lists, except the one the search's hot loop documents."""
+    long = []
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                a = node.args
+                count = (len(a.posonlyargs) + len(a.args) + len(a.kwonlyargs) + bool(a.vararg)
+                         + bool(a.kwarg))
+                if count > MAX_PARAMETERS and f"{name}.{node.name}" not in LONG_BY_DESIGN:
+                    long.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({count})")
+    assert long == []

@@ -84,11 +84,14 @@ def test_declare_names_the_game_as_the_contract_did(offers: bool, contra_re: boo
     skat, seen = np.uint64(0b11 << 20), np.uint64(0b11 << 20)
     for code in codes:
         want = np.zeros(LENGTH, np.int64)
-        contract(want, code & 7, 2, 0, 36, 1, (code & DECL_OUVERT) != 0,
-                 (code & DECL_SCHNEIDER) != 0, (code & DECL_SCHWARZ) != 0,
-                 (code >> DECL_OPEN_SHIFT) & 3, skat, seen, offers, contra_re)
+        contract(want, code, 2, 0, 36, 1, skat, seen, offers, contra_re)
+        assert (want[S.GAME], want[S.OUVERT], want[S.SCHNEIDER_ANN], want[S.SCHWARZ_ANN],
+                want[S.OPEN_LEVEL]) == (code & 7, (code & DECL_OUVERT) != 0,
+                                        (code & DECL_SCHNEIDER) != 0, (code & DECL_SCHWARZ) != 0,
+                                        (code >> DECL_OPEN_SHIFT) & 3), code
+        assert want[S.OFFERS] == ((offers or contra_re) and code & 7 != NULL), code
         got = np.zeros(LENGTH, np.int64)
-        contract(got, 0, 2, 0, 36, 1, 0, 0, 0, 0, skat, seen, offers, contra_re)
+        contract(got, 0, 2, 0, 36, 1, skat, seen, offers, contra_re)
         declare(got, code)
         assert np.array_equal(got, want), code
     assert want[S.GAME] == NULL and want[S.OUVERT] == 1

@@ -545,9 +545,9 @@ def finished(game: int, declarer: int, declarer_cards: str, points: int, tricks:
         cp.sit(state, p, np.uint64(0), player)
     skat_mask = cards(skat)
     state[S.PLAYED + declarer] = cards(declarer_cards) & ~skat_mask
-    cp.contract(state, game, declarer, (2 - declarer) if blind >= 0 else -1, bid, hand, ouvert,
-                0, 0, level, np.uint64(skat_mask), np.uint64(0 if hand else skat_mask),
-                blind >= 0, blind >= 0)
+    cp.contract(state, cp.declaration_of(game, ouvert, 0, 0, level), declarer,
+                (2 - declarer) if blind >= 0 else -1, bid, hand, np.uint64(skat_mask),
+                np.uint64(0 if hand else skat_mask), blind >= 0, blind >= 0)
     others = [p for p in range(places) if p != declarer]
     state[S.POINTS + declarer] = points - sum(D.points[c] for c in bits(skat_mask))
     state[S.TRICKS + declarer] = tricks

@@ -156,7 +156,7 @@ def _skat_position(game: int, hands: tuple[str, str, str], declarer: int, skat: 
     state[S.TRICKS + 1] = state[S.TRICK_NO] = 10 - len(hands[0].split())
     for place, cards in enumerate(hands):
         sit(state, place, np.uint64(SKAT_DECK.parse(cards)), place)
-    contract(state, game, declarer, -1, 23, 0, 0, 0, 0, 0, np.uint64(SKAT_DECK.parse(skat)),
+    contract(state, game, declarer, -1, 23, 0, np.uint64(SKAT_DECK.parse(skat)),
              np.uint64(SKAT_DECK.parse(skat)), 0, 0)
     return state
 

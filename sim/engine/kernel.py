@@ -17,7 +17,7 @@ only his decisions so far: where it runs out, the deal stops (``person_waits``) 
 observation left for the caller, who asks him and plays the deal again with one row more.
 A solving player's seat (``SOLVING``: ``pimc``, ``dd``) stops the same way at its cards
 (``card_policy``), with the card-play state left after the observation (``leave_state``) for
-``sim.policies.solving``; its other decisions are the heuristic's.
+``sim.engine.solving``; its other decisions are the heuristic's.
 """
 
 from __future__ import annotations

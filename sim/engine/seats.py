@@ -8,7 +8,7 @@ decides every decision with a choice (cards, bids, the skat, discards, declarati
 give-ups, offers) by sampling the worlds its seat cannot tell apart and playing each choice
 out with the heuristic (``sim.policies.lookahead``). ``pimc`` chooses its cards by perfect-
 information Monte Carlo: it samples worlds as the lookahead does and solves each with the
-double-dummy solver (``sim.policies.solving``); ``dd`` solves the deal itself. Both leave
+double-dummy solver (``sim.engine.solving``); ``dd`` solves the deal itself. Both leave
 their decisions before the card play to the heuristic.
 
 A policy may take a whole-number option after a colon: ``lookahead:64`` is the lookahead
@@ -45,7 +45,7 @@ and where they run out the deal stops and leaves the seat's observation to ask h
 SOLVING = -3
 """Internal: a seat of a solving player (``pimc``, ``dd``) in the kernel. Its cards come from
 the script, and where it runs out the deal stops as for a person, leaving the seat's
-observation and the card-play state (``sim.policies.solving`` decides and plays the deal
+observation and the card-play state (``sim.engine.solving`` decides and plays the deal
 again); its other decisions are the heuristic's."""
 PIMC = 3
 DD = 4
@@ -123,7 +123,7 @@ def label(name: str) -> str:
 
 def is_solving(pol: int) -> bool:
     """Whether kernel id ``pol`` is a solving player (``pimc``, ``dd``): played through
-    ``sim.policies.solving``."""
+    ``sim.engine.solving``."""
     return pol >= 0 and (pol & KIND_MASK) in (PIMC, DD)
 
 

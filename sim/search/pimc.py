@@ -286,7 +286,11 @@ def next_search(order, mask, cards, n_cards, prefer, count, slot, low, high, thr
     It knows no game, so it is compiled once for all of them instead of inlined into each
     game's ``decide``: inlined, its bets had taken over a minute of each solver module's
     compile (in the Skat family the ``pimc`` card's 101.5 s against ``dd``'s 25.6 s, whose
-    race has no bets), for one call a search."""
+    race has no bets), for one call a search.
+
+    It is the one function of the project with more than 12 parameters
+    (``tests/test_layers.py`` holds the rest to 12): the race's state, array by array, in the
+    compiled search's hot loop, where each is read in place."""
     for i in range(n_cards):
         c = cards[i]
         lows[c] = 0

@@ -528,8 +528,7 @@ def same_side(q, a, b):
 
 
 @numba.njit(**JIT_INLINE)
-def ordered(reps, led, best, partner_wins, sure, to_partner, draw, covered, eff, strength,
-            points, out, scores):
+def ordered(reps, led, best, partner_wins, sure, to_partner, draw, covered, tables, out, scores):
     """The cards of ``reps`` into ``out``, likely best first; their number.
 
     Leading (``led`` -1): first the cards of ``sure`` (likely to win the trick: the highest
@@ -539,7 +538,8 @@ def ordered(reps, led, best, partner_wins, sure, to_partner, draw, covered, eff,
     trick (``partner_wins``: with ``best``, its winning card so far, or surely later), the
     most points; else a card that beats ``best`` and is not ``covered`` (beaten by an
     opponent still to play), the most points first, then the cheapest. A game that knows
-    no more passes empty masks."""
+    no more passes empty masks. ``tables``: the game's ``(eff, strength, points)``."""
+    eff, strength, points = tables
     n = 0
     m = np.uint64(reps)
     while m:

@@ -399,7 +399,7 @@ def start_card_play(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
 
     ``rules``: the duel's options the deal was played under (the result columns do not hold
     ``equal_cards``, ``b_marker_supply`` or ``b_one_per_trick``); without them, the rules its
-    record shows (``doko_duell_cardplay.recorded_rules``: exact for the recorded deal, a
+    record shows (``cardplay.recorded_rules``: exact for the recorded deal, a
     default where the deal never tested a rule)."""
     if rules is None:
         given = cp.recorded_rules(columns, i, rows)

@@ -145,10 +145,10 @@ def moves(state, q, out, rep, scores):
                              EFF, STRENGTH, POINTS, True, rep)
     if state[S.TRICK_N] == 0:
         return solver.ordered(reps, -1, -1, False, solver.tops(live, ORDER, PERM, SPAN), NO_CARDS,
-                              NO_CARDS, NO_CARDS, EFF, STRENGTH, POINTS, out, scores)
+                              NO_CARDS, NO_CARDS, (EFF, STRENGTH, POINTS), out, scores)
     led = state[S.TRICK]
-    return solver.ordered(reps, led, led, False, NO_CARDS, NO_CARDS, NO_CARDS, NO_CARDS, EFF,
-                          STRENGTH, POINTS, out, scores)
+    return solver.ordered(reps, led, led, False, NO_CARDS, NO_CARDS, NO_CARDS, NO_CARDS, (EFF,
+                          STRENGTH, POINTS), out, scores)
 
 
 

@@ -28,7 +28,7 @@ What the game is
 with its ``_tricks``, ``_settlement``). The card play's state and steps live in
 ``sim.games.doko_skat.cardplay``: both rounds of tricks go through them (``kernel.ask`` for
 each card), and the declaration and the discards are asked from observations of that
-state. Compiled as ``doko_skat_values.JIT`` says (without numba's reference counting).
+state. Compiled as ``values.JIT`` says (without numba's reference counting).
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ OBSERVATION = O
 
 BAND_OPTIONS = ("points_band_90", "points_band_60", "points_band_30", "points_band_under_30",
                 "points_band_zero")
-"""The options giving each band's points (``doko_skat_values.band``), in its order."""
+"""The options giving each band's points (``values.band``), in its order."""
 BAND_POINTS_MAX = 30
 """The most points a band may give (``value`` stays an int8 with the Spitzen and special
 points on top)."""
@@ -175,7 +175,7 @@ SKAT_ORDER, ALL_CARDS, FIRST_ROUND_COUNTS, SPITZEN_RANKS, TIE_SPECIAL, ZERO_SUM 
 """The rules' flags by option code: bridges in the skat order, team cards anywhere, the
 first-round tricks count, Spitzen by ranks, special points in a tie, zero sum.
 ``both_copies``'s code is itself the reading the settlement takes (its values are
-``doko_skat_values.BOTH_COPIES``)."""
+``values.BOTH_COPIES``)."""
 
 
 def kernel_params(rules: dict) -> np.ndarray:
@@ -247,7 +247,7 @@ declaring side's, undoubled, by the ``spitzen`` reading, ``spitzen_copies`` /
 card masks; ``bridge_order``, ``team_cards``, ``first_round_points``: the rules the deal's
 card play followed (``natural``/``skat``, ``first_round``/``all``: labels of the kernel's
 flags), so that a recorded deal's card play can be set up from its columns alone
-(``doko_skat_cardplay.start``)."""
+(``cardplay.start``)."""
 COL = {name: j for j, (name, _) in enumerate(COLUMNS)}
 C_DEAL, C_DEALER, C_TURNED, C_FR_GAME, C_FR_TRUMP, C_FR_TRICKS, C_FR_POINTS = (COL[n] for n in (
     "deal", "dealer", "turned_up", "fr_game", "fr_trump", "fr_tricks_0", "fr_points_0"))
@@ -291,8 +291,8 @@ def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray
         i64["points_pair"], i64["points_lone"], i64["declaring_side"], i64["game"] == GRAND,
         i64["spitzen_copies"], i64["spitzen_ranks"], i64["lone_both_by"], i64["team_cards"],
         fr_tricks[lone, np.arange(lone.shape[0])], columns["nobody_declared"],
-        p[P_BOTH_COPIES], SPITZEN_RANKS[p[P_SPITZEN]], TIE_SPECIAL[p[P_TIE_SPECIAL]],
-        ZERO_SUM[p[P_ZERO_SUM]], rule_bands(rules))
+        (p[P_BOTH_COPIES], SPITZEN_RANKS[p[P_SPITZEN]], TIE_SPECIAL[p[P_TIE_SPECIAL]],
+         ZERO_SUM[p[P_ZERO_SUM]], rule_bands(rules)))
     for name, values in (("special_pair", special_pair), ("special_lone", special_lone),
                          ("spitzen", spitzen), ("winner_side", winner), ("value", value)):
         out[name] = values.astype(np.int8)

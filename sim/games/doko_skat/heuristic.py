@@ -1,6 +1,6 @@
 """A card player's heuristic for Doko-Skat (``doko_skat``).
 
-It decides from what its seat sees (``doko_skat_obs``), with tables worked out once per
+It decides from what its seat sees (``observation``), with tables worked out once per
 game type so that a decision costs a few mask operations:
 
 * **Partners.** In the main game the teams are known. In the first round it works out

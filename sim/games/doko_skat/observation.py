@@ -63,7 +63,7 @@ class Fields(NamedTuple):
     TURNED_UP: int = 1
     """The turned-up card."""
     FR_GAME: int = 1
-    """The first round's game code (``doko_skat_values``; -1 while undecided)."""
+    """The first round's game code (``values``; -1 while undecided)."""
     FR_TABLE: int = 1
     """Its trick table."""
     GAME: int = 1

@@ -1,6 +1,6 @@
 """The table screen of Doko-Skat (``doko_skat``): what the person's seat sees, the decision
 due with its legal choices, the other seats' moves as they happen, and the result with
-the score broken down as ``doko_skat_values.settle_terms`` returns it.
+the score broken down as ``values.settle_terms`` returns it.
 
 Everything shown comes from the seat's observation (``sim.games.doko_skat.observation``), the
 public actions, and, once the deal is over, its result columns. Two facts the actions

@@ -139,12 +139,12 @@ def moves(state, q, out, rep, scores):
     n = state[S.TRICK_N]
     if n == 0:
         return solver.ordered(reps, -1, -1, False, solver.tops(live, order, perm, SPAN[table]),
-                              NO_CARDS, NO_CARDS, NO_CARDS, eff, strength, POINTS, out, scores)
+                              NO_CARDS, NO_CARDS, NO_CARDS, (eff, strength, POINTS), out, scores)
     pos = trick_winner(state[S.TRICK_CARD:S.TRICK_CARD + n], n, eff, strength)
     winner = (state[S.TRICK_LEADER] + pos) % 3
     partner = solver.same_side(q, winner, seat)
     return solver.ordered(reps, state[S.TRICK_CARD], state[S.TRICK_CARD + pos], partner, NO_CARDS,
-                          NO_CARDS, NO_CARDS, NO_CARDS, eff, strength, POINTS, out, scores)
+                          NO_CARDS, NO_CARDS, NO_CARDS, (eff, strength, POINTS), out, scores)
 
 
 

@@ -25,7 +25,7 @@ its ``CODEC``:
 
 Both copies of a Doppelkopf card print the same, so a trace does not say which copy a
 seat played or put away; a card name parses to its first copy and the kernel, replaying,
-takes whichever copy the seat holds (``doko_skat_values.held_copy``).
+takes whichever copy the seat holds (``values.held_copy``).
 
 >>> CODEC.declaration({"type": "declare", "seat": 0, "game": "bridge", "trump": "H"})
 7

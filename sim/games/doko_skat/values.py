@@ -37,7 +37,7 @@ from sim.tricks import TRUMP, build_table, stack_tables
 
 JIT: Any = {"cache": True, "_nrt": False}
 """``numba.njit``'s options for Doko-Skat's compiled code (these tables and rules, the
-kernel, its card play, the policy dispatch), as ``skat_values.JIT`` for the Skat family:
+kernel, its card play, the policy dispatch), as ``sim.games.skat_family.values.JIT`` for the Skat family:
 cached, and without numba's reference counting (``_nrt``). They allocate nothing, and the
 atomic counts numba keeps on each array handed to an inlined helper with branches
 (``kernel.ask``, ``kernel.record``) cost more than a trick's rules."""
@@ -384,16 +384,15 @@ def settle(points_pair, points_lone, declaring, grand, n_spitzen, special_pair, 
 
 @numba.njit(**JIT_NRT)
 def settle_all(points_pair, points_lone, declaring, grand, spitzen_copies, spitzen_ranks, both_at,
-               all_cards, lone_fr_tricks, redeal, both_copies, ranks, tie_special, zero_sum,
-               bands):
-    """Every deal of the arrays scored under the scoring rules (``both_copies`` reading, the
-    ``ranks`` flag of ``spitzen``, ``tie_special``, ``zero_sum``, the ``bands``' points) from
-    what its play
-    decided: the side totals and declaring side, the Spitzen by either reading, where the
-    lone player's cards hold both copies (``both_copies_at``) and the teams' ``all_cards``,
-    the lone player's first-round tricks and the redeal. Returns the arrays ``(lone_both,
-    special_pair, special_lone, spitzen, winner_side, tie, value, pair_score,
-    lone_score)``."""
+               all_cards, lone_fr_tricks, redeal, scoring):
+    """Every deal of the arrays scored under the scoring rules (``scoring``: the
+    ``both_copies`` reading, the ``ranks`` flag of ``spitzen``, ``tie_special``, ``zero_sum``,
+    the ``bands``' points) from what its play decided: the side totals and declaring side,
+    the Spitzen by either reading, where the lone player's cards hold both copies
+    (``both_copies_at``) and the teams' ``all_cards``, the lone player's first-round tricks
+    and the redeal. Returns the arrays ``(lone_both, special_pair, special_lone, spitzen,
+    winner_side, tie, value, pair_score, lone_score)``."""
+    both_copies, ranks, tie_special, zero_sum, bands = scoring
     n = points_pair.shape[0]
     lone_both = np.empty(n, np.bool_)
     special_pair = np.empty(n, np.int64)

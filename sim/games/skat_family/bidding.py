@@ -2,10 +2,10 @@
 discard, declaration and card questions a kernel puts to a seat (which policy answers is
 ``sim.games.skat_family.policies``).
 
-A "seat" here is the place whose observation is filled (``skat_obs``); the
+A "seat" here is the place whose observation is filled (``observation``); the
 "player" is who decides, as the trace names him (in Skat both are the same; in
 Skat-en-deux the defender decides for the blind's place too).
-Compiled as ``skat_values.JIT`` says (without numba's reference counting).
+Compiled as ``values.JIT`` says (without numba's reference counting).
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ it.
 >>> begin(state, 3, 1, -1, 0)
 >>> for place in range(3):
 ...     sit(state, place, hands[place], place)
->>> contract(state, GRAND, 2, -1, 18, 1, 0, 0, 0, 0, np.uint64(0), np.uint64(0), 0, 0)
+>>> contract(state, GRAND, 2, -1, 18, 1, np.uint64(0), np.uint64(0), 0, 0)
 >>> for card in ("C7", "C8", "CA"):
 ...     step(state, SKAT_DECK.index(card))
 >>> int(state[S.POINTS + 0]), int(state[S.TRICKS + 0]), int(state[S.TO_MOVE])
@@ -214,33 +214,37 @@ def sit(state, place, cards, player):
 
 
 @numba.njit(**JIT)
-def contract(state, game, declarer, defender, bid, hand_game, ouvert, schneider_announced,
-             schwarz_announced, open_level, skat, skat_seen, offers, contra_re):
-    """The declared game: its type, the declarer's place (and the defender's who offers, -1
-    for none), the bid, hand, ouvert, announcements, open level, the cards that count for the
+def contract(state, decl, declarer, defender, bid, hand_game, skat, skat_seen, offers,
+             contra_re):
+    """The declared game: its declaration code ``decl`` (``declare``), the declarer's place
+    (and the defender's who offers, -1 for none), the bid, hand, the cards that count for the
     declarer and those he saw, whether offers are allowed and whether ``contra_re`` holds
-    (it implies offers)."""
-    state[S.GAME] = game
+    (it implies offers; no offers in a null game)."""
     state[S.DECLARER] = declarer
     state[S.DEFENDER] = defender
     state[S.BID] = bid
     state[S.HAND_GAME] = hand_game
-    state[S.OUVERT] = ouvert
-    state[S.SCHNEIDER_ANN] = schneider_announced
-    state[S.SCHWARZ_ANN] = schwarz_announced
-    state[S.OPEN_LEVEL] = open_level
     state[S.SKAT] = np.int64(skat)
     state[S.SKAT_SEEN] = np.int64(skat_seen)
-    state[S.OFFERS] = 1 if (offers or contra_re) and game != NULL else 0
+    state[S.OFFERS] = 1 if offers or contra_re else 0
     state[S.CONTRA_RE] = 1 if contra_re else 0
+    declare(state, decl)
+
+
+@numba.njit(**JIT)
+def declaration_of(game, ouvert, schneider_announced, schwarz_announced, open_level):
+    """The declaration code (``observation``: game | ``DECL_OUVERT`` | announcements | open
+    level) of a game with these flags."""
+    return (game | (DECL_OUVERT if ouvert else 0) | (DECL_SCHNEIDER if schneider_announced else 0)
+            | (DECL_SCHWARZ if schwarz_announced else 0) | open_level << DECL_OPEN_SHIFT)
 
 
 @numba.njit(**JIT)
 def declare(state, decl):
-    """The declaration code ``decl`` (``skat_obs``: game | ``DECL_OUVERT`` | announcements |
-    open level) as the contract's game, on a state ``contract`` set up for the same game
+    """The declaration code ``decl`` (``observation``: game | ``DECL_OUVERT`` | announcements
+    | open level) as the contract's game, on a state ``contract`` set up for the same game
     type or any suit or grand (the declarer, bid, skat and the rules' offers stay): the
-    kernels' declared game, and each declaration the lookahead player weighs."""
+    contract's own, and each declaration the lookahead player weighs."""
     game = decl & 7
     state[S.GAME] = game
     state[S.OUVERT] = 1 if decl & DECL_OUVERT else 0
@@ -650,9 +654,10 @@ def start_skat(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
     if ramsched:
         ramsch(state, np.uint64(columns["skat"][i]), bool(columns["ramsch_skat"][i]))
     else:
-        contract(state, int(columns["game"][i]), d, -1, int(columns["bid"][i]),
-                 int(columns["hand"][i]), int(columns["ouvert"][i]),
-                 int(columns["schneider_announced"][i]), int(columns["schwarz_announced"][i]), 0,
+        decl = declaration_of(int(columns["game"][i]), int(columns["ouvert"][i]),
+                              int(columns["schneider_announced"][i]),
+                              int(columns["schwarz_announced"][i]), 0)
+        contract(state, decl, d, -1, int(columns["bid"][i]), int(columns["hand"][i]),
                  np.uint64(skat), np.uint64(seen), 0, 0)
     return state, _state_actions(state, rows)
 
@@ -698,7 +703,7 @@ def start_en_deux(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
     begin(state, 3, FH, BLIND, 2 if (not hand or open_hand) else 0)
     for p in range(3):
         sit(state, p, hands[p], declarer if p == place else 1 - declarer)
-    contract(state, int(columns["game"][i]), place, RH if place == FH else FH,
-             int(columns["bid"][i]), hand, int(columns["ouvert"][i]), 0, 0, level,
+    decl = declaration_of(int(columns["game"][i]), int(columns["ouvert"][i]), 0, 0, level)
+    contract(state, decl, place, RH if place == FH else FH, int(columns["bid"][i]), hand,
              np.uint64(skat), np.uint64(seen), offers, contra_re)
     return state, _state_actions(state, rows)

@@ -2,7 +2,7 @@
 offers ("raus und gewonnen", "Stich"), accepting them, Contra and Re.
 
 Bidding, the skat, the declaration with its open level and the card play come from
-``skat_heuristic`` (the defender plays his own hand and the blind with it, each
+``heuristic`` (the defender plays his own hand and the blind with it, each
 with the other hand as known cards). Every function takes the observation only.
 """
 

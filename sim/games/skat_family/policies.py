@@ -2,7 +2,7 @@
 where a kernel's question goes to the heuristic or the random player.
 
 Each function takes the policy id, the seat's observation and the seat's own random
-stream, never the deal. Compiled as ``skat_values.JIT`` says (the policies they call inherit
+stream, never the deal. Compiled as ``values.JIT`` says (the policies they call inherit
 it: they must not allocate).
 """
 

@@ -237,7 +237,7 @@ def search_state(state):
 def step(s, position):
     """The place to move plays the card at ``position``; a complete trick goes to its
     winner (``sim.tricks.trick_winner``), with its points; the play ends after the tenth
-    trick, or at the declarer's first trick in a null game (as ``skat_cardplay.step``)."""
+    trick, or at the declarer's first trick in a null game (as ``cardplay.step``)."""
     place = s[F.TO_MOVE]
     k = s[F.TRICK_N]
     s[F.RUNS] = _runs_after(s, place, position)
@@ -444,8 +444,8 @@ def list_moves(s, q, out, rep, scores, with_rep):
                                           False)
     if n == 0:
         sure, to_partner, draw = _lead_masks(s, q, live, mine, place, game)
-        return solver.ordered(reps, -1, -1, False, sure, to_partner, draw, NO_CARDS, eff, strength,
-                              points, out, scores)
+        return solver.ordered(reps, -1, -1, False, sure, to_partner, draw, NO_CARDS, (eff, strength,
+                              points), out, scores)
     led = eff[s[F.TRICK]]
     pos = trick_winner(s[F.TRICK:F.TRICK + n], n, eff, strength)
     best = s[F.TRICK + pos]
@@ -463,8 +463,8 @@ def list_moves(s, q, out, rep, scores, with_rep):
                 m &= m - np.uint64(1)
                 if beats(answer, c, led, eff, strength):
                     covered |= bit(c)
-    return solver.ordered(reps, s[F.TRICK], best, partner, NO_CARDS, NO_CARDS, NO_CARDS, covered, eff,
-                          strength, points, out, scores)
+    return solver.ordered(reps, s[F.TRICK], best, partner, NO_CARDS, NO_CARDS, NO_CARDS, covered, (eff,
+                          strength, points), out, scores)
 
 
 @numba.njit(inline="always", **JIT_NRT)

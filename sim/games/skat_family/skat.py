@@ -63,7 +63,6 @@ from sim.games.skat_family.cardplay import (
     begin,
     card_allowed,
     contract,
-    declare,
     declarer_cards,
     declarer_points,
     finished,
@@ -100,6 +99,8 @@ from sim.games.skat_family.values import (
     T_SCHWARZ_MADE,
     T_VALUE,
     T_WON,
+    Contract,
+    Offers,
     bid_values,
     card_points,
     game_terms,
@@ -423,10 +424,11 @@ def _tricks(state, obs, pols, states, io):
 @numba.njit(**JIT)
 def settle(game, mat, hand, ouvert, schneider_announced, schwarz_announced, declarer_points,
            declarer_tricks, bid, lost_factor):
-    """Skat's settlement of a declared game: its terms (``skat_values.TERMS``)."""
-    return game_terms(game, mat, hand, ouvert, schneider_announced, schwarz_announced, 0,
-                      declarer_points, declarer_tricks, TRICKS, bid, 0, False, False, False,
-                      False, lost_factor, REJECTION_PREMIUM)
+    """Skat's settlement of a declared game: its terms (``values.TERMS``)."""
+    return game_terms(Contract(game, mat, hand, ouvert, schneider_announced, schwarz_announced,
+                               0),
+                      declarer_points, declarer_tricks, TRICKS, bid,
+                      Offers(0, False, False, False, False), lost_factor, REJECTION_PREMIUM)
 
 
 def settlement_terms(c: dict[str, Any], rules: dict[str, Any]) -> dict[str, int]:
@@ -505,13 +507,13 @@ def _ramsch(fh, hands, skat, state, obs, pols, states, params, io,
 
 
 @numba.njit(**JIT)
-def _game(declarer, bid, fh, hands, skat, seen, pickup, decl, state, obs, pols, states, io, row):
-    """The declared game: its contract in the result row and the state, then the tricks."""
+def _game(declarer, bid, fh, pickup, decl, skat, seen, scratch, pols, io, row):
+    """The declared game: its contract in the result row and the state, then the tricks
+    (``scratch``: the deal's arrays, ``_deal_scratch``)."""
+    obs, states, hands, _, state, _ = scratch
     game = decl & 7
     _seat(state, fh, hands)
-    contract(state, game, declarer, -1, bid, 0 if pickup else 1, 0, 0, 0, 0, skat, seen, False,
-             False)
-    declare(state, decl)
+    contract(state, decl, declarer, -1, bid, 0 if pickup else 1, skat, seen, False, False)
     row[C_GAME] = game
     row[C_HAND] = state[S.HAND_GAME]
     row[C_OUVERT] = state[S.OUVERT]
@@ -561,7 +563,7 @@ def play_deal(seed, deal, params, pols, values, row, scratch, io, preset):
     if io.err[0]:
         row[C_ERROR] = io.err[0]
         return
-    _game(declarer, bid, fh, hands, skat, seen, pickup, decl, state, obs, pols, states, io, row)
+    _game(declarer, bid, fh, pickup, decl, skat, seen, scratch, pols, io, row)
     _settlement(row, state, params)
 
 

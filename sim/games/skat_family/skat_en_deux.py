@@ -72,7 +72,6 @@ from sim.games.skat_family.cardplay import (
     begin,
     card_allowed,
     contract,
-    declare,
     declarer_cards,
     declarer_points,
     en_deux_result,
@@ -117,6 +116,8 @@ from sim.games.skat_family.values import (
     T_VALUE,
     T_WON,
     TERMS,
+    Contract,
+    Offers,
     bid_values,
     card_points,
     game_terms,
@@ -298,19 +299,17 @@ the pickup naming a game (lost as that game overbid)."""
 
 
 @numba.njit(**JIT)
-def settle(kind, game, mat, hand, ouvert, open_level, declarer_points, declarer_tricks, bid,
-           offer, accepted, rejected, contra, re, params):
-    """Skat-en-deux's settlement of the declarer's game under the rules ``params``
-    (``lost_factor``, ``give_up_penalty``, ``rejection_premium_percent``): its terms
-    (``skat_values.TERMS``). ``offer`` is the offer accepted, ``rejected`` whether the
-    rejection level applies (``offer_outcome``). A game given up has only its value, lost,
-    the lost factor and the score; after the pickup ``game`` is the one he named."""
+def settle(kind, contract, declarer_points, declarer_tricks, bid, offers, params):
+    """Skat-en-deux's settlement of the declarer's game (its ``Contract``, the ``Offers``)
+    under the rules ``params`` (``lost_factor``, ``give_up_penalty``,
+    ``rejection_premium_percent``): its terms (``values.TERMS``). A game given up has only
+    its value, lost, the lost factor and the score; after the pickup the contract's game is
+    the one he named."""
     lost_factor = LOST_FACTORS[params[P_LOST_FACTOR]]
     if kind == DECLARED:
-        return game_terms(game, mat, hand, ouvert, 0, 0, open_level, declarer_points,
-                          declarer_tricks, TRICKS, bid, offer, accepted, rejected, contra, re,
+        return game_terms(contract, declarer_points, declarer_tricks, TRICKS, bid, offers,
                           lost_factor, params[P_PREMIUM])
-    value = overbid_value(game, bid) if kind == GIVEN_UP_AFTER_PICKUP else 0
+    value = overbid_value(contract.game, bid) if kind == GIVEN_UP_AFTER_PICKUP else 0
     score = -lost_factor * value if kind == GIVEN_UP_AFTER_PICKUP else -params[P_PENALTY]
     z = np.int64(0)
     return (z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, np.int64(value), z,
@@ -330,9 +329,11 @@ def _row_terms(row, params):
         kind = GIVEN_UP_AFTER_PICKUP if row[C_GAME] >= 0 else GIVEN_UP_AT_18
     taken, rejected = offer_outcome(row[C_OFFER], row[C_SECOND_OFFER], row[C_ACCEPTED] != 0,
                                     params[P_CONTRA_RE] == CONTRA_RE_ON)
-    return kind, settle(kind, row[C_GAME], row[C_MATADORS], row[C_HAND], row[C_OUVERT],
-                        row[C_OPEN], row[C_DPOINTS], row[C_DTRICKS], row[C_BID], taken,
-                        row[C_ACCEPTED], rejected, row[C_CONTRA], row[C_RE], params)
+    contract = Contract(row[C_GAME], row[C_MATADORS], row[C_HAND], row[C_OUVERT], 0, 0,
+                        row[C_OPEN])
+    offers = Offers(taken, row[C_ACCEPTED], rejected, row[C_CONTRA], row[C_RE])
+    return kind, settle(kind, contract, row[C_DPOINTS], row[C_DTRICKS], row[C_BID], offers,
+                        params)
 
 
 @numba.njit(**JIT)
@@ -649,17 +650,16 @@ def _tricks(state, obs, pols, states, io):
 
 
 @numba.njit(**JIT)
-def _game(place, declarer, bid, pickup, decl, hands, skat, seen, state, obs, pols, states,
-          params, io, row):
+def _game(place, declarer, bid, pickup, decl, skat, seen, scratch, pols, params, io, row):
     """The declared game: its contract in the result row and the state (the defender plays
-    the blind), then the tricks."""
+    the blind), then the tricks (``scratch``: the deal's arrays, ``_deal_scratch``)."""
+    obs, states, hands, _, state, _ = scratch
     game = decl & 7
     begin(state, 3, FH, BLIND, _max_open(pickup, params))
     for p in range(3):
         sit(state, p, hands[p], declarer if p == place else 1 - declarer)
-    contract(state, game, place, RH if place == FH else FH, bid, 0 if pickup else 1, 0, 0, 0,
-             0, skat, seen, params[P_OFFERS] == OFFERS_ON, params[P_CONTRA_RE] == CONTRA_RE_ON)
-    declare(state, decl)
+    contract(state, decl, place, RH if place == FH else FH, bid, 0 if pickup else 1, skat, seen,
+             params[P_OFFERS] == OFFERS_ON, params[P_CONTRA_RE] == CONTRA_RE_ON)
     row[C_GAME] = game
     row[C_HAND] = state[S.HAND_GAME]
     row[C_OUVERT] = state[S.OUVERT]
@@ -742,8 +742,7 @@ def _play(seed, deal, params, pols, values, row, scratch, io, preset):
     if io.err[0]:
         row[C_ERROR] = io.err[0]
         return
-    _game(place, declarer, bid, pickup, decl, hands, skat, seen, state, obs, pols, states,
-          params, io, row)
+    _game(place, declarer, bid, pickup, decl, skat, seen, scratch, pols, params, io, row)
     _settlement(row, state)
 
 

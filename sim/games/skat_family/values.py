@@ -11,7 +11,7 @@ options (computed, never typed in) and the settlement of a finished game.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -152,6 +152,32 @@ T = {name: j for j, name in enumerate(TERMS)}
  T_LOST_FACTOR, T_SCORE, T_SCHNEIDER_MADE, T_SCHWARZ_MADE) = (T[n] for n in TERMS)
 
 
+class Contract(NamedTuple):
+    """A declared game as its settlement reads it (``game_terms``)."""
+
+    game: Any
+    matadors: Any
+    """Signed: "with" > 0, "without" < 0 (0 in a null game)."""
+    hand: Any
+    ouvert: Any
+    schneider_announced: Any
+    schwarz_announced: Any
+    open_levels: Any
+    """Skat-en-deux's open levels (0 in Skat)."""
+
+
+class Offers(NamedTuple):
+    """Skat-en-deux's offers, Contra and Re as the settlement reads them (none in Skat)."""
+
+    offer: Any
+    """The offer taken: 1 "raus", 2 "Stich", 0 none (``offer_outcome``)."""
+    accepted: Any
+    rejected: Any
+    """Whether the rejection level applies (``offer_outcome``)."""
+    contra: Any
+    re: Any
+
+
 @numba.njit(**JIT)
 def _suit_levels(mat, hand, ouvert, schneider_announced, schwarz_announced, open_levels,
                  declarer_points, declarer_tricks, total_tricks, offer, accepted):
@@ -178,10 +204,10 @@ def _suit_levels(mat, hand, ouvert, schneider_announced, schwarz_announced, open
 
 
 @numba.njit(**JIT)
-def game_terms(game, mat, hand, ouvert, schneider_announced, schwarz_announced, open_levels,
-               declarer_points, declarer_tricks, total_tricks, bid, offer, accepted, rejected,
-               contra, re, lost_factor, premium):
-    """Settle a finished declared game: its terms (``TERMS``, a tuple in that order).
+def game_terms(contract, declarer_points, declarer_tricks, total_tricks, bid, offers,
+               lost_factor, premium):
+    """Settle a finished declared game (its ``Contract``, Skat-en-deux's ``Offers``): its
+    terms (``TERMS``, a tuple in that order).
 
     Suit and grand: base x (matadors + 1 game + hand + Schneider + Schwarz + announcements +
     ``open_levels``); announced levels count whether reached or not (ouvert implies Schwarz
@@ -193,6 +219,8 @@ def game_terms(game, mat, hand, ouvert, schneider_announced, schwarz_announced, 
     the seed's x 1.5 at 50), x 2 for ``contra`` and x 2 more for ``re``. Null: 23, hand 35, ouvert 46,
     ouvert hand 59, won without a trick. Lost: - ``lost_factor`` x value.
     """
+    game, mat, hand, ouvert, schneider_announced, schwarz_announced, open_levels = contract
+    offer, accepted, rejected, contra, re = offers
     z = np.int64(0)
     if game == NULL:
         value = null_value(hand, ouvert)
@@ -244,9 +272,10 @@ def settle_suit(game, mat, hand, ouvert_announced, schneider_announced, schwarz_
     final game value before the lost factor; ``schneider`` and ``schwarz`` whether they
     were reached. ``open_levels`` are skat_en_deux's open levels.
     """
-    t = game_terms(game, mat, hand, ouvert_announced, schneider_announced, schwarz_announced,
-                   open_levels, declarer_points, declarer_tricks, total_tricks, bid, 0, False,
-                   False, False, False, 1, REJECTION_PREMIUM)
+    t = game_terms(Contract(game, mat, hand, ouvert_announced, schneider_announced,
+                            schwarz_announced, open_levels),
+                   declarer_points, declarer_tricks, total_tricks, bid,
+                   Offers(0, False, False, False, False), 1, REJECTION_PREMIUM)
     return (t[T_WON] == 1, t[T_VALUE], t[T_SCHNEIDER_MADE] == 1, t[T_SCHWARZ_MADE] == 1,
             t[T_OVERBID] == 1)
 

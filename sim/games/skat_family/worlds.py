@@ -42,6 +42,7 @@ from sim.games.skat_family.cardplay import (
     S,
     begin,
     contract,
+    declaration_of,
     declare,
     declarer_cards,
     declarer_points,
@@ -73,6 +74,8 @@ from sim.games.skat_family.values import (
     RAMSCH,
     REJECTION_PREMIUM,
     T_SCORE,
+    Contract,
+    Offers,
     card_points,
     game_terms,
     matadors,
@@ -226,8 +229,8 @@ def _opening(obs, rng, state, hand, skat, bid, hand_game):
             k += 1
     if not skat:
         skat = dealt[2]
-    contract(state, CLUBS, place, 2 - place if blind >= 0 else -1, bid, hand_game, 0, 0, 0, 0,
-             skat, skat if hand_game == 0 else np.uint64(0), obs[O.OFFERS_LEFT] != 0,
+    contract(state, CLUBS, place, 2 - place if blind >= 0 else -1, bid, hand_game, skat,
+             skat if hand_game == 0 else np.uint64(0), obs[O.OFFERS_LEFT] != 0,
              obs[O.CONTRA_RE] != 0)
 
 
@@ -243,7 +246,7 @@ PUT_SHIFT = 16
 """A plan's discard (a mask of two cards) sits from this bit on; 0: the heuristic's discard
 for the plan's game (``discard_for``)."""
 DECL_MASK = (1 << 8) - 1
-"""A plan's declaration code (``skat_obs``: game, ouvert, announcements, open level)."""
+"""A plan's declaration code (``observation``: game, ouvert, announcements, open level)."""
 
 
 @numba.njit(inline="always", **JIT)
@@ -342,10 +345,10 @@ def _seat_and_contract(obs, state, hands, skat, places, declarer, blind, ramsche
         if blind >= 0:
             defender = 2 - declarer  # forehand 0 or rearhand 2, the one not declaring
         offers = obs[O.OFFERS_LEFT] != 0 or obs[O.OFFER] != OFFER_NONE
-        contract(state, obs[O.GAME], declarer, defender, obs[O.BID], obs[O.HAND_GAME],
-                 obs[O.OUVERT], obs[O.SCHNEIDER_ANN], obs[O.SCHWARZ_ANN], obs[O.OPEN_LEVEL],
-                 skat, skat if obs[O.HAND_GAME] == 0 else np.uint64(0), offers,
-                 obs[O.CONTRA_RE] != 0)
+        decl = declaration_of(obs[O.GAME], obs[O.OUVERT], obs[O.SCHNEIDER_ANN],
+                              obs[O.SCHWARZ_ANN], obs[O.OPEN_LEVEL])
+        contract(state, decl, declarer, defender, obs[O.BID], obs[O.HAND_GAME], skat,
+                 skat if obs[O.HAND_GAME] == 0 else np.uint64(0), offers, obs[O.CONTRA_RE] != 0)
         _offers(obs, state)
     phase = obs[O.PHASE]
     state[S.PHASE] = PLAY if phase == PH_PLAY else phase
@@ -383,11 +386,11 @@ def value(state, player):
     mat = 0 if game == NULL else matadors(declarer_cards(state), game)
     taken, rejected = offer_outcome(state[S.OFFER], state[S.SECOND_OFFER_TRICK],
                                     state[S.ACCEPTED] != 0, state[S.CONTRA_RE] != 0)
-    t = game_terms(game, mat, state[S.HAND_GAME], state[S.OUVERT], state[S.SCHNEIDER_ANN],
-                   state[S.SCHWARZ_ANN], state[S.OPEN_LEVEL], declarer_points(state),
-                   state[S.TRICKS + declarer], TRICKS, state[S.BID], taken, state[S.ACCEPTED],
-                   rejected, state[S.SAID_CONTRA], state[S.SAID_RE], DEFAULT_LOST_FACTOR,
-                   REJECTION_PREMIUM)
+    contract = Contract(game, mat, state[S.HAND_GAME], state[S.OUVERT], state[S.SCHNEIDER_ANN],
+                        state[S.SCHWARZ_ANN], state[S.OPEN_LEVEL])
+    offers = Offers(taken, state[S.ACCEPTED], rejected, state[S.SAID_CONTRA], state[S.SAID_RE])
+    t = game_terms(contract, declarer_points(state), state[S.TRICKS + declarer], TRICKS,
+                   state[S.BID], offers, DEFAULT_LOST_FACTOR, REJECTION_PREMIUM)
     score = np.float64(t[T_SCORE])
     return score if state[S.PLAYER_AT + declarer] == player else -score
 
