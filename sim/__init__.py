@@ -26,19 +26,21 @@ NOT_ENGINE = ("screen.py", "trace.py", "trace_skat_en_deux.py")
 """Files of a game's package that no kernel reaches."""
 
 
-def _source_hash() -> str:
+def source_hash(root: Path, names: tuple[str, ...] = (".",), leave_out: tuple[str, ...] = ()) -> str:
+    """A hash of the Python sources ``names`` under ``root`` (a file, or a folder read whole,
+    less the file names ``leave_out``): what compiled kernels depend on. A game declared
+    outside ``sim`` versions its kernel tag with its own folder's."""
     digest = hashlib.sha256()
-    root = Path(__file__).parent
-    for name in ENGINE_SOURCES:
+    for name in names:
         paths = [root / name] if name.endswith(".py") else sorted(
-            p for p in (root / name).rglob("*.py") if p.name not in NOT_ENGINE)
+            p for p in (root / name).rglob("*.py") if p.name not in leave_out)
         for path in paths:
             digest.update(path.relative_to(root).as_posix().encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
-SOURCE_HASH = _source_hash()
+SOURCE_HASH = source_hash(Path(__file__).parent, ENGINE_SOURCES, NOT_ENGINE)
 """Hash of the engine's source: results and compiled kernels are tied to it."""
 
 if "NUMBA_CACHE_DIR" not in os.environ:

@@ -177,3 +177,18 @@ def test_the_cache_folder_holds_when_numba_is_imported_first() -> None:
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
                          text=True, check=True, env=env).stdout.split()
     assert out == ["True", "True"]
+
+
+def test_a_kernel_tag_with_another_version_is_another_compiled_loop() -> None:
+    """A game declared outside ``sim`` (the toy) versions its kernel tag with its sources:
+    numba keys the cached shard loop on the tag's type, so a changed game is compiled anew
+    instead of loading a stale loop; the games of ``sim`` need no version."""
+    import numba
+
+    from sim import source_hash
+
+    assert numba.typeof(KernelTag("toy", "a")) != numba.typeof(KernelTag("toy", "b"))
+    assert numba.typeof(KernelTag("toy", "a")) == numba.typeof(KernelTag("toy", "a"))
+    assert all(GAMES[name].kernel.version == "" for name in ("skat", "doko_duell"))
+    toy = ROOT / "tests" / "toygame"
+    assert source_hash(toy) != source_hash(ROOT / "sim" / "engine")

@@ -440,11 +440,11 @@ def test_start_reads_the_rules_from_their_columns() -> None:
     assert (batch.columns["bridge_order"] == 1).all() and (batch.columns["team_cards"] == 1).all()
     assert not batch.columns["first_round_points"].any()
     assert G.rule_flags(given) == G.rule_flags(rules) == (1, 1, 0)
-    told = cp.start(batch.columns, 0, batch.actions[0], given)
+    told = G.start_card_play(batch.columns, 0, batch.actions[0], given)
     untold = cp.start(batch.columns, 0, batch.actions[0])
     assert told is not None and untold is not None and np.array_equal(told[0], untold[0])
     with pytest.raises(ValueError, match="other rules"):
-        cp.start(batch.columns, 0, batch.actions[0], {"bridge_order": "skat"})
+        G.start_card_play(batch.columns, 0, batch.actions[0], {"bridge_order": "skat"})
     bridges = 0
     for i in range(400):
         started = cp.start(batch.columns, i, batch.actions[i])

@@ -116,7 +116,7 @@ def decisions(rules: dict, policies: list[str], seed: int, deals: list[int]
         for card in plays[:9]:
             yield state.copy()
             cp.step(state, card)
-        start = cp.start(batch.columns, 0, batch.actions[0], resolved)
+        start = GAME.card_play.start(batch.columns, 0, batch.actions[0], resolved)
         assert start is not None
         main, rest = start
         state = np.zeros(sd.LENGTH, np.int64)

@@ -360,3 +360,12 @@ def test_the_command_line_refuses_the_toy_a_solving_player(toy_registered: None,
     assert err == (f"stichsim: error: game toy does not support policy '{policy}' "
                    f"(its policies: random, heuristic, lookahead)\n")
     assert not list(tmp_path.iterdir())
+
+
+def test_the_toy_kernel_tag_carries_its_folder_s_sources() -> None:
+    """The toy's compiled loop is keyed on its own sources, which ``sim.SOURCE_HASH`` does not
+    cover: an edit to the toy compiles it anew."""
+    from sim import source_hash
+
+    assert toy.GAME.kernel.version == source_hash(Path(toy.__file__).parent)
+    assert len(toy.GAME.kernel.version) == 16

@@ -29,15 +29,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from sim.cards import CardError, Deck, card_word
 from sim.errors import StichsimError
-
-if TYPE_CHECKING:
-    from sim.engine.game import Game
 
 
 class DealError(StichsimError):
@@ -67,7 +64,24 @@ class Layout:
     from_cards: Callable[[Mapping[str, Any]], list[list[str]]]
 
 
-def notation(game: Game) -> str:
+class Dealt(Protocol):
+    """What writing and reading a deal by hand needs of a game (its declaration,
+    ``sim.engine.game.Game``, has it)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def n_players(self) -> int: ...
+
+    @property
+    def deck(self) -> Deck: ...
+
+    @property
+    def deal_layout(self) -> Layout: ...
+
+
+def notation(game: Dealt) -> str:
     """How ``game``'s deal is written, for help and error messages."""
     return " / ".join(f"{g.name} ({g.size})" for g in game.deal_layout.groups)
 
@@ -98,7 +112,7 @@ def _allocate(groups: Sequence[Sequence[str]], spec: Sequence[Group], deck: Deck
     return out
 
 
-def order_of(game: Game, groups: Sequence[Sequence[str]], dealer: int) -> np.ndarray:
+def order_of(game: Dealt, groups: Sequence[Sequence[str]], dealer: int) -> np.ndarray:
     """The deck order that deals ``groups`` (card names per group of ``game``'s layout)
     when ``dealer`` deals; ``DealError`` if they are no valid deal."""
     spec = game.deal_layout
@@ -122,12 +136,12 @@ def parse_groups(text: str) -> list[list[str]]:
     return [[card_word(w) for w in part.replace(",", " ").split()] for part in text.split("/")]
 
 
-def deck_order(game: Game, text: str, dealer: int) -> np.ndarray:
+def deck_order(game: Dealt, text: str, dealer: int) -> np.ndarray:
     """The deck order of the deal written ``text`` (``DealError`` if it is none)."""
     return order_of(game, parse_groups(text), dealer)
 
 
-def trace_order(game: Game, cards: Mapping[str, Any], dealer: int) -> np.ndarray:
+def trace_order(game: Dealt, cards: Mapping[str, Any], dealer: int) -> np.ndarray:
     """The deck order of a trace's ``cards`` block (a deal given by hand, replayed)."""
     try:
         groups = game.deal_layout.from_cards(cards)

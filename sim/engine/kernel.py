@@ -311,21 +311,27 @@ _PLAIN: dict[tuple[Callable[..., Any], str], Callable[..., Any]] = {}
 class KernelTag:
     """A game's kernel tag (``Game.kernel``): handed to ``play_shard``, it tells numba which
     game's ``play_deal`` and ``deal_scratch`` to compile the loop with. Each game's tag has a
-    numba type of its own (``KernelTagType``), so the compiled loops never mix."""
+    numba type of its own (``KernelTagType``), so the compiled loops never mix.
 
-    def __init__(self, game: str) -> None:
+    ``version`` names the game's sources where ``sim.SOURCE_HASH`` does not cover them (a
+    game declared outside ``sim``, such as the toy game of the tests): the cached loop is
+    keyed on its type, so a changed game compiles anew instead of loading a stale loop."""
+
+    def __init__(self, game: str, version: str = "") -> None:
         self.game = game
+        self.version = version
 
     def __repr__(self) -> str:
-        return f"KernelTag({self.game!r})"
+        return f"KernelTag({self.game!r}{f', {self.version!r}' if self.version else ''})"
 
 
 class KernelTagType(types.Dummy):
-    """The numba type of one game's ``KernelTag``: it carries no data, only the game."""
+    """The numba type of one game's ``KernelTag``: it carries no data, only the game (and
+    the version of its sources, if it has one)."""
 
-    def __init__(self, game: str) -> None:
+    def __init__(self, game: str, version: str = "") -> None:
         self.game = game
-        super().__init__(f"KernelTag({game})")
+        super().__init__(f"KernelTag({game}{'@' + version if version else ''})")
 
 
 register_model(KernelTagType)(models.OpaqueModel)
@@ -333,7 +339,7 @@ register_model(KernelTagType)(models.OpaqueModel)
 
 @typeof_impl.register(KernelTag)
 def _typeof_tag(tag: KernelTag, context: Any) -> KernelTagType:
-    return KernelTagType(tag.game)
+    return KernelTagType(tag.game, tag.version)
 
 
 @unbox(KernelTagType)

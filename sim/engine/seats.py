@@ -22,10 +22,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from sim.engine.game import Game
+from typing import Protocol
 
 RANDOM = 0
 HEURISTIC = 1
@@ -127,7 +124,21 @@ def is_solving(pol: int) -> bool:
     return pol >= 0 and (pol & KIND_MASK) in (PIMC, DD)
 
 
-def supported_ids(names: Sequence[str], game: Game, known: dict[str, int] = POLICIES) -> list[int]:
+class Seated(Protocol):
+    """What seating policies needs of a game (its declaration, ``sim.engine.game.Game``, has
+    it)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def n_players(self) -> int: ...
+
+    @property
+    def policies(self) -> frozenset[str]: ...
+
+
+def supported_ids(names: Sequence[str], game: Seated, known: dict[str, int] = POLICIES) -> list[int]:
     """Kernel ids of the named policies (names from ``known``), each one ``game`` supports
     (``Game.policies``): a policy it does not is refused with one line."""
     ids = [policy_id(n, known) for n in names]
@@ -140,7 +151,7 @@ def supported_ids(names: Sequence[str], game: Game, known: dict[str, int] = POLI
     return ids
 
 
-def policy_ids(names: Sequence[str], game: Game, known: dict[str, int] = POLICIES) -> list[int]:
+def policy_ids(names: Sequence[str], game: Seated, known: dict[str, int] = POLICIES) -> list[int]:
     """Kernel ids of the named policies, one per seat of ``game`` (names from ``known``;
     ``lookahead`` may carry its rollouts: ``lookahead:64``), each one the game supports."""
     if len(names) != game.n_players:

@@ -18,7 +18,7 @@ A decision before the card play (a bid, the skat, a discard, a declaration, a gi
 through ``best_action`` (or ``action_values``, for the means themselves) with a world and a
 step of its own, the game's ``pregame_world`` or ``declaration_world``.
 
-Each game's dispatch (``sim.engine.seats.<game>_lookahead``) calls these with its functions. They
+Each game's dispatch (its package's ``lookahead``) calls these with its functions. They
 are inlined into the caller: a compiled function that receives compiled functions as
 arguments could not be cached with its caller, and the kernel's shard loop must be.
 """

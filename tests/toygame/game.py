@@ -20,12 +20,14 @@ The card play's rules, state and random and heuristic players live in ``toygame.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import numba
 import numpy as np
 
 from sim import actions as A
+from sim import source_hash
 from sim.cards import bit
 from sim.engine.cardplay import CardPlay
 from sim.engine.deals import Group, Layout
@@ -234,7 +236,7 @@ def _seat_won(columns: Mapping[str, np.ndarray], seat: int) -> np.ndarray:
 GAME = Game(
     name=NAME, n_players=N_PLAYERS, deck=DECK, tricks=TRICKS, options=OPTIONS, columns=COLUMNS,
     categories={}, outcome=Outcome("score", "points", lambda c: c["starter"], _seat_won),
-    observation=OB, kernel=KernelTag(NAME),
+    observation=OB, kernel=KernelTag(NAME, source_hash(Path(__file__).parent)),
     kernel_params=kernel_params, rescore=rescore,
     deal_layout=Layout((Group("hand of player 0", HAND), Group("hand of player 1", HAND)),
                        lambda cards, dealer: cards[0] + cards[1], lambda c: list(c["hands"])),

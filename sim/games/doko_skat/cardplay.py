@@ -31,7 +31,7 @@ Once a round is over (``DONE``) the trick fields keep its last trick, as the sea
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -393,23 +393,22 @@ FIRST_ROUND_CARDS = 3 * FIRST_ROUND_TRICKS
 
 
 def start(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
-          rules: Mapping[str, Any] | None = None) -> tuple[np.ndarray, Sequence[int]] | None:
+          flags: tuple[int, int, int] | None = None) -> tuple[np.ndarray, Sequence[int]] | None:
     """Deal ``i``'s state before the main game's first trick, rebuilt from its result
     columns (the cards dealt, the teams, the declared game or the redeal, the discards, the
     rules the card play followed) and its first-round plays; and the main game's recorded
     plays. ``None`` for a deal that did not reach its end (a replay error, a person's stop).
     The columns hold the rules (``bridge_order``, ``team_cards``, ``first_round_points``);
-    ``rules``, if given, must be the same."""
+    ``flags``, the rules' as ``game.rule_flags`` reads them, if given, must be the same."""
     col = {name: values[i].item() for name, values in columns.items()}
     plays = [int(r[2]) for r in rows if r[0] == A.PLAY]
     if col["replay_error"] or len(plays) != FIRST_ROUND_CARDS + 3 * TRICKS:
         return None
-    flags = (col["bridge_order"], col["team_cards"], int(col["first_round_points"]))
-    from sim.games.doko_skat.game import rule_flags  # the game's module imports this one
-
-    if rules is not None and flags != rule_flags(rules):
-        raise ValueError(f"deal {i} was played under other rules than {dict(rules)} "
-                         f"(its columns: bridge_order, team_cards, first_round_points {flags})")
+    played = (col["bridge_order"], col["team_cards"], int(col["first_round_points"]))
+    if flags is not None and played != flags:
+        raise ValueError(f"deal {i} was played under other rules than those given "
+                         f"(its columns: bridge_order, team_cards, first_round_points {played})")
+    flags = played
     state = np.zeros(LENGTH, np.int64)
     forehand = (col["dealer"] + 1) % 3
 

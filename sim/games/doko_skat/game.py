@@ -33,7 +33,7 @@ state. Compiled as ``values.JIT`` says (without numba's reference counting).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numba
@@ -204,6 +204,13 @@ def rule_flags(rules: Mapping[str, Any]) -> tuple[int, int, int]:
     p = kernel_params(OPTIONS.resolve(dict(rules), NAME))
     return (int(SKAT_ORDER[p[P_BRIDGE_ORDER]]), int(ALL_CARDS[p[P_TEAM_CARDS]]),
             int(FIRST_ROUND_COUNTS[p[P_FIRST_ROUND_POINTS]]))
+
+
+def start_card_play(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
+                    rules: Mapping[str, Any] | None = None) -> tuple[np.ndarray, Sequence[int]] | None:
+    """``CardPlay.start``: the recorded deal's main game (``cardplay.start``), checked
+    against ``rules`` if given."""
+    return CP.start(columns, i, rows, None if rules is None else rule_flags(rules))
 
 
 # --- results -------------------------------------------------------------------------------
@@ -663,7 +670,7 @@ GAME = Game(
     deal_layout=DEAL_LAYOUT, trace_codec="sim.games.doko_skat.trace",
     screen="sim.games.doko_skat.screen:DokoSkatScreen",
     card_play=CardPlay(S, CP.LENGTH, CP.legal, step, observe, finished, decide, CP.playout,
-                       CP.start, CP.result),
+                       start_card_play, CP.result),
     policies=EVERY_POLICY, solver=Solver("sim.games.doko_skat.solver", bench_positions=20),
     compile_seconds=90)
 """Doko-Skat, as the registry (``sim.registry``) knows it."""
