@@ -533,7 +533,7 @@ def test_the_value_is_the_score_difference_under_the_default_scoring(rules: dict
     scoring = {k: v for k, v in GAME.rules().items() if GAME.options.by_name[k].scoring_only}
     default = GAME.rescore(batch.columns, {**resolved, **scoring})
     for i in range(300):
-        start = cp.start(batch.columns, i, batch.actions[i], resolved)
+        start = GAME.card_play.start(batch.columns, i, batch.actions[i], resolved)
         assert start is not None
         state, plays = start
         for card in plays:
