@@ -110,3 +110,8 @@ class CardPlay:
     playout: Callable[[np.ndarray, np.ndarray, np.ndarray], None]
     start: Callable[..., tuple[np.ndarray, Sequence[int]] | None]
     result: Callable[[np.ndarray], dict[str, int]]
+    action_values: Callable[[np.ndarray, np.ndarray, int], tuple[np.ndarray, np.ndarray]] | None = None
+    """``action_values(obs, rng, rollouts)``: the legal actions at a card-play decision and the
+    lookahead's mean outcome of each for the deciding player's side, from his observation and
+    a stream (``sim.policies.lookahead.decision_values``); ``None`` for a game without the
+    lookahead. The teacher of a learned player (``sim.learn``)."""

@@ -66,19 +66,33 @@ def lookahead(obs, rng, rollouts, prefer, length, players, world, legal, step, p
     decision; ``legal``, ``step`` and ``playout(state, pols, rngs)`` are the game's card-play
     functions (``players`` players); ``value(state, player)`` scores a finished state for
     ``player``'s side; ``prefer`` is the heuristic's action (the tie-break)."""
+    actions, means = decision_values(obs, rng, rollouts, length, players, world, legal, step,
+                                     playout, value)
+    n = actions.shape[0]
+    if n <= 1:
+        return actions[0] if n else prefer
+    return actions[best_of(means, actions == prefer)]
+
+
+@numba.njit(**INLINE_NRT)
+def decision_values(obs, rng, rollouts, length, players, world, legal, step, playout, value):
+    """The legal actions at a card-play decision and the mean outcome of each for the
+    deciding player's side (``action_values``), from his observation ``obs`` alone: what the
+    lookahead player weighs, and what a learned player is taught (``sim.learn``). A single
+    legal action is not played out (its mean: 0). The arguments are ``lookahead``'s."""
     base = np.empty(length, np.int64)
     world(obs, rng, base)
     mask = np.uint64(legal(base))
     n = popcount(mask)
-    if n <= 1:
-        return lsb(mask) if n else prefer
     actions = np.empty(n, np.int64)
     m = mask
     for k in range(n):
         actions[k] = lsb(m)
         m &= m - np.uint64(1)
-    return best_action(obs, rng, rollouts, prefer, actions, base, base[HEADER.PLAYER], players, world,
-                       step, playout, value)
+    if n <= 1:
+        return actions, np.zeros(n)
+    return actions, action_values(obs, rng, rollouts, actions, base, base[HEADER.PLAYER],
+                                  players, world, step, playout, value)
 
 
 @numba.njit(**INLINE_NRT)

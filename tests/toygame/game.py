@@ -65,7 +65,7 @@ from toygame.cardplay import (  # noqa: F401  (the toy's names, for its users)
     start,
     step,
 )
-from toygame.lookahead import decide
+from toygame.lookahead import card_values, decide
 
 NAME = "toy"
 
@@ -243,5 +243,5 @@ GAME = Game(
     trace_codec="toygame.trace", screen="toygame.screen:ToyScreen",
     policies=frozenset({"random", "heuristic", "lookahead"}),
     card_play=CardPlay(S, STATE_LENGTH, legal, step, observe, finished, decide, playout,
-                       _start_recorded, _result))
+                       _start_recorded, _result, card_values))
 """The toy game's declaration."""

@@ -17,7 +17,7 @@ import numpy as np
 
 from sim.cards import popcount
 from sim.engine.seats import HEURISTIC
-from sim.policies.lookahead import is_lookahead, lookahead, rollouts_of, simple
+from sim.policies.lookahead import decision_values, is_lookahead, lookahead, rollouts_of, simple
 from toygame import cardplay as cp
 from toygame.cardplay import OB
 from toygame.worlds import value, world
@@ -32,3 +32,12 @@ def decide(pol, obs, rng):
         return lookahead(obs, rng, rollouts_of(pol), prefer, cp.STATE_LENGTH, cp.N_PLAYERS,
                          world, cp.legal, cp.step, cp.playout, value)
     return cp.decide(simple(pol), obs, rng)
+
+
+@numba.njit(cache=True)
+def card_values(obs, rng, rollouts):
+    """The legal actions at a card-play decision and the lookahead's mean outcome of each for
+    the deciding player's side, with ``rollouts`` rollouts, from his observation alone
+    (``CardPlay.action_values``: what a learned player is taught, ``sim.learn``)."""
+    return decision_values(obs, rng, rollouts, cp.STATE_LENGTH, cp.N_PLAYERS, world, cp.legal,
+                           cp.step, cp.playout, value)

@@ -86,7 +86,7 @@ from sim.games.doko_duell.cardplay import (  # noqa: F401  (the duel's names, fo
     source,
     step,
 )
-from sim.games.doko_duell.lookahead import decide, decide_card
+from sim.games.doko_duell.lookahead import card_values, decide, decide_card
 from sim.games.doko_duell.observation import FIELDS as O
 from sim.games.doko_duell.values import (  # noqa: F401  (the options and settlement, here too)
     A_SETUP_ON,
@@ -414,7 +414,8 @@ def start_card_play(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
 
 CARD_PLAY = CardPlay(
     fields=S, length=cp.LENGTH, legal=cp.legal, step=step, observe=observe, finished=cp.finished,
-    decide=decide, playout=cp.playout, start=start_card_play, result=cp.result)
+    decide=decide, playout=cp.playout, start=start_card_play, result=cp.result,
+    action_values=card_values)
 """The duel's card play as a state and pure functions (``sim.games.doko_duell.cardplay``)."""
 
 DEAL_LAYOUT = Layout(

@@ -26,7 +26,7 @@ from sim.games.doko_duell import cardplay as cp
 from sim.games.doko_duell import policies as base
 from sim.games.doko_duell.observation import FIELDS as O
 from sim.games.doko_duell.worlds import value, world
-from sim.policies.lookahead import is_lookahead, lookahead, rollouts_of, simple
+from sim.policies.lookahead import decision_values, is_lookahead, lookahead, rollouts_of, simple
 
 PLAYERS = 2
 
@@ -40,6 +40,15 @@ def decide_card(pol, obs, state):
         return lookahead(obs, state, rollouts_of(pol), prefer, cp.LENGTH, PLAYERS, world,
                          cp.legal, cp.step, cp.playout, value)
     return base.decide_card(simple(pol), obs, state)
+
+
+@numba.njit(cache=True)
+def card_values(obs, rng, rollouts):
+    """The legal actions at a card-play decision and the lookahead's mean outcome of each for
+    the deciding player's side, with ``rollouts`` rollouts, from his observation alone
+    (``CardPlay.action_values``: what a learned player is taught, ``sim.learn``)."""
+    return decision_values(obs, rng, rollouts, cp.LENGTH, PLAYERS, world, cp.legal, cp.step,
+                           cp.playout, value)
 
 
 @numba.njit(cache=True)

@@ -77,7 +77,7 @@ from sim.games.doko_skat.cardplay import (
     step,
     take_up,
 )
-from sim.games.doko_skat.lookahead import decide, decide_card, decide_declaration, decide_discard
+from sim.games.doko_skat.lookahead import card_values, decide, decide_card, decide_declaration, decide_discard
 from sim.games.doko_skat.observation import FIELDS as O
 from sim.games.doko_skat.observation import PH_DECLARE, PH_DISCARD, PH_PLAY
 from sim.games.doko_skat.values import (
@@ -670,7 +670,7 @@ GAME = Game(
     deal_layout=DEAL_LAYOUT, trace_codec="sim.games.doko_skat.trace",
     screen="sim.games.doko_skat.screen:DokoSkatScreen",
     card_play=CardPlay(S, CP.LENGTH, CP.legal, step, observe, finished, decide, CP.playout,
-                       start_card_play, CP.result),
+                       start_card_play, CP.result, card_values),
     policies=EVERY_POLICY, solver=Solver("sim.games.doko_skat.solver", bench_positions=20),
     compile_seconds=90)
 """Doko-Skat, as the registry (``sim.registry``) knows it."""

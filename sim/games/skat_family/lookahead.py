@@ -58,6 +58,7 @@ from sim.policies.lookahead import (
     action_values,
     best_action,
     best_of,
+    decision_values,
     is_lookahead,
     lookahead,
     rollouts_of,
@@ -83,6 +84,15 @@ def _card_play(pol, obs, rng, prefer):
     Compiled with reference counting: the inlined search allocates its worlds' states."""
     return lookahead(obs, rng, rollouts_of(pol), prefer, LENGTH, PLAYERS, world, legal, step,
                      playout, value)
+
+
+@numba.njit(**JIT_NRT)
+def card_values(obs, rng, rollouts):
+    """The legal actions at a card-play decision and the lookahead's mean outcome of each for
+    the deciding player's side, with ``rollouts`` rollouts, from his observation alone
+    (``CardPlay.action_values``: what a learned player is taught, ``sim.learn``)."""
+    return decision_values(obs, rng, rollouts, LENGTH, PLAYERS, world, legal, step, playout,
+                           value)
 
 
 @numba.njit(**JIT)

@@ -76,7 +76,7 @@ from sim.games.skat_family.cardplay import (
     start_skat,
     step,
 )
-from sim.games.skat_family.lookahead import decide
+from sim.games.skat_family.lookahead import card_values, decide
 from sim.games.skat_family.observation import (
     DECL_OUVERT,
     DECL_SCHNEIDER,
@@ -597,7 +597,7 @@ GAME = Game(
     deal_layout=DEAL_LAYOUT, trace_codec="sim.games.skat_family.trace",
     screen="sim.games.skat_family.screen:SkatScreen", bid_values=bid_list,
     card_play=CardPlay(S, LENGTH, legal, step, observe, finished, decide, playout, start_skat,
-                       skat_result),
+                       skat_result, card_values),
     policies=EVERY_POLICY, solver=Solver("sim.games.skat_family.solver", bench_positions=50,
                                                  bench_target=61),
     compile_seconds=180)

@@ -86,7 +86,7 @@ from sim.games.skat_family.cardplay import (
     start_en_deux,
     step,
 )
-from sim.games.skat_family.lookahead import decide, decide_give_up, decide_offer
+from sim.games.skat_family.lookahead import card_values, decide, decide_give_up, decide_offer
 from sim.games.skat_family.observation import (
     BOTH_OFFERS,
     DECL_OPEN_SHIFT,
@@ -799,7 +799,7 @@ GAME = Game(
     screen="sim.games.skat_family.screen:SkatEnDeuxScreen",
     bid_values=bid_list,
     card_play=CardPlay(S, LENGTH, legal, step, observe, finished, decide, playout, start,
-                       en_deux_result),
+                       en_deux_result, card_values),
     policies=EVERY_POLICY, solver=Solver("sim.games.skat_family.solver", bench_positions=50,
                                                  bench_target=61),
     compile_seconds=140)

@@ -1,0 +1,1 @@
+"""Learned players: the decisions they are taught from (``sim.learn.decisions``)."""

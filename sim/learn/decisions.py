@@ -1,0 +1,174 @@
+"""Decisions labelled by a teacher: what a learned player is taught from.
+
+Deals are played by the given policies (self-play) and recorded. Every card-play decision
+with more than one legal action is then replayed and shown to the deciding player as the
+kernel shows it (``CardPlay.observe``), and the teacher labels it: the lookahead's mean
+outcome of *every* legal action for the deciding player's side, from that observation alone
+(``CardPlay.action_values``), not only the action it would choose. A learned policy fitted
+to these values can rank the actions the way the search does.
+
+Each decision draws the teacher's worlds from a stream of its own, keyed by the seed, the
+deal and the decision's number in the deal (``LABEL_STREAM``), so the labels are the same
+whatever the chunks or the workers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sim import SOURCE_HASH
+from sim.engine.cardplay import HEADER, CardPlay
+from sim.engine.game import Game
+from sim.engine.play import play
+from sim.rng import stream_key
+
+ACTIONS = 64
+"""Action codes of a card-play decision lie below 64 (its legal actions are a 64-bit mask):
+the width of ``Decisions.values``."""
+LABEL_STREAM = 1 << 21
+"""Stream numbers of the teacher's decisions: ``LABEL_STREAM + k`` for a deal's k-th, apart
+from the seats' and the solving players' streams (``sim.rng``, ``sim.engine.solving``)."""
+CHUNK = 50
+"""Deals a worker labels at a time."""
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """Labelled card-play decisions, one row each, in the order of their deals and of play."""
+
+    deal: np.ndarray
+    """The deal's number (``int64``)."""
+    player: np.ndarray
+    """Who decided (the card-play state's ``PLAYER``)."""
+    phase: np.ndarray
+    """What the action meant (the state's ``PHASE``: a card, or one of the game's own
+    card-play decisions)."""
+    obs: np.ndarray
+    """The deciding player's observation (``[decision, field]``, the game's layout)."""
+    values: np.ndarray
+    """The teacher's mean outcome of each legal action for the deciding side
+    (``[decision, ACTIONS]``, ``float32``; NaN where the action is not legal)."""
+    chosen: np.ndarray
+    """The action the deal's own policy played."""
+
+    def __len__(self) -> int:
+        return int(self.deal.shape[0])
+
+    def legal(self) -> np.ndarray:
+        """Which actions each decision allows (``[decision, ACTIONS]``, bool)."""
+        legal: np.ndarray = ~np.isnan(self.values)
+        return legal
+
+
+def card_play_of(game: Game) -> CardPlay:
+    """The game's card play with its teacher (``CardPlay.action_values``), or a ``ValueError``
+    naming what is missing."""
+    cp = game.card_play
+    if cp is None or cp.action_values is None:
+        raise ValueError(f"game {game.name} has no lookahead to teach a learned player "
+                         f"(its card play declares no action_values)")
+    return cp
+
+
+def label_deals(game: Game, seed: int, first: int, count: int, rules: dict[str, Any],
+                policies: Sequence[str], rollouts: int) -> Decisions:
+    """The labelled decisions of deals ``first .. first + count - 1`` played by
+    ``policies`` under ``rules``; the teacher weighs each with ``rollouts`` rollouts."""
+    cp = card_play_of(game)
+    batch = play(game, seed, first, count, rules, list(policies), record=True)
+    assert batch.actions is not None
+    length = game.observation.LENGTH
+    rows: list[tuple[int, int, int, np.ndarray, np.ndarray, int]] = []
+    for i in range(count):
+        started = cp.start(batch.columns, i, batch.actions[i], rules)
+        if started is None:
+            continue
+        state, plays = started
+        for k, action in enumerate(plays):
+            legal = int(cp.legal(state))
+            if legal & (legal - 1):
+                obs = np.zeros(length, np.int64)
+                cp.observe(state, int(state[HEADER.TO_MOVE]), obs)
+                rows.append((first + i, int(state[HEADER.PLAYER]), int(state[HEADER.PHASE]), obs,
+                             _label(cp, obs, seed, first + i, k, rollouts), int(action)))
+            cp.step(state, int(action))
+    return _decisions(rows, length)
+
+
+def _label(cp: CardPlay, obs: np.ndarray, seed: int, deal: int, k: int, rollouts: int) -> np.ndarray:
+    """The teacher's values of the k-th card-play decision of ``deal`` (NaN: not legal)."""
+    assert cp.action_values is not None
+    rng = np.array([stream_key(seed, deal, LABEL_STREAM + k)], np.uint64)
+    actions, means = cp.action_values(obs, rng, rollouts)
+    out = np.full(ACTIONS, np.nan, np.float32)
+    out[actions] = means
+    return out
+
+
+def _decisions(rows: list[tuple[int, int, int, np.ndarray, np.ndarray, int]], length: int) -> Decisions:
+    def column(k: int, dtype: Any) -> np.ndarray:
+        return np.array([r[k] for r in rows], dtype)
+
+    return Decisions(
+        deal=column(0, np.int64), player=column(1, np.int64), phase=column(2, np.int64),
+        obs=np.array([r[3] for r in rows], np.int64).reshape(len(rows), length),
+        values=np.array([r[4] for r in rows], np.float32).reshape(len(rows), ACTIONS),
+        chosen=column(5, np.int64))
+
+
+def concat(parts: Sequence[Decisions], length: int) -> Decisions:
+    """The decisions of ``parts`` one after another (``length``: the observation's)."""
+    if not parts:
+        return _decisions([], length)
+    return Decisions(*(np.concatenate([getattr(p, f) for p in parts])
+                       for f in ("deal", "player", "phase", "obs", "values", "chosen")))
+
+
+def label(game: Game, seed: int, deals: int, rules: dict[str, Any], policies: Sequence[str],
+          rollouts: int, jobs: int = 1, first: int = 0) -> Decisions:
+    """``label_deals`` of ``deals`` deals from ``first``, in chunks of ``CHUNK`` deals over
+    ``jobs`` worker processes; the same decisions and labels for any ``jobs``."""
+    card_play_of(game)
+    starts = range(first, first + deals, CHUNK)
+    tasks = [(s, min(CHUNK, first + deals - s)) for s in starts]
+    if jobs == 1 or len(tasks) == 1:
+        parts = [label_deals(game, seed, s, n, rules, policies, rollouts) for s, n in tasks]
+    else:
+        from joblib import Parallel, delayed
+        work = delayed(_label_chunk)
+        parts = Parallel(n_jobs=jobs)(work(game.name, seed, s, n, rules, list(policies), rollouts)
+                                      for s, n in tasks)
+    return concat(parts, game.observation.LENGTH)
+
+
+def _label_chunk(name: str, seed: int, first: int, count: int, rules: dict[str, Any],
+                 policies: list[str], rollouts: int) -> Decisions:
+    """``label_deals`` in a worker process, the game found by its name."""
+    from sim.registry import find_game
+    return label_deals(find_game(name), seed, first, count, rules, policies, rollouts)
+
+
+FIELDS = ("deal", "player", "phase", "obs", "values", "chosen")
+
+
+def save(decisions: Decisions, path: Path, about: dict[str, Any]) -> None:
+    """Write ``decisions`` to ``path`` (``.npz``) with ``about`` (the game, the rules, the
+    teacher, the seed: JSON) and the engine's source hash, whole or not at all."""
+    tmp = path.with_name(path.name + ".partial.npz")
+    meta = json.dumps({**about, "engine": SOURCE_HASH}, sort_keys=True)
+    np.savez_compressed(tmp, about=np.array(meta), **{f: getattr(decisions, f) for f in FIELDS})
+    os.replace(tmp, path)
+
+
+def load(path: Path) -> tuple[Decisions, dict[str, Any]]:
+    """The decisions ``save`` wrote to ``path``, and what it said about them."""
+    with np.load(path) as data:
+        about = json.loads(str(data["about"]))
+        return Decisions(*(data[f] for f in FIELDS)), about

@@ -1,0 +1,158 @@
+"""Decisions labelled by the teacher (``sim.learn.decisions``): each legal action's value is
+the lookahead's mean outcome of it, worked out again here from the card play's own functions
+in the toy game (no hidden cards: the one world is the deal) and checked against the
+lookahead player's own choice in every game; the labels are the same however the deals are
+split over chunks or workers; the files keep what they were made from."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+from toygame import game as toy
+from toygame import worlds as toy_worlds
+
+from sim.engine.cardplay import HEADER, PLAY
+from sim.engine.seats import HEURISTIC, policy_id
+from sim.learn import decisions as D
+from sim.registry import GAMES
+from sim.rng import stream_key
+
+TAUGHT = [name for name, game in GAMES.items()
+          if game.card_play is not None and game.card_play.action_values is not None]
+
+
+def test_every_game_with_the_lookahead_can_teach() -> None:
+    assert set(TAUGHT) == {n for n, g in GAMES.items() if "lookahead" in g.policies}
+    assert set(TAUGHT) == {"skat", "skat_en_deux", "doko_duell", "doko_skat"}
+
+
+def test_in_the_toy_game_each_value_is_the_action_played_out_by_the_heuristic() -> None:
+    """No hidden cards and a heuristic without chance: every world is the deal and every
+    rollout the same, so an action's value is exactly the card-point difference after it
+    and the heuristic's play to the end."""
+    game = toy.GAME
+    cp = game.card_play
+    assert cp is not None
+    labelled = D.label_deals(game, 5, 0, 12, game.rules(), ["random", "random"], 8)
+    assert len(labelled) > 12
+    batch_states = _states_at_decisions(game, 5, 0, 12, ["random", "random"])
+    assert len(batch_states) == len(labelled)
+    pols = np.full(2, HEURISTIC, np.int64)
+    rngs = np.zeros((2, 1), np.uint64)
+    for row, state in enumerate(batch_states):
+        player = int(state[HEADER.PLAYER])
+        assert labelled.player[row] == player
+        for action in np.flatnonzero(labelled.legal()[row]):
+            after = state.copy()
+            cp.step(after, int(action))
+            cp.playout(after, pols, rngs)
+            assert labelled.values[row, action] == toy_worlds.value(after, player)
+
+
+def _states_at_decisions(game, seed, first, count, policies) -> list[np.ndarray]:
+    """The true card-play state at each decision with a choice, as the labeller walks them."""
+    from sim.engine.play import play
+    cp = game.card_play
+    batch = play(game, seed, first, count, game.rules(), policies, record=True)
+    out = []
+    for i in range(count):
+        started = cp.start(batch.columns, i, batch.actions[i], game.rules())
+        if started is None:
+            continue
+        state, plays = started
+        for action in plays:
+            legal = int(cp.legal(state))
+            if legal & (legal - 1):
+                out.append(state.copy())
+            cp.step(state, int(action))
+    return out
+
+
+@pytest.fixture(scope="module", params=TAUGHT)
+def labelled(request: pytest.FixtureRequest) -> tuple[str, D.Decisions]:
+    game = GAMES[request.param]
+    return request.param, D.label_deals(game, 11, 0, 30, game.rules(),
+                                        ["heuristic"] * game.n_players, 8)
+
+
+def test_labels_cover_exactly_the_legal_actions(labelled: tuple[str, D.Decisions]) -> None:
+    name, d = labelled
+    game = GAMES[name]
+    assert len(d) > 30 * 5
+    legal = d.legal()
+    assert (legal.sum(axis=1) >= 2).all()
+    assert legal[np.arange(len(d)), d.chosen].all()
+    cards = d.phase == PLAY
+    assert cards.any()
+    shown = d.obs[cards, game.observation.LEGAL].astype(np.uint64)
+    bits = (shown[:, None] >> np.arange(D.ACTIONS, dtype=np.uint64)) & np.uint64(1)
+    assert (bits.astype(bool) == legal[cards]).all()
+    assert (d.obs[:, game.observation.SEAT] >= 0).all()
+    assert np.isfinite(d.values[legal]).all()
+    assert np.diff(d.deal).min() >= 0
+
+
+def test_the_teacher_weighs_as_the_lookahead_player_chooses(labelled: tuple[str, D.Decisions]) -> None:
+    """At every decision the lookahead player (the same rollouts, the same stream) plays the
+    teacher's best action, ties going to the heuristic's."""
+    name, d = labelled
+    cp = GAMES[name].card_play
+    assert cp is not None and cp.action_values is not None
+    pol = policy_id("lookahead:8")
+    for row in range(len(d)):
+        key = stream_key(3, row, 7)
+        obs = d.obs[row]
+        prefer = cp.decide(HEURISTIC, obs, np.array([key], np.uint64))
+        actions, means = cp.action_values(obs, np.array([key], np.uint64), 8)
+        best = actions[means == means.max()]
+        expected = prefer if prefer in best else best[0]
+        assert cp.decide(pol, obs, np.array([key], np.uint64)) == expected, (name, row)
+
+
+def test_labels_do_not_depend_on_how_the_deals_are_split() -> None:
+    game = GAMES["doko_duell"]
+    rules = game.rules()
+    whole = D.label_deals(game, 4, 0, 20, rules, ["heuristic", "random"], 8)
+    parts = D.concat([D.label_deals(game, 4, 0, 7, rules, ["heuristic", "random"], 8),
+                      D.label_deals(game, 4, 7, 13, rules, ["heuristic", "random"], 8)],
+                     game.observation.LENGTH)
+    _assert_same(whole, parts)
+    other = D.label_deals(game, 5, 0, 20, rules, ["heuristic", "random"], 8)
+    assert not np.array_equal(np.nan_to_num(other.values), np.nan_to_num(whole.values)[:len(other)])
+
+
+def test_labels_are_the_same_for_any_number_of_workers() -> None:
+    game = GAMES["skat"]
+    one = D.label(game, 2, 2 * D.CHUNK + 10, game.rules(), ["heuristic"] * 3, 4, jobs=1)
+    two = D.label(game, 2, 2 * D.CHUNK + 10, game.rules(), ["heuristic"] * 3, 4, jobs=2)
+    _assert_same(one, two)
+    assert one.deal.max() >= 2 * D.CHUNK
+
+
+def _assert_same(a: D.Decisions, b: D.Decisions) -> None:
+    for f in D.FIELDS:
+        np.testing.assert_array_equal(getattr(a, f), getattr(b, f), err_msg=f)
+
+
+def test_a_file_keeps_the_decisions_and_what_made_them(tmp_path: Path) -> None:
+    game = GAMES["skat_en_deux"]
+    d = D.label_deals(game, 1, 0, 5, game.rules(), ["heuristic", "heuristic"], 4)
+    path = tmp_path / "decisions.npz"
+    D.save(d, path, {"game": game.name, "teacher": "lookahead:4"})
+    assert [p.name for p in tmp_path.iterdir()] == ["decisions.npz"]
+    back, about = D.load(path)
+    _assert_same(d, back)
+    assert about["game"] == "skat_en_deux" and about["teacher"] == "lookahead:4"
+    from sim import SOURCE_HASH
+    assert about["engine"] == SOURCE_HASH
+
+
+def test_a_game_without_the_lookahead_cannot_teach() -> None:
+    game = GAMES["skat"]
+    assert game.card_play is not None
+    bare = dataclasses.replace(game, card_play=dataclasses.replace(game.card_play, action_values=None))
+    with pytest.raises(ValueError, match="game skat has no lookahead"):
+        D.label(bare, 1, 5, bare.rules(), ["heuristic"] * 3, 4)
