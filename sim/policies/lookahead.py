@@ -1,7 +1,7 @@
 """The lookahead player's card-play decision, the same for every game: sample worlds, play
 each legal action out with the heuristic, take the best mean outcome.
 
-At a card-play decision with more than one legal action, ``lookahead`` deals ``worlds``
+At a card-play decision with more than one legal action, the player deals ``worlds``
 times what the seat cannot see (the game's ``world``: from the observation alone, uniformly
 among the deals consistent with it, ``sim.search.worlds``). In every world it plays each
 legal action, then plays the deal to its end with the heuristic at every seat (the game's
@@ -18,8 +18,10 @@ A decision before the card play (a bid, the skat, a discard, a declaration, a gi
 through ``best_action`` (or ``action_values``, for the means themselves) with a world and a
 step of its own, the game's ``pregame_world`` or ``declaration_world``.
 
-Each game's dispatch (its package's ``lookahead``) calls these with its functions. They
-are inlined into the caller: a compiled function that receives compiled functions as
+A card-play decision is weighed by ``decision_values``, which each game binds to its
+functions once (its package's ``lookahead.card_values``: the lookahead seat plays ``choose``
+of it, and a learned player is taught from it, ``sim.learn``). These pieces are inlined into
+the game's function that calls them: a compiled function that receives compiled functions as
 arguments could not be cached with its caller, and the kernel's shard loop must be.
 """
 
@@ -36,8 +38,8 @@ from sim.engine.seats import HEURISTIC, KIND_BITS, KIND_MASK, LOOKAHEAD
 from sim.rng import mix64, next_u64
 
 INLINE_NRT: Any = {"cache": True, "inline": "always", "_nrt": True}
-"""Compile options of ``lookahead``: inlined (see the module text), with reference counting
-(it allocates its worlds' states)."""
+"""Compile options of the search's pieces: inlined (see the module text), with reference
+counting (they allocate their worlds' states)."""
 
 @numba.njit(cache=True, inline="always")
 def is_lookahead(pol):
@@ -58,16 +60,12 @@ def simple(pol):
     return HEURISTIC if is_lookahead(pol) else pol
 
 
-@numba.njit(**INLINE_NRT)
-def lookahead(obs, rng, rollouts, prefer, length, players, world, legal, step, playout, value):
-    """The lookahead player's action at a card-play decision (see the module's text).
-
-    ``world(obs, rng, state)`` fills ``state`` (``length`` long) with a sampled world of the
-    decision; ``legal``, ``step`` and ``playout(state, pols, rngs)`` are the game's card-play
-    functions (``players`` players); ``value(state, player)`` scores a finished state for
-    ``player``'s side; ``prefer`` is the heuristic's action (the tie-break)."""
-    actions, means = decision_values(obs, rng, rollouts, length, players, world, legal, step,
-                                     playout, value)
+@numba.njit(cache=True, inline="always")
+def choose(actions, means, prefer):
+    """The lookahead player's action among a decision's legal ``actions`` with their mean
+    outcomes ``means`` (``decision_values``, ``action_values``): the best, ties going to
+    ``prefer``, the heuristic's own choice; a single legal action is played as it is, and
+    ``prefer`` where there is none."""
     n = actions.shape[0]
     if n <= 1:
         return actions[0] if n else prefer
@@ -79,7 +77,13 @@ def decision_values(obs, rng, rollouts, length, players, world, legal, step, pla
     """The legal actions at a card-play decision and the mean outcome of each for the
     deciding player's side (``action_values``), from his observation ``obs`` alone: what the
     lookahead player weighs, and what a learned player is taught (``sim.learn``). A single
-    legal action is not played out (its mean: 0). The arguments are ``lookahead``'s."""
+    legal action is not played out (its mean: 0).
+
+    ``world(obs, rng, state)`` fills ``state`` (``length`` long) with a sampled world of the
+    decision; ``legal``, ``step`` and ``playout(state, pols, rngs)`` are the game's card-play
+    functions (``players`` players); ``value(state, player)`` scores a finished state for
+    ``player``'s side. Each game binds its functions to it once (its ``card_values``), and
+    its lookahead seat plays ``choose`` of what that gives."""
     base = np.empty(length, np.int64)
     world(obs, rng, base)
     mask = np.uint64(legal(base))
@@ -102,7 +106,7 @@ def best_action(obs, rng, rollouts, prefer, actions, base, player, players, worl
     (``action_values``); ties go to ``prefer``, the heuristic's own choice."""
     means = action_values(obs, rng, rollouts, actions, base, player, players, world, step,
                           playout, value)
-    return actions[best_of(means, actions == prefer)]
+    return choose(actions, means, prefer)
 
 
 @numba.njit(cache=True, inline="always")

@@ -2,7 +2,8 @@
 (``toygame.game``) and the card play's ``CardPlay.decide`` ask here.
 
 The lookahead player (``lookahead``, ``lookahead:N``) decides every card with more than one
-legal choice by ``sim.policies.lookahead.lookahead``: the world of the decision
+legal choice by ``sim.policies.lookahead`` (its ``decision_values``, bound here as
+``card_values``, and ``choose``): the world of the decision
 (``toygame.worlds.world``), each legal card played out with the heuristic at both seats
 (``toygame.cardplay.playout``), the best card-point difference (``toygame.worlds.value``)
 taken, ties to the heuristic's card. A single legal card, and every other policy, goes to
@@ -17,10 +18,20 @@ import numpy as np
 
 from sim.cards import popcount
 from sim.engine.seats import HEURISTIC
-from sim.policies.lookahead import decision_values, is_lookahead, lookahead, rollouts_of, simple
+from sim.policies.lookahead import choose, decision_values, is_lookahead, rollouts_of, simple
 from toygame import cardplay as cp
 from toygame.cardplay import OB
 from toygame.worlds import value, world
+
+
+@numba.njit(cache=True)
+def card_values(obs, rng, rollouts):
+    """The legal actions at a card-play decision and the lookahead's mean outcome of each for
+    the deciding player's side, with ``rollouts`` rollouts, from his observation alone: what
+    the lookahead seat weighs (``decide``) and a learned player is taught
+    (``CardPlay.action_values``, ``sim.learn``)."""
+    return decision_values(obs, rng, rollouts, cp.STATE_LENGTH, cp.N_PLAYERS, world, cp.legal,
+                           cp.step, cp.playout, value)
 
 
 @numba.njit(cache=True)
@@ -29,15 +40,6 @@ def decide(pol, obs, rng):
     the lookahead's where it has a choice, else the base players' (``simple(pol)``)."""
     if is_lookahead(pol) and popcount(np.uint64(obs[OB.LEGAL])) > 1:
         prefer = cp.decide(HEURISTIC, obs, rng)
-        return lookahead(obs, rng, rollouts_of(pol), prefer, cp.STATE_LENGTH, cp.N_PLAYERS,
-                         world, cp.legal, cp.step, cp.playout, value)
+        actions, means = card_values(obs, rng, rollouts_of(pol))
+        return choose(actions, means, prefer)
     return cp.decide(simple(pol), obs, rng)
-
-
-@numba.njit(cache=True)
-def card_values(obs, rng, rollouts):
-    """The legal actions at a card-play decision and the lookahead's mean outcome of each for
-    the deciding player's side, with ``rollouts`` rollouts, from his observation alone
-    (``CardPlay.action_values``: what a learned player is taught, ``sim.learn``)."""
-    return decision_values(obs, rng, rollouts, cp.STATE_LENGTH, cp.N_PLAYERS, world, cp.legal,
-                           cp.step, cp.playout, value)

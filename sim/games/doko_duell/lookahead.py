@@ -2,7 +2,8 @@
 kernel (``sim.games.doko_duell.game``) and the card play's ``CardPlay.decide`` ask here.
 
 The lookahead player (``lookahead``, ``lookahead:N``) decides every card with more than one
-legal choice by ``sim.policies.lookahead.lookahead``: worlds dealt from the seat's
+legal choice by ``sim.policies.lookahead`` (its ``decision_values``, bound here as
+``card_values``, and ``choose``): worlds dealt from the seat's
 observation (``sim.games.doko_duell.worlds.world``), each legal card played out with the
 heuristic at both seats (the card play's ``playout``), the best mean VP difference
 (``sim.games.doko_duell.worlds.value``) taken, ties to the heuristic's card. The candidates are
@@ -26,9 +27,19 @@ from sim.games.doko_duell import cardplay as cp
 from sim.games.doko_duell import policies as base
 from sim.games.doko_duell.observation import FIELDS as O
 from sim.games.doko_duell.worlds import value, world
-from sim.policies.lookahead import decision_values, is_lookahead, lookahead, rollouts_of, simple
+from sim.policies.lookahead import choose, decision_values, is_lookahead, rollouts_of, simple
 
 PLAYERS = 2
+
+
+@numba.njit(cache=True)
+def card_values(obs, rng, rollouts):
+    """The legal actions at a card-play decision and the lookahead's mean outcome of each for
+    the deciding player's side, with ``rollouts`` rollouts, from his observation alone: what
+    the lookahead seat weighs (``decide_card``) and a learned player is taught
+    (``CardPlay.action_values``, ``sim.learn``)."""
+    return decision_values(obs, rng, rollouts, cp.LENGTH, PLAYERS, world, cp.legal, cp.step,
+                           cp.playout, value)
 
 
 @numba.njit(cache=True)
@@ -37,18 +48,9 @@ def decide_card(pol, obs, state):
     the base dispatcher's (``simple(pol)``)."""
     if is_lookahead(pol) and popcount(np.uint64(obs[O.LEGAL])) > 1:
         prefer = base.decide_card(HEURISTIC, obs, state)
-        return lookahead(obs, state, rollouts_of(pol), prefer, cp.LENGTH, PLAYERS, world,
-                         cp.legal, cp.step, cp.playout, value)
+        actions, means = card_values(obs, state, rollouts_of(pol))
+        return choose(actions, means, prefer)
     return base.decide_card(simple(pol), obs, state)
-
-
-@numba.njit(cache=True)
-def card_values(obs, rng, rollouts):
-    """The legal actions at a card-play decision and the lookahead's mean outcome of each for
-    the deciding player's side, with ``rollouts`` rollouts, from his observation alone
-    (``CardPlay.action_values``: what a learned player is taught, ``sim.learn``)."""
-    return decision_values(obs, rng, rollouts, cp.LENGTH, PLAYERS, world, cp.legal, cp.step,
-                           cp.playout, value)
 
 
 @numba.njit(cache=True)

@@ -28,7 +28,7 @@ from sim.games.doko_skat.heuristic import game_margin
 from sim.games.doko_skat.observation import FIELDS as O
 from sim.games.doko_skat.values import JIT, JIT_NRT, N_GAMES
 from sim.games.doko_skat.worlds import LENGTH, playout, pregame_step, pregame_world, value, world
-from sim.policies.lookahead import best_action, decision_values, is_lookahead, lookahead, rollouts_of, simple
+from sim.policies.lookahead import best_action, choose, decision_values, is_lookahead, rollouts_of, simple
 
 PLAYERS = 3
 GAMES_WEIGHED = 3
@@ -39,19 +39,20 @@ PASS = -1
 """The declaration's pass."""
 
 @numba.njit(**JIT_NRT)
-def _card_play(pol, obs, rng, prefer):
-    """The lookahead player's card (``prefer``: the heuristic's)."""
-    return lookahead(obs, rng, rollouts_of(pol), prefer, LENGTH, PLAYERS, world, legal, step,
-                     playout, value)
+def card_values(obs, rng, rollouts):
+    """The legal actions at a card-play decision and the lookahead's mean outcome of each for
+    the deciding player's side, with ``rollouts`` rollouts, from his observation alone: what
+    the lookahead seat weighs (``_card_play``) and a learned player is taught
+    (``CardPlay.action_values``, ``sim.learn``)."""
+    return decision_values(obs, rng, rollouts, LENGTH, PLAYERS, world, legal, step, playout,
+                           value)
 
 
 @numba.njit(**JIT_NRT)
-def card_values(obs, rng, rollouts):
-    """The legal actions at a card-play decision and the lookahead's mean outcome of each for
-    the deciding player's side, with ``rollouts`` rollouts, from his observation alone
-    (``CardPlay.action_values``: what a learned player is taught, ``sim.learn``)."""
-    return decision_values(obs, rng, rollouts, LENGTH, PLAYERS, world, legal, step, playout,
-                           value)
+def _card_play(pol, obs, rng, prefer):
+    """The lookahead player's card (``prefer``: the heuristic's)."""
+    actions, means = card_values(obs, rng, rollouts_of(pol))
+    return choose(actions, means, prefer)
 
 
 @numba.njit(**JIT)

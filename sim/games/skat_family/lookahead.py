@@ -58,9 +58,9 @@ from sim.policies.lookahead import (
     action_values,
     best_action,
     best_of,
+    choose,
     decision_values,
     is_lookahead,
-    lookahead,
     rollouts_of,
 )
 
@@ -79,20 +79,21 @@ GAMES = 6
 
 
 @numba.njit(**JIT_NRT)
-def _card_play(pol, obs, rng, prefer):
-    """The lookahead player's action at a card-play decision (``prefer``: the heuristic's).
-    Compiled with reference counting: the inlined search allocates its worlds' states."""
-    return lookahead(obs, rng, rollouts_of(pol), prefer, LENGTH, PLAYERS, world, legal, step,
-                     playout, value)
+def card_values(obs, rng, rollouts):
+    """The legal actions at a card-play decision and the lookahead's mean outcome of each for
+    the deciding player's side, with ``rollouts`` rollouts, from his observation alone: what
+    the lookahead seat weighs (``_card_play``) and a learned player is taught
+    (``CardPlay.action_values``, ``sim.learn``)."""
+    return decision_values(obs, rng, rollouts, LENGTH, PLAYERS, world, legal, step, playout,
+                           value)
 
 
 @numba.njit(**JIT_NRT)
-def card_values(obs, rng, rollouts):
-    """The legal actions at a card-play decision and the lookahead's mean outcome of each for
-    the deciding player's side, with ``rollouts`` rollouts, from his observation alone
-    (``CardPlay.action_values``: what a learned player is taught, ``sim.learn``)."""
-    return decision_values(obs, rng, rollouts, LENGTH, PLAYERS, world, legal, step, playout,
-                           value)
+def _card_play(pol, obs, rng, prefer):
+    """The lookahead player's action at a card-play decision (``prefer``: the heuristic's).
+    Compiled with reference counting: the search allocates its worlds' states."""
+    actions, means = card_values(obs, rng, rollouts_of(pol))
+    return choose(actions, means, prefer)
 
 
 @numba.njit(**JIT)
