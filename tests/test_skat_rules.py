@@ -8,6 +8,7 @@ import pytest
 from sim import actions as A
 from sim.cards import SKAT_DECK
 from sim.engine.kernel import E_ILLEGAL, E_MISMATCH, DealIO
+from sim.engine.net import NO_NET
 from sim.engine.play import play
 from sim.engine.seats import SCRIPTED
 from sim.games.skat_family import cardplay as C
@@ -376,7 +377,7 @@ def run_bidding(script_rows: list[tuple[str, int, int]], dealer: int = 0):
     log = np.zeros((64, 4), np.int64)
     nlog = np.zeros(1, np.int64)
     declarer, bid = skat._bidding(hands, dealer, obs, pols, states, values,
-                                  DealIO(rows, cur, err, log, nlog))
+                                  DealIO(rows, cur, err, log, nlog, NO_NET))
     return int(declarer), int(bid), int(err[0]), int(cur[0]), log[:nlog[0]]
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from sim import actions as A
 from sim.engine.game import Game
 from sim.engine.kernel import E_ASK, E_SOLVE, SHUFFLED, ShardIO, play_shard
+from sim.engine.net import NO_NET, Net, with_scratch
 
 _SCRATCH = threading.local()
 """Each thread's reusable result buffers, by game (threads must not share one: a threaded
@@ -57,10 +58,10 @@ class Batch:
 def run_kernel(game: Game, seed: int, first: int, count: int, rules: dict[str, Any],
                pols: np.ndarray, record: bool = False,
                script: list[np.ndarray] | None = None,
-               preset: np.ndarray | None = None) -> Batch:
+               preset: np.ndarray | None = None, net: Net = NO_NET) -> Batch:
     """``sim.engine.play.play`` of ``game`` with the seats' kernel ids (``sim.engine.seats``;
-    ``SOLVING``, ``PERSON`` and ``SCRIPTED`` included): one call of the game's compiled
-    kernel."""
+    ``SOLVING``, ``PERSON`` and ``SCRIPTED`` included) and the networks of its ``net`` seats:
+    one call of the game's compiled kernel."""
     params = game.kernel_params(rules)
     values = game.bid_values(rules)
     res = _scratch(game.name, count, len(game.columns))
@@ -77,7 +78,7 @@ def run_kernel(game: Game, seed: int, first: int, count: int, rules: dict[str, A
         flat = np.zeros((0, A.ROW), np.int64)
     deck = SHUFFLED if preset is None else np.ascontiguousarray(preset, np.int64)
     play_shard(game.kernel, np.uint64(seed), first, count, params, pols, values, res,
-               ShardIO(logs, nlogs, flat, starts, record), deck)
+               ShardIO(logs, nlogs, flat, starts, record, with_scratch(net)), deck)
     if record and count and nlogs.max() >= A.MAX_ACTIONS:
         raise RuntimeError(f"{game.name}: a deal needed more than {A.MAX_ACTIONS} action rows")
     columns = {name: res[j].astype(dtype) for j, (name, dtype) in enumerate(game.columns)}

@@ -18,6 +18,7 @@ from sim.cards import Deck
 from sim.engine.cardplay import CardPlay
 from sim.engine.deals import Layout
 from sim.engine.kernel import KernelTag
+from sim.engine.net import Spec
 from sim.engine.seats import POLICIES
 from sim.options import OptionTable
 
@@ -90,6 +91,17 @@ class Solver:
 
 
 @dataclass(frozen=True)
+class Learned:
+    """A game's learned player (``net``), as its declaration names it."""
+
+    features: Spec
+    """The network's input: the game's feature spec (``sim.engine.net``)."""
+    weights: str
+    """Import path of the package holding the shipped weights, ``net.npz`` (written by
+    ``stichsim train``)."""
+
+
+@dataclass(frozen=True)
 class Game:
     """Everything the rest of the project needs of a game: the one declaration a game
     module ends with (``GAME``), collected by ``sim.registry``."""
@@ -132,6 +144,8 @@ class Game:
     its lookahead hooks in the game's dispatch, ``pimc`` and ``dd`` its ``solver``."""
     solver: Solver | None = None
     """The game's double-dummy solver, or ``None``."""
+    net: Learned | None = None
+    """The learned player's network (``net``): its input features and shipped weights."""
     compile_seconds: int = 0
     """About how long the game's kernel takes to compile from a cold cache (on the machine
     the project's timings come from): ``sim.warm`` compiles the slowest first, so that the

@@ -31,7 +31,7 @@ from numba.core import types
 from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
 
 from sim.actions import DISCARD, MARKER, PLAY, ROW
-from sim.engine.seats import HEURISTIC, PERSON, SCRIPTED, SOLVING
+from sim.engine.seats import CHOSEN, HEURISTIC, KIND_BITS, KIND_MASK, NET, PERSON, SCRIPTED, SOLVING
 from sim.rng import shuffle
 
 E_NONE, E_MISMATCH, E_ILLEGAL, E_ASK, E_SOLVE = 0, 1, 2, 3, 4
@@ -145,6 +145,8 @@ class ShardIO(NamedTuple):
     the whole script is every deal's."""
     record: Any
     """Whether the deals' actions are kept."""
+    net: Any
+    """The networks ``net`` seats play (``sim.engine.net.Net``; ``NO_NET`` for none)."""
 
 
 class DealIO(NamedTuple):
@@ -160,6 +162,8 @@ class DealIO(NamedTuple):
     """The deal's action log (``[row, ROW]``)."""
     nlog: Any
     """The log's length (one value)."""
+    net: Any
+    """The shard's networks (``ShardIO.net``)."""
 
 
 @numba.njit(cache=True, inline="always")
@@ -170,7 +174,7 @@ def deal_io(i, shard, scratch, cur, err, nlog):
     log = shard.logs[i] if shard.record else scratch
     starts = shard.starts
     sc = shard.script[starts[i]:starts[i + 1]] if starts.shape[0] > 1 else shard.script
-    return DealIO(sc, cur, err, log, nlog)
+    return DealIO(sc, cur, err, log, nlog, shard.net)
 
 
 @numba.njit(cache=True, inline="always")
@@ -209,11 +213,14 @@ def ask(pol, player, obs, rng, decide, check, row, value_of, ctx, io):
     A person's seat (``PERSON``) stops the deal here once his script is used up
     (``person_waits``: returns -1); a scripted seat takes its answer from the next recorded
     row (``replayed``); any other seat asks its policy, a solving player's seat the heuristic
-    (its cards are asked through ``card_policy``). The answer is recorded as
+    (its cards are asked through ``card_policy``), a ``net`` seat too (its cards come
+    ``CHOSEN`` by its network: ``sim.engine.net.net_policy``). The answer is recorded as
     ``row(ctx, value)`` and returned (-1 after an error)."""
-    if pol == SOLVING:
+    if pol == SOLVING or (pol >= 0 and (pol & KIND_MASK) == NET):
         pol = HEURISTIC
-    if pol < 0:
+    if pol >= 0 and (pol & KIND_MASK) == CHOSEN:
+        value = pol >> KIND_BITS
+    elif pol < 0:
         if person_waits(pol, obs, io):
             return -1
         value = replayed(player, obs, check, row, value_of, ctx, io)

@@ -16,6 +16,7 @@ import numpy as np
 
 from sim.engine.cardplay import HEADER
 from sim.engine.kernel import leave_state
+from sim.engine.net import net_policy
 from sim.rng import STREAM_SEAT0
 
 
@@ -32,7 +33,7 @@ def playout(state, pols, rngs, length, finished, observe, step, decide):
 
 
 @numba.njit(cache=True, inline="always")
-def play_tricks(state, obs, pols, streams, io, finished, observe, step, decision, after_step):
+def play_tricks(state, obs, pols, streams, io, finished, observe, step, decision, after_step, features):
     """A deal's card play in the kernel, until it is over or the deal stops (a replay error,
     a person to ask, a solving player's card: ``io.err``). Whether it got to the end.
 
@@ -40,12 +41,14 @@ def play_tricks(state, obs, pols, streams, io, finished, observe, step, decision
     io)`` is the game's question there (a card, or one of its own card-play decisions),
     asked of the deciding player's policy with his seat's stream ``streams[STREAM_SEAT0 +
     player]`` and recorded; the answer is stepped, and ``after_step(state, io)`` records what
-    the step set off (the duel's marker events; ``nothing_after`` elsewhere). At a solving
-    player's stop the card-play state is left for him (``leave_state``)."""
+    the step set off (the duel's marker events; ``nothing_after`` elsewhere). A ``net`` seat's
+    card is its network's, read from the observation through the game's feature spec
+    ``features`` (``net_policy``). At a solving player's stop the card-play state is left for
+    him (``leave_state``)."""
     while not finished(state):
         player = state[HEADER.PLAYER]
         observe(state, state[HEADER.TO_MOVE], obs)
-        pol = pols[player]
+        pol = net_policy(pols[player], obs, io.net, features)
         action = decision(state, obs, pol, streams[STREAM_SEAT0 + player], io)
         if io.err[0]:
             leave_state(pol, state, obs, io)

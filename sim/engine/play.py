@@ -7,13 +7,15 @@ cards between calls (``sim.engine.solving``).
 
 from __future__ import annotations
 
+from importlib.resources import files
 from typing import Any
 
 import numpy as np
 
 from sim.engine.batch import Batch, run_kernel
 from sim.engine.game import Game
-from sim.engine.seats import PERSON, SCRIPTED, SEATED, is_solving, policy_ids
+from sim.engine.net import NO_NET, Net, NetError, load, stack
+from sim.engine.seats import KIND_BITS, PERSON, SCRIPTED, SEATED, is_solving, net_weights, policy_ids
 from sim.engine.solving import play_solving
 
 
@@ -32,10 +34,40 @@ def play(game: Game, seed: int, first: int, count: int, rules: dict[str, Any],
     choose their cards outside the kernel (``sim.engine.solving``).
     """
     pols = np.array(policy_ids(policies, game, SEATED), np.int64)
+    net = seat_nets(game, policies, pols)
     if script is None and PERSON in pols:
         raise ValueError("a person's seat needs a script (his decisions so far)")
     if script is not None and PERSON not in pols:
         pols[:] = SCRIPTED
     elif any(is_solving(int(p)) for p in pols):
-        return play_solving(game, seed, first, count, rules, pols, record, script, preset)
-    return run_kernel(game, seed, first, count, rules, pols, record, script, preset)
+        return play_solving(game, seed, first, count, rules, pols, record, script, preset, net)
+    return run_kernel(game, seed, first, count, rules, pols, record, script, preset, net)
+
+
+def seat_nets(game: Game, policies: list[str], pols: np.ndarray) -> Net:
+    """The networks the ``net`` seats play (the game's shipped weights for ``net``, the file
+    of ``net:PATH``), one slot per weights file, each seat's slot set in its kernel id
+    ``pols``; ``NO_NET`` if no seat plays one. A file that does not fit is a ``NetError``."""
+    sources = [net_weights(name) for name in policies]
+    files = list(dict.fromkeys(s for s in sources if s is not None))
+    if not files:
+        return NO_NET
+    if game.net is None:
+        raise NetError(f"game {game.name} has no learned player")
+    for seat, source in enumerate(sources):
+        if source is not None:
+            pols[seat] |= files.index(source) << KIND_BITS
+    return stack([load(f or shipped(game), game.name, game.net.features) for f in files])
+
+
+def check_nets(game: Game, policies: list[str]) -> None:
+    """Refuse (``NetError``, one line) a ``net`` policy whose weights are missing or do not fit
+    ``game``: before any work is handed out."""
+    seat_nets(game, policies, np.zeros(len(policies), np.int64))
+
+
+def shipped(game: Game) -> str:
+    """The path of the game's shipped weights (``Game.net.weights``)."""
+    assert game.net is not None
+    package, _, name = game.net.weights.partition(":")
+    return str(files(package) / name)

@@ -9,9 +9,11 @@ give-ups, offers) by sampling the worlds its seat cannot tell apart and playing 
 out with the heuristic (``sim.policies.lookahead``). ``pimc`` chooses its cards by perfect-
 information Monte Carlo: it samples worlds as the lookahead does and solves each with the
 double-dummy solver (``sim.engine.solving``); ``dd`` solves the deal itself. Both leave
-their decisions before the card play to the heuristic.
+their decisions before the card play to the heuristic. ``net``, the learned player, plays its
+cards by its game's network from the observation (``sim.engine.net``), its other decisions
+as the heuristic; ``net:PATH`` plays the network of another weights file.
 
-A policy may take a whole-number option after a colon: ``lookahead:64`` is the lookahead
+A policy may take a whole-number option (``net``: a path) after a colon: ``lookahead:64`` is the lookahead
 player with 64 rollouts per decision, ``pimc:32`` the pimc player with 32 worlds. The kernel
 id holds the policy in its low ``KIND_BITS`` bits and the option above them (``option_of``).
 
@@ -46,14 +48,30 @@ observation and the card-play state (``sim.engine.solving`` decides and plays th
 again); its other decisions are the heuristic's."""
 PIMC = 3
 DD = 4
+NET = 5
+CHOSEN = 6
+"""Internal: an action already chosen (the option bits): a ``net`` seat's card, which the
+network picked from the observation before the kernel asks (``sim.engine.net``)."""
 DEFAULT_WORLDS = 16
 """Worlds per decision of plain ``pimc``."""
 
-POLICIES = {"random": RANDOM, "heuristic": HEURISTIC, "lookahead": LOOKAHEAD, "pimc": PIMC, "dd": DD}
+POLICIES = {"random": RANDOM, "heuristic": HEURISTIC, "lookahead": LOOKAHEAD, "pimc": PIMC, "dd": DD,
+            "net": NET}
 """Policy names a user can choose, with their kernel ids."""
 SEATED = {**POLICIES, "person": PERSON}
 """Names a deal's seat may carry in a trace: a policy, or ``person`` for a seat a person
 played in ``stichsim play``."""
+
+
+def net_weights(name: str) -> str | None:
+    """The weights a ``net`` policy name plays: ``""`` for the game's own, the path of
+    ``net:PATH``; ``None`` for another policy.
+
+    >>> net_weights("net"), net_weights("net:my.npz"), net_weights("heuristic")
+    ('', 'my.npz', None)
+    """
+    base, _, option = name.partition(":")
+    return option if base == "net" else None
 
 
 class PolicyError(ValueError):
@@ -78,6 +96,10 @@ def policy_id(name: str, known: dict[str, int] = POLICIES) -> int:
     kind = known[base]
     if not colon:
         return kind | OPTIONS.get(kind, 0) << KIND_BITS
+    if kind == NET:
+        if not option:
+            raise PolicyError(f"policy {name!r}: net:PATH names a weights file")
+        return kind
     if kind not in OPTIONS:
         raise PolicyError(f"policy {base!r} takes no option, got {name!r}")
     if not option.isdigit() or not 0 < int(option) <= MAX_ROLLOUTS:

@@ -30,6 +30,7 @@ from sim.engine.batch import Batch, run_kernel
 from sim.engine.cardplay import HEADER
 from sim.engine.game import Game
 from sim.engine.kernel import E_ASK, E_SOLVE
+from sim.engine.net import NO_NET, Net
 from sim.engine.seats import DD, HEURISTIC, KIND_MASK, PIMC, SOLVING, is_solving, option_of
 from sim.rng import stream_key
 
@@ -89,9 +90,10 @@ def choose(game: Game, pol: int, view: np.ndarray, state: np.ndarray, key: int) 
 
 def play_solving(game: Game, seed: int, first: int, count: int, rules: dict[str, Any],
                  pols: np.ndarray, record: bool, script: list[np.ndarray] | None,
-                 preset: np.ndarray | None) -> Batch:
+                 preset: np.ndarray | None, net: Net = NO_NET) -> Batch:
     """``sim.engine.play.play`` with solving players at some seats (kernel ids ``pols``; a ``PERSON``
-    seat plays ``script``, one array of his rows per deal). See the module text."""
+    seat plays ``script``, one array of his rows per deal; ``net`` seats their networks). See
+    the module text."""
     module = hooks(game)
     kernel_pols = np.array([SOLVING if is_solving(int(p)) else int(p) for p in pols], np.int64)
     person = [[tuple(int(v) for v in r) for r in s] for s in script] if script else [[]] * count
@@ -100,7 +102,7 @@ def play_solving(game: Game, seed: int, first: int, count: int, rules: dict[str,
     decisions = [0] * count
     while True:
         batch = run_kernel(game, seed, first, count, rules, kernel_pols, True,
-                                [np.array(r, np.int64).reshape(-1, ROW) for r in rows], preset)
+                                [np.array(r, np.int64).reshape(-1, ROW) for r in rows], preset, net)
         assert batch.views is not None
         errors = batch.columns["replay_error"]
         moved = False

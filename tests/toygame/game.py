@@ -43,6 +43,7 @@ from sim.engine.kernel import (
 )
 from sim.engine.kernel import play_deal as kernel_play_deal
 from sim.engine.loops import nothing_after, play_tricks
+from sim.engine.net import NO_FEATURES
 from sim.options import Option, OptionTable
 from sim.rng import STREAM_DEAL, STREAM_SEAT0, stream_key
 from toygame.cardplay import (  # noqa: F401  (the toy's names, for its users)
@@ -128,7 +129,7 @@ def _decide(state, pol, obs, rng):
 @numba.njit(cache=True)
 def _tricks(state, pols, rngs, obs, io):
     """The six tricks: the player to move sees his observation and plays."""
-    play_tricks(state, obs, pols, rngs, io, finished, observe, step, _card, nothing_after)
+    play_tricks(state, obs, pols, rngs, io, finished, observe, step, _card, nothing_after, NO_FEATURES)
 
 
 @numba.njit(cache=True, inline="always")

@@ -45,7 +45,7 @@ from sim import actions as A
 from sim.cards import bit
 from sim.engine.cardplay import CardPlay
 from sim.engine.deals import Group, Layout
-from sim.engine.game import EVERY_POLICY, Game, Outcome, Solver
+from sim.engine.game import EVERY_POLICY, Game, Learned, Outcome, Solver
 from sim.engine.kernel import (
     KernelTag,
     ask,
@@ -86,6 +86,7 @@ from sim.games.doko_duell.cardplay import (  # noqa: F401  (the duel's names, fo
     source,
     step,
 )
+from sim.games.doko_duell.features import FEATURES, ROWS
 from sim.games.doko_duell.lookahead import card_values, decide, decide_card
 from sim.games.doko_duell.observation import FIELDS as O
 from sim.games.doko_duell.values import (  # noqa: F401  (the options and settlement, here too)
@@ -316,7 +317,8 @@ def tricks(state, pols, obs, streams, io):
     marker events are recorded. False if the deal stopped (a person to ask, a replay
     error: ``err``). The policy is asked through this module's ``decide_card`` (the card
     play's ``decide`` asks nothing else), where a test run without numba spies on it."""
-    return play_tricks(state, obs, pols, streams, io, finished, observe, step, _card, _markers)
+    return play_tricks(state, obs, pols, streams, io, finished, observe, step, _card, _markers,
+                       ROWS)
 
 
 @numba.njit(cache=True, inline="always")
@@ -432,6 +434,8 @@ GAME = Game(
     observation=O, kernel=KernelTag(NAME), kernel_params=kernel_params, rescore=rescore,
     deal_layout=DEAL_LAYOUT, trace_codec="sim.games.doko_duell.trace",
     screen="sim.games.doko_duell.screen:DokoDuellScreen", card_play=CARD_PLAY,
-    policies=EVERY_POLICY, solver=Solver("sim.games.doko_duell.solver", bench_positions=3),
+    policies=EVERY_POLICY,
+    net=Learned(FEATURES, "sim.games.doko_duell:net.npz"),
+    solver=Solver("sim.games.doko_duell.solver", bench_positions=3),
     compile_seconds=45)
 """The Doppelkopf duel, as the registry (``sim.registry``) knows it."""

@@ -43,7 +43,7 @@ from sim import actions as A
 from sim.cards import DOKO_DECK_48, SUITS, bit, lsb, popcount
 from sim.engine.cardplay import CardPlay
 from sim.engine.deals import Group, Layout
-from sim.engine.game import EVERY_POLICY, Game, Outcome, Solver, forehand
+from sim.engine.game import EVERY_POLICY, Game, Learned, Outcome, Solver, forehand
 from sim.engine.kernel import (
     KernelTag,
     answer_of,
@@ -77,6 +77,7 @@ from sim.games.doko_skat.cardplay import (
     step,
     take_up,
 )
+from sim.games.doko_skat.features import FEATURES, ROWS
 from sim.games.doko_skat.lookahead import card_values, decide, decide_card, decide_declaration, decide_discard
 from sim.games.doko_skat.observation import FIELDS as O
 from sim.games.doko_skat.observation import PH_DECLARE, PH_DISCARD, PH_PLAY
@@ -372,7 +373,8 @@ def _card(state, obs, pol, rng, io):
 def _tricks(state, obs, pols, rngs, io):
     """A round's tricks: the player to move sees his observation and plays, until the round
     is over. Whether it got there (not after a replay error or at a person's stop)."""
-    return play_tricks(state, obs, pols, rngs, io, finished, observe, step, _card, nothing_after)
+    return play_tricks(state, obs, pols, rngs, io, finished, observe, step, _card, nothing_after,
+                       ROWS)
 
 
 @numba.njit(inline="always", **JIT)
@@ -671,6 +673,8 @@ GAME = Game(
     screen="sim.games.doko_skat.screen:DokoSkatScreen",
     card_play=CardPlay(S, CP.LENGTH, CP.legal, step, observe, finished, decide, CP.playout,
                        start_card_play, CP.result, card_values),
-    policies=EVERY_POLICY, solver=Solver("sim.games.doko_skat.solver", bench_positions=20),
+    policies=EVERY_POLICY,
+    net=Learned(FEATURES, "sim.games.doko_skat:net.npz"),
+    solver=Solver("sim.games.doko_skat.solver", bench_positions=20),
     compile_seconds=90)
 """Doko-Skat, as the registry (``sim.registry``) knows it."""

@@ -33,7 +33,7 @@ from sim import actions as A
 from sim.cards import SKAT_DECK
 from sim.engine.cardplay import CardPlay
 from sim.engine.deals import Group, Layout
-from sim.engine.game import EVERY_POLICY, Game, Solver
+from sim.engine.game import EVERY_POLICY, Game, Learned, Solver
 from sim.engine.kernel import (
     KernelTag,
     ask,
@@ -76,6 +76,7 @@ from sim.games.skat_family.cardplay import (
     start_skat,
     step,
 )
+from sim.games.skat_family.features import FEATURES, ROWS
 from sim.games.skat_family.lookahead import card_values, decide
 from sim.games.skat_family.observation import (
     DECL_OUVERT,
@@ -418,7 +419,7 @@ def _card(state, obs, pol, rng, io):
 def _tricks(state, obs, pols, states, io):
     """The tricks, through the card-play state: the seat to move sees its observation and
     plays, until the card play is over (or a replay stops)."""
-    play_tricks(state, obs, pols, states, io, finished, observe, step, _card, nothing_after)
+    play_tricks(state, obs, pols, states, io, finished, observe, step, _card, nothing_after, ROWS)
 
 
 @numba.njit(**JIT)
@@ -598,7 +599,8 @@ GAME = Game(
     screen="sim.games.skat_family.screen:SkatScreen", bid_values=bid_list,
     card_play=CardPlay(S, LENGTH, legal, step, observe, finished, decide, playout, start_skat,
                        skat_result, card_values),
-    policies=EVERY_POLICY, solver=Solver("sim.games.skat_family.solver", bench_positions=50,
-                                                 bench_target=61),
+    policies=EVERY_POLICY,
+    net=Learned(FEATURES, "sim.games.skat_family:net_skat.npz"),
+    solver=Solver("sim.games.skat_family.solver", bench_positions=50, bench_target=61),
     compile_seconds=180)
 """Three-player Skat, as the registry (``sim.registry``) knows it."""

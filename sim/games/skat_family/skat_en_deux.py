@@ -37,7 +37,7 @@ from sim import actions as A
 from sim.cards import SKAT_DECK
 from sim.engine.cardplay import PLAY, CardPlay
 from sim.engine.deals import Group, Layout
-from sim.engine.game import EVERY_POLICY, Game, Solver
+from sim.engine.game import EVERY_POLICY, Game, Learned, Solver
 from sim.engine.kernel import (
     KernelTag,
     ask,
@@ -86,6 +86,7 @@ from sim.games.skat_family.cardplay import (
     start_en_deux,
     step,
 )
+from sim.games.skat_family.features import FEATURES, ROWS
 from sim.games.skat_family.lookahead import card_values, decide, decide_give_up, decide_offer
 from sim.games.skat_family.observation import (
     BOTH_OFFERS,
@@ -646,7 +647,8 @@ def _decision(state, obs, pol, rng, io):
 def _tricks(state, obs, pols, states, io):
     """The tricks, through the card-play state, until the card play is over (or a replay
     stops): cards, and between tricks the defender's offer, its answer, Contra and Re."""
-    play_tricks(state, obs, pols, states, io, finished, observe, step, _decision, nothing_after)
+    play_tricks(state, obs, pols, states, io, finished, observe, step, _decision, nothing_after,
+                ROWS)
 
 
 @numba.njit(**JIT)
@@ -800,7 +802,8 @@ GAME = Game(
     bid_values=bid_list,
     card_play=CardPlay(S, LENGTH, legal, step, observe, finished, decide, playout, start,
                        en_deux_result, card_values),
-    policies=EVERY_POLICY, solver=Solver("sim.games.skat_family.solver", bench_positions=50,
-                                                 bench_target=61),
+    policies=EVERY_POLICY,
+    net=Learned(FEATURES, "sim.games.skat_family:net_skat_en_deux.npz"),
+    solver=Solver("sim.games.skat_family.solver", bench_positions=50, bench_target=61),
     compile_seconds=140)
 """Skat-en-deux, as the registry (``sim.registry``) knows it."""
