@@ -66,7 +66,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.engine.play import play
+from sim.engine.play import check_nets, play
 from sim.engine.seats import is_slow, sees_every_card, supported_ids
 from sim.errors import StichsimError
 from sim.registry import find_game
@@ -276,7 +276,9 @@ def check_policies(game_name: str, policies: Sequence[str]) -> None:
     if len(policies) < 2:
         raise ArenaError(f"arena needs at least two policies, got {len(policies)} "
                          f"({','.join(policies) or 'none'})")
-    supported_ids(policies, find_game(game_name))
+    game = find_game(game_name)
+    supported_ids(policies, game)
+    check_nets(game, list(policies))
 
 
 def _chunks(first: int, end: int, size: int) -> Iterator[tuple[int, int]]:

@@ -215,7 +215,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     out = args.out if args.out is not None else Path("reports") / exp.name
     index = analysis_report.build(root, out, questions=questions, measure=measure,
                                   one_at_a_time=extra.get("one-at-a-time"),
-                                  rungs=[extra[k] for k in ("rungs", "pimc") if k in extra])
+                                  rungs=[extra[k] for k in ("rungs", "pimc", "net") if k in extra])
     print(f"{exp.name}: report in {index} (summary: {index.parent / 'summary.md'})")
     return 0
 
@@ -450,6 +450,35 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train(args: argparse.Namespace) -> int:
+    """Train a game's learned player (``sim.learn.train``)."""
+    import json
+
+    from sim.learn.fit import HIDDEN
+    from sim.learn.train import Settings, TrainError, train
+    from sim.registry import find_game
+
+    game = find_game(args.game)
+    try:
+        import jax  # noqa: F401
+        import optax  # noqa: F401
+    except ImportError:
+        raise TrainError("training needs JAX and optax: pip install 'stichsim[train]'") from None
+    settings = Settings(game.name, args.teacher, args.rounds, args.deals, args.seed, args.epochs,
+                        HIDDEN)
+    out = Path(args.out or f"nets/{game.name}")
+    with _terminate_as_interrupt():
+        report = train(game, settings, out, args.resume, args.jobs or _default_jobs(),
+                       progress=not args.no_progress, arena_deals=args.arena_deals,
+                       teacher_deals=args.teacher_deals)
+    if args.json:
+        print(json.dumps(report, default=str))
+    else:
+        print((out / "MODEL.md").read_text(), end="")
+        print(f"weights: {report['weights']}")
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     """Measure deals per second and peak memory."""
     from sim.registry import find_game
@@ -477,11 +506,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     policies = BENCH_POLICIES
     if args.policies is not None:
+        from sim.engine.play import check_nets
         from sim.engine.seats import supported_ids
 
         policies = tuple(p.strip() for p in args.policies.split(","))
         for name in games:
             supported_ids(policies, find_game(name))
+            check_nets(find_game(name), list(policies))
     return int(run_bench(games, args.deals, jobs, args.json, policies))
 
 
@@ -514,8 +545,9 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Finish the experiment's results (like 'run --resume'), and "
                                    "the runs on what moves its answer (its rules with one option "
                                    "changed at a time, every seat random, heuristic, lookahead, "
-                                   "pimc: sized by [report] robustness_deals, rung_deals, "
-                                   "pimc_deals; in <results>/<name>-one-at-a-time, -rungs, -pimc), "
+                                   "pimc, net: sized by [report] robustness_deals, rung_deals, "
+                                   "pimc_deals, net_deals; in <results>/<name>-one-at-a-time, "
+                                   "-rungs, -pimc, -net), "
                                    "and build reports/<name>/index.html, summary.md and the figures.")
     p.add_argument("config", metavar="EXPERIMENT.toml", help="the experiment file")
     p.add_argument("--deals", type=_positive, metavar="N",
@@ -632,7 +664,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policies", required=True, metavar="A,B[,C...]",
                    help=f"two or more policies, comma-separated ({', '.join(POLICIES)}; "
                         f"lookahead:N for N rollouts a decision, pimc:N for N worlds; dd sees "
-                        f"every card)")
+                        f"every card; net:PATH plays a weights file)")
     p.add_argument("--deals", type=_positive, metavar="N",
                    help=f"deals per pair (with --until-decided: at most); default {DEFAULT_DEALS:,}, "
                         f"{SLOW_DEFAULT_DEALS:,} when a lookahead, pimc or dd policy plays")
@@ -649,6 +681,38 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_backend_arguments(p)
     p.set_defaults(func=cmd_arena)
+
+    from sim.learn.train import ARENA_DEALS, TEACHER_DEALS
+
+    p = sub.add_parser("train", help="train a game's learned player (net) from the lookahead",
+                       description="Self-play decisions labelled by the teacher (its value of "
+                                   "every legal card), a network fitted to them, round after "
+                                   "round (each round's deals played by the last round's "
+                                   "network), then an arena against the heuristic and the "
+                                   "teacher on deals the training never used. Writes OUT/net.npz "
+                                   "(play it as net:OUT/net.npz) and a model card OUT/MODEL.md. "
+                                   "Needs the extra [train] (JAX, optax).")
+    p.add_argument("game", metavar="GAME", help=f"game id ({games})")
+    p.add_argument("--teacher", default="lookahead:64", metavar="lookahead:N",
+                   help="the teacher (default: lookahead:64)")
+    p.add_argument("--rounds", type=_positive, default=2, metavar="R", help="rounds (default: 2)")
+    p.add_argument("--deals", type=_positive, default=50_000, metavar="N",
+                   help="new deals a round (default: 50,000)")
+    p.add_argument("--epochs", type=_positive, default=6, metavar="E",
+                   help="passes over the decisions a round (default: 6)")
+    p.add_argument("--seed", type=_seed, default=1, metavar="S",
+                   help="root seed (default: 1); the arena plays seed S+1")
+    p.add_argument("--out", metavar="DIR", help="output folder (default: nets/GAME)")
+    p.add_argument("--resume", action="store_true", help="go on from the last whole round in OUT")
+    p.add_argument("--jobs", type=_positive, metavar="N",
+                   help="worker processes (default: every CPU); the weights do not depend on it")
+    p.add_argument("--arena-deals", type=_non_negative, default=ARENA_DEALS, metavar="N",
+                   help=f"arena deals against the heuristic (default: {ARENA_DEALS:,}; 0: none)")
+    p.add_argument("--teacher-deals", type=_non_negative, default=TEACHER_DEALS, metavar="N",
+                   help=f"arena deals against the teacher (default: {TEACHER_DEALS:,}; 0: none)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("bench", help="measure deals per second and peak memory",
                        description="Time warmed-up workers for each policy (default: random and "
