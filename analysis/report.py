@@ -908,6 +908,8 @@ GLOSSARY = {
                                          "heuristic and takes the best"),
     "pimc": (r"(?i)\bpimc\b", "perfect-information Monte Carlo: a player that deals the hidden cards many "
                                "ways and solves each with every card known"),
+    "net": (r"\bnet\b", "stichsim's learned player: a small network trained on the lookahead's judgement "
+                          "of every card, as fast as the heuristic's order of magnitude"),
     "rule reading": (r"(?i)\breadings?\b", "one value of a rule option the rule book leaves open"),
     "integer option": (r"(?i)\binteger option", "a number a house rule turns (a payment, a band's VP), "
                                                 "tried one unit and a typical step from the experiment's "

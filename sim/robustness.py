@@ -8,10 +8,12 @@ Two kinds of derived experiment, each on the first deals of the experiment's own
   step either side of base's value (``readings``; scoring-only options re-score one play);
 * **rungs**: the same deals with every seat ``random``, ``heuristic`` and ``lookahead``
   (base: ``heuristic``, the reference), and, on a smaller subsample because it is slow,
-  ``pimc`` beside ``heuristic`` in a run of its own.
+  ``pimc`` beside ``heuristic`` in a run of its own; and the learned player ``net`` beside
+  ``heuristic`` in a run of its own, on as many deals as the answer's interval needs to be
+  narrow (it is fast).
 
 Each runs with ``sim.runner.run_experiment`` into a sibling of the experiment's results
-folder (``<name>-one-at-a-time``, ``<name>-rungs``, ``<name>-pimc``), resumed like any run;
+folder (``<name>-one-at-a-time``, ``<name>-rungs``, ``<name>-pimc``, ``<name>-net``), resumed like any run;
 a folder written by another config (the sizes changed) or engine is replaced, since the
 report owns it. The sizes come from the experiment's ``[report]`` table (``SIZES``); 0
 leaves a run out.
@@ -21,7 +23,7 @@ leaves a run out.
 >>> [v.name for v in one_at_a_time(exp, 100).variants()][:3]
 ['base', 'all_pass-ramsch', 'announcements-true']
 >>> {kind: (e.name, e.deals) for kind, e in derived(exp).items()}
-{'one-at-a-time': ('demo-one-at-a-time', 1000), 'rungs': ('demo-rungs', 300)}
+{'one-at-a-time': ('demo-one-at-a-time', 1000), 'rungs': ('demo-rungs', 300), 'net': ('demo-net', 1000)}
 """
 
 from __future__ import annotations
@@ -36,16 +38,19 @@ import sim
 from sim.options import Option
 from sim.runner import EXPERIMENT_FILE, REPORT_SIZES, Experiment, run_experiment
 
-SIZES = dict(zip(REPORT_SIZES, (20_000, 300, 0), strict=True))
+SIZES = dict(zip(REPORT_SIZES, (20_000, 300, 0, 20_000), strict=True))
 """The ``[report]`` keys of the runs' sizes in deals (``sim.runner.REPORT_SIZES``), with their
 defaults: the one-at-a-time
 run, the random / heuristic / lookahead rungs, the pimc rung (0: left out; pimc plays about
-a Skat deal a second on two cores, and its solver is not compiled by ``make run``). Each is
+a Skat deal a second on two cores, and its solver is not compiled by ``make run``), the net
+rung (as many deals as the one-at-a-time run, so its interval is about as narrow). Each is
 capped at the experiment's deals."""
 RUNGS = ("random", "lookahead")
 """The rungs besides ``heuristic`` (every seat the same policy)."""
 SLOW_RUNG = "pimc"
 """The rung played on its own, smaller subsample."""
+NET_RUNG = "net"
+"""The learned player's rung, played on its own (larger) sample."""
 SHARDS = 4
 """Shards a derived run is cut into (at most), so that the cores share it."""
 
@@ -57,6 +62,7 @@ class Sizes:
     robustness_deals: int
     rung_deals: int
     pimc_deals: int
+    net_deals: int
 
     @classmethod
     def of(cls, exp: Experiment) -> Sizes:
@@ -119,13 +125,22 @@ def slow_rung(exp: Experiment, deals: int) -> Experiment:
                     [{"name": SLOW_RUNG, "policies": _everyone(exp, SLOW_RUNG)}])
 
 
+def net_rung(exp: Experiment, deals: int) -> Experiment:
+    """``exp``'s first ``deals`` deals with every seat ``heuristic`` (base) and ``NET_RUNG``."""
+    return _derived(exp, NET_RUNG, deals, _everyone(exp, "heuristic"),
+                    [{"name": NET_RUNG, "policies": _everyone(exp, NET_RUNG)}])
+
+
 def derived(exp: Experiment) -> dict[str, Experiment]:
     """The runs ``exp``'s report needs, as its ``[report]`` sizes them (none of size 0), by
-    kind: ``one-at-a-time``, ``rungs``, ``pimc`` (their names' suffixes)."""
+    kind: ``one-at-a-time``, ``rungs``, ``pimc``, ``net`` (their names' suffixes; ``net`` only
+    for a game with a learned player)."""
     sizes = Sizes.of(exp)
+    learned = exp.game_obj.net is not None
     runs = (one_at_a_time(exp, sizes.robustness_deals) if sizes.robustness_deals else None,
             rungs(exp, sizes.rung_deals) if sizes.rung_deals else None,
-            slow_rung(exp, sizes.pimc_deals) if sizes.pimc_deals else None)
+            slow_rung(exp, sizes.pimc_deals) if sizes.pimc_deals else None,
+            net_rung(exp, sizes.net_deals) if sizes.net_deals and learned else None)
     return {r.name.removeprefix(f"{exp.name}-"): r for r in runs if r is not None}
 
 

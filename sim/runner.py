@@ -61,7 +61,7 @@ import pyarrow.parquet as pq
 
 import sim
 from sim.engine.game import Game
-from sim.engine.play import play
+from sim.engine.play import check_nets, play
 from sim.engine.seats import POLICIES, PolicyError, policy_ids
 from sim.errors import ConfigError, ResultsError, did_you_mean
 from sim.options import OptionTable, RuleError
@@ -74,7 +74,7 @@ KEYS = ("name", "game", "deals", "seed", "shard_size", "policies", "rules", "var
         "tune")
 """Keys an experiment file may hold (``rules``, ``variants``, ``report`` and ``tune`` are
 optional; ``[tune]`` is read by ``sim.tune``)."""
-REPORT_SIZES = ("robustness_deals", "rung_deals", "pimc_deals")
+REPORT_SIZES = ("robustness_deals", "rung_deals", "pimc_deals", "net_deals")
 """Keys of an experiment's ``[report]`` table that size the runs behind the report's
 robustness section (``sim.robustness``), in deals (0: left out)."""
 REPORT_KEYS = ("questions", "measure", *REPORT_SIZES)
@@ -337,6 +337,7 @@ def _policies(value: Any, game: Game, what: str, fail: Fail) -> list[str]:
                    f"(policies: {', '.join(POLICIES)}), got {_show(value)}")
     try:
         policy_ids(value, game)
+        check_nets(game, value)
     except PolicyError as e:
         raise fail(f"{what}: {e}") from None
     return list(value)

@@ -72,13 +72,15 @@ def test_one_variant_per_option_value_other_than_the_experiments(game: str) -> N
 
 
 def test_the_rungs_and_the_sizes() -> None:
-    exp = experiment("skat", report_table={"robustness_deals": 5000, "rung_deals": 40, "pimc_deals": 4})
+    exp = experiment("skat", report_table={"robustness_deals": 5000, "rung_deals": 40, "pimc_deals": 4,
+                                           "net_deals": 30})
     runs = planned.derived(exp)
-    assert list(runs) == ["one-at-a-time", "rungs", "pimc"]
+    assert list(runs) == ["one-at-a-time", "rungs", "pimc", "net"]
     assert [(e.name, e.deals) for e in runs.values()] == [
         ("x-one-at-a-time", 1000),
         ("x-rungs", 40),
         ("x-pimc", 4),
+        ("x-net", 30),
     ]  # capped at the experiment's deals
     assert [(v.name, v.policies) for v in runs["rungs"].variants()] == [
         ("base", ["heuristic"] * 3),
@@ -86,13 +88,16 @@ def test_the_rungs_and_the_sizes() -> None:
         ("lookahead", ["lookahead"] * 3),
     ]
     assert [v.policies for v in runs["pimc"].variants()] == [["heuristic"] * 3, ["pimc"] * 3]
+    assert [v.policies for v in runs["net"].variants()] == [["heuristic"] * 3, ["net"] * 3]
     assert all(r.rules == exp.rules and r.seed == exp.seed for r in runs.values())
     defaults = planned.derived(experiment("skat", deals=10**6))
     assert {k: e.deals for k, e in defaults.items()} == {
         "one-at-a-time": planned.SIZES["robustness_deals"],
         "rungs": planned.SIZES["rung_deals"],
+        "net": planned.SIZES["net_deals"],
     }
-    assert planned.derived(experiment("skat", report_table={"robustness_deals": 0, "rung_deals": 0})) == {}
+    assert planned.derived(experiment("skat", report_table={"robustness_deals": 0, "rung_deals": 0,
+                                                            "net_deals": 0})) == {}
 
 
 @pytest.mark.parametrize(
@@ -399,7 +404,7 @@ def test_a_scoring_only_option_matches_rescoring_by_hand(tmp_path: Path) -> None
             "seed": 11,
             "shard_size": 1000,
             "policies": ["heuristic", "heuristic"],
-            "report": {"robustness_deals": 600, "rung_deals": 0},
+            "report": {"robustness_deals": 600, "rung_deals": 0, "net_deals": 0},
         }
     )
     roots = planned.run(planned.derived(exp), tmp_path, jobs=1, progress=False, backend="loky")
@@ -454,11 +459,12 @@ def test_report_runs_the_robustness_runs_and_replaces_them_when_resized(capsys, 
     assert main(args) == 0, capsys.readouterr().err
     assert sorted(p.name for p in (tmp_path / "results").iterdir()) == [
         "small",
+        "small-net",
         "small-one-at-a-time",
         "small-rungs",
     ]
     summary = (tmp_path / "rep" / "summary.md").read_text()
-    assert "## What moves the answer" in summary and "| lookahead |" in summary
+    assert "## What moves the answer" in summary and "| lookahead |" in summary and "| net |" in summary
     assert "first 150 deals" in summary and "The pimc rung was left out" in summary
     assert main(args) == 0 and (tmp_path / "rep" / "summary.md").read_text() == summary  # nothing new
     config.write_text(text.format(100))

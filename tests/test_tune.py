@@ -209,19 +209,19 @@ def test_an_integer_option_is_searched_over_its_range(tmp_path) -> None:
 
 
 def test_several_objectives_and_rungs_give_a_pareto_front(tmp_path) -> None:
-    """Two measures on two rungs of players: four objectives, each candidate measured on
-    each; the front is the best group's candidates no other beats on every objective, and the
+    """Two measures on two rungs of players (the heuristic and the learned player): four
+    objectives, each candidate measured on each; the front is the best group's candidates no other beats on every objective, and the
     report draws it."""
     text = (TUNE.replace('options = ["equal_cards", "tie_rule"]', 'options = ["tie_rule", "b_one_per_trick"]')
             .replace('measure = "start_edge"', 'measure = ["start_edge", "b_markers_per_deal"]\n'
-                     'targets = {b_markers_per_deal = 1.0}\npolicies = ["heuristic", "random"]')
+                     'targets = {b_markers_per_deal = 1.0}\npolicies = ["heuristic", "net"]')
             .replace("deals = 6000", "deals = 2000"))
     tune = load_tune(write(tmp_path, text))
     assert [name for name, _, _ in tune.objectives()] == ["start_edge", "b_markers_per_deal"] * 2
     _, out = run_tune(tune, tmp_path / "results", jobs=2, progress=False)
     names = [o["name"] for o in out["objectives"]]
     assert names == ["start_edge (heuristic, heuristic)", "b_markers_per_deal (heuristic, heuristic)",
-                     "start_edge (random, random)", "b_markers_per_deal (random, random)"]
+                     "start_edge (net, net)", "b_markers_per_deal (net, net)"]
     assert all(set(c["measures"]) == set(names) for c in out["candidates"])
     assert out["front"] and set(out["front"]) <= set(out["best"])
     targets = [o["target"] for o in out["objectives"]]
