@@ -25,3 +25,12 @@ def test_readme_opens_with_the_two_commands() -> None:
     block = text.split("```")[1]
     commands = [line.split("#")[0].strip() for line in block.splitlines()[1:] if line.strip()]
     assert commands == ["make run", "make test"]
+
+
+@pytest.mark.parametrize("name", sorted(n for n, g in GAMES.items() if g.net is not None))
+def test_game_page_quotes_its_learned_player_with_the_command(name: str) -> None:
+    page = (ROOT / "docs" / f"{name}.md").read_text()
+    section = page.split("## The learned player", 1)[1].split("\n## ", 1)[0]
+    assert f"stichsim arena {name} --policies net,heuristic" in section
+    assert f"stichsim arena {name} --policies net,lookahead:64" in section
+    assert "stichsim bench" in section and "start player" in section

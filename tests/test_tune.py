@@ -210,8 +210,8 @@ def test_an_integer_option_is_searched_over_its_range(tmp_path) -> None:
 
 def test_several_objectives_and_rungs_give_a_pareto_front(tmp_path) -> None:
     """Two measures on two rungs of players (the heuristic and the learned player): four
-    objectives, each candidate measured on each; the front is the best group's candidates no other beats on every objective, and the
-    report draws it."""
+    objectives, each candidate measured on each; the front is the best group's candidates no
+    other beats on every objective, and the report draws it."""
     text = (TUNE.replace('options = ["equal_cards", "tie_rule"]', 'options = ["tie_rule", "b_one_per_trick"]')
             .replace('measure = "start_edge"', 'measure = ["start_edge", "b_markers_per_deal"]\n'
                      'targets = {b_markers_per_deal = 1.0}\npolicies = ["heuristic", "net"]')
