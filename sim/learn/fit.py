@@ -16,7 +16,6 @@ weights.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,8 +109,7 @@ class Fitted:
 
 def fit(train: Examples, held: Examples, seed: int, epochs: int = 8, batch: int = 512,
         rate: float = 1e-3, hidden: tuple[int, int] = HIDDEN,
-        start: dict[str, np.ndarray] | None = None,
-        progress: Callable[[int, dict[str, float]], None] | None = None) -> Fitted:
+        start: dict[str, np.ndarray] | None = None) -> Fitted:
     """Fit the network to ``train`` (Adam, the rate decaying to zero on a cosine over the
     epochs), measuring ``held`` after each epoch. ``start``: layers to go on from (the last
     round's), else drawn from ``seed``."""
@@ -168,7 +166,5 @@ def fit(train: Examples, held: Examples, seed: int, epochs: int = 8, batch: int 
         point = {"epoch": epoch + 1, "loss": total / max(count, 1),
                  "held_regret": regret(forward(layers, held.x), held)}
         curve.append(point)
-        if progress is not None:
-            progress(epoch, point)
     layers = {k: np.asarray(params[k], np.float32) for k in LAYERS}
     return Fitted(layers, temp, curve)
