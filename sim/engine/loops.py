@@ -17,6 +17,7 @@ import numpy as np
 from sim.engine.cardplay import HEADER
 from sim.engine.kernel import leave_state
 from sim.engine.net import net_policy
+from sim.engine.seats import KIND_MASK, NET
 from sim.rng import STREAM_SEAT0
 
 
@@ -48,7 +49,9 @@ def play_tricks(state, obs, pols, streams, io, finished, observe, step, decision
     while not finished(state):
         player = state[HEADER.PLAYER]
         observe(state, state[HEADER.TO_MOVE], obs)
-        pol = net_policy(pols[player], obs, io.net, features)
+        pol = pols[player]
+        if pol >= 0 and (pol & KIND_MASK) == NET:  # io.net untouched elsewhere: no reference counts
+            pol = net_policy(pol, obs, io.net, features)
         action = decision(state, obs, pol, streams[STREAM_SEAT0 + player], io)
         if io.err[0]:
             leave_state(pol, state, obs, io)
