@@ -89,7 +89,7 @@ def check_declaration(game: Game) -> None:
     if game.solver is not None:
         hooks = importlib.import_module(game.solver.module)
         for entry in ("prepare", "question", "count", "bound", "counts_after", "new_workspace",
-                      "pimc_card", "dd_card", "card_row"):
+                      "pimc_card", "dd_card", "card_row", "pimc_values"):
             assert callable(getattr(hooks, entry)), entry
         assert hooks.TT_BITS > 0 and isinstance(hooks.SAME_NAME_SAME_MOVE, bool)
         assert game.solver.bench_positions > 0

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from sim.engine.cardplay import HEADER_FIELDS
+from sim.engine.net import NO_NET
 from sim.engine.play import play
 from sim.engine.seats import HEURISTIC, RANDOM
 from sim.registry import GAMES
@@ -156,6 +157,6 @@ def test_a_state_plays_out_from_the_middle_with_any_policy(name: str, policy: in
             out[hands + a] = (int(out[hands + a]) & ~(1 << ca)) | (1 << cb)
             out[hands + b] = (int(out[hands + b]) & ~(1 << cb)) | (1 << ca)
         rngs[:, 0] = rng.integers(1, 2**63, game.n_players, dtype=np.uint64)
-        cp.playout(out, np.full(game.n_players, policy, np.int64), rngs)
+        cp.playout(out, np.full(game.n_players, policy, np.int64), rngs, NO_NET)
         assert cp.finished(out)
         assert set(cp.result(out)) == set(cp.result(state)) if cp.finished(state) else True

@@ -14,6 +14,7 @@ from doko_cards import Cards
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_40
+from sim.engine.net import NO_NET
 from sim.engine.play import play as play_deals
 from sim.engine.seats import HEURISTIC, RANDOM
 from sim.games.doko_duell import cardplay as cp
@@ -169,7 +170,7 @@ def test_a_finished_state_steps_to_nothing() -> None:
         cp.step(state, card)
         assert np.array_equal(state, before)
     rngs = np.ones((2, 1), np.uint64)
-    cp.playout(state, np.array([RANDOM, HEURISTIC], np.int64), rngs)
+    cp.playout(state, np.array([RANDOM, HEURISTIC], np.int64), rngs, NO_NET)
     assert np.array_equal(state, before)
 
 
@@ -256,7 +257,7 @@ def test_playout_with_the_seats_streams_plays_the_kernels_deal(rules: dict, poli
         state, _ = G.start_card_play(batch.columns, i, np.zeros((0, A.ROW), np.int64), resolved)
         for p in range(2):
             rngs[p, 0] = stream_key(np.uint64(seed), 50 + i, STREAM_SEAT0 + p)
-        cp.playout(state, np.full(2, policy, np.int64), rngs)
+        cp.playout(state, np.full(2, policy, np.int64), rngs, NO_NET)
         assert cp.finished(state)
         assert cp.result(state) == {k: int(batch.columns[k][i]) for k in cp.result(state)}, i
         assert int(state[S.PLAYED]) | int(state[S.PLAYED + 1]) == D.full

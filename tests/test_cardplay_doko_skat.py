@@ -18,6 +18,7 @@ from doko_cards import Cards
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_48
+from sim.engine.net import NO_NET
 from sim.engine.play import play as play_deals
 from sim.engine.seats import HEURISTIC
 from sim.games.doko_skat import cardplay as cp
@@ -360,7 +361,7 @@ def test_the_heuristics_playout_plays_the_recorded_main_game(rules: dict) -> Non
         started = cp.start(batch.columns, i, batch.actions[i])
         assert started is not None
         state, plays = started
-        cp.playout(state, np.full(3, HEURISTIC, np.int64), rngs)
+        cp.playout(state, np.full(3, HEURISTIC, np.int64), rngs, NO_NET)
         assert cp.result(state) == {k: int(batch.columns[k][i]) for k in cp.result(state)}, i
         assert not any(int(state[S.HANDS + s]) for s in range(3))
         played = [int(state[S.PLAYED + s]) for s in range(3)]

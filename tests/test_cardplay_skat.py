@@ -19,6 +19,7 @@ from sim import actions as A
 from sim.cards import SKAT_DECK
 from sim.engine.cardplay import PLAY
 from sim.engine.kernel import E_ASK
+from sim.engine.net import NO_NET
 from sim.engine.play import play as play_deals
 from sim.engine.seats import HEURISTIC
 from sim.games.skat_family import cardplay as C
@@ -281,7 +282,7 @@ def test_finished_states_stay_as_they_are_and_heuristics_play_the_recorded_deal(
         state, actions = started
         replayed = state.copy()
         cp.playout(replayed, np.full(game.n_players, HEURISTIC, np.int64),
-                   np.ones((game.n_players, 1), np.uint64))
+                   np.ones((game.n_players, 1), np.uint64), NO_NET)
         for action in actions:
             cp.step(state, action)
         assert np.array_equal(replayed, state), i

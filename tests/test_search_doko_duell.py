@@ -32,6 +32,7 @@ from search_helpers import observed, sampled, scoring_only_runs
 
 from sim import actions as A
 from sim.cards import DOKO_DECK_40
+from sim.engine.net import NO_NET
 from sim.engine.play import play
 from sim.engine.seats import HEURISTIC, policy_id
 from sim.games.doko_duell import cardplay as cp
@@ -147,7 +148,7 @@ def test_a_world_plays_on_to_the_end() -> None:
         if j % 7:
             continue
         world = sample(observe(state, int(state[S.TO_MOVE])), rng)
-        cp.playout(world, np.full(2, HEURISTIC, np.int64), rngs)
+        cp.playout(world, np.full(2, HEURISTIC, np.int64), rngs, NO_NET)
         assert cp.finished(world)
         assert int(world[S.PLAYED]) | int(world[S.PLAYED + 1]) == FULL
         assert world[S.POINTS] + world[S.POINTS + 1] == 240 and world[S.TRICKS] + world[S.TRICKS + 1] == 20

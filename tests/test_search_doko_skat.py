@@ -37,6 +37,7 @@ from scipy.stats import chisquare
 from search_helpers import observed, sampled, scoring_only_runs
 
 from sim import actions as A
+from sim.engine.net import NO_NET
 from sim.engine.play import play
 from sim.engine.seats import HEURISTIC, policy_id
 from sim.games.doko_skat import cardplay as cp
@@ -263,7 +264,7 @@ def test_a_world_plays_on_to_the_end_of_the_deal() -> None:
         seat = int(state[S.TO_MOVE])
         world = sample(observe(state, seat), rng)
         rounds[int(world[S.ROUND])] += 1
-        sd.playout(world, np.full(3, HEURISTIC, np.int64), rngs)
+        sd.playout(world, np.full(3, HEURISTIC, np.int64), rngs, NO_NET)
         assert world[S.DONE] == 1 and world[S.ROUND] == PH_PLAY and world[S.LONE] >= 0
         assert world[S.DECLARER] >= 0 and ones(world[S.DISCARDS + world[S.LONE]]) == 3
         held = [cards_of(world, s) for s in range(3)] + [int(world[S.OUT])]

@@ -14,6 +14,7 @@ from search_helpers import observed
 from test_search_doko_skat import first_round_state, redeals
 
 from sim import actions as A
+from sim.engine.net import NO_NET
 from sim.engine.play import play
 from sim.engine.seats import HEURISTIC, policy_id
 from sim.games.doko_skat import cardplay as cp
@@ -135,7 +136,7 @@ def test_every_pregame_world_is_consistent_and_plays_out(rules: dict, policies: 
             check_world(world, true, obs, index)
             pols = np.full(3, HEURISTIC, np.int64)
             rngs = np.arange(1, 4, dtype=np.uint64).reshape(3, 1)
-            sd.playout(world, pols, rngs)
+            sd.playout(world, pols, rngs, NO_NET)
             assert world[S.DONE] == 1 and world[S.ROUND] != obs[O.PHASE]
             assert not world[S.HANDS:S.HANDS + 3].any()
     assert (PH_DECLARE, 0) in kinds and (PH_DISCARD, 0) in kinds

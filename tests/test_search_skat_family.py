@@ -44,6 +44,7 @@ from search_helpers import observed, sampled, scoring_only_runs
 
 from sim import actions as A
 from sim.cards import SKAT_DECK
+from sim.engine.net import NO_NET
 from sim.engine.play import play
 from sim.engine.seats import HEURISTIC, policy_id
 from sim.games.skat_family import cardplay as cp
@@ -296,7 +297,7 @@ def test_a_world_plays_on_to_the_end() -> None:
                 continue
             seat = int(state[S.TO_MOVE])
             world = sample(observe(state, seat), rng)
-            cp.playout(world, np.full(3, HEURISTIC, np.int64), rngs)
+            cp.playout(world, np.full(3, HEURISTIC, np.int64), rngs, NO_NET)
             assert cp.finished(world)
             kind = int(world[S.GAME])
             places = int(world[S.PLACES])

@@ -4,6 +4,8 @@ them between kernel calls (``sim.engine.solving``).
 * ``dd`` plays a card whose solved value under the game's scoring bands is the best of the
   legal cards', checked against the solver's exact count after every legal card, at positions
   of the last four tricks of recorded deals in every game;
+* the ``pimc:N`` teacher of a learned player values every legal card by its full total
+  over the worlds pimc deals, checked against the exact counts after each card;
 * ``pimc`` decides from the seat's observation alone: the card-play state it is given beside
   it can be wiped without changing its card; the observation is the one the seat's kernel
   shows it;
@@ -94,10 +96,10 @@ def test_dd_plays_a_card_of_the_best_band(game_name: str, deals: int) -> None:
     assert checked >= 20
 
 
-def full_totals_card(module, view: np.ndarray, key: int, worlds: int, prefer: int) -> int:
-    """The pimc card worked out the long way: the same worlds dealt, every legal card's
-    exact count solved in each (``counts_after``), its band utility summed over them, the
-    best total taken (the heuristic's card first on a tie, then the lowest card)."""
+def full_totals(module, view: np.ndarray, key: int, worlds: int) -> dict[int, int]:
+    """Each legal card's total band utility for the mover over the worlds pimc deals from
+    ``view`` with stream ``key``, worked out the long way: every legal card's exact count
+    solved in each world (``counts_after``)."""
     rng = np.array([key], np.uint64)
     ws = module.new_workspace(16)
     totals: dict[int, int] = {}
@@ -106,9 +108,41 @@ def full_totals_card(module, view: np.ndarray, key: int, worlds: int, prefer: in
         module.world(view, rng, state)
         for c, u in solved_utilities(module, state, ws).items():
             totals[c] = totals.get(c, 0) + u
+    return totals
+
+
+def full_totals_card(module, view: np.ndarray, key: int, worlds: int, prefer: int) -> int:
+    """The pimc card worked out the long way (``full_totals``): the best total taken (the
+    heuristic's card first on a tie, then the lowest card)."""
+    totals = full_totals(module, view, key, worlds)
     best = max(totals.values())
     tied = [c for c in sorted(totals) if totals[c] == best]
     return prefer if prefer in tied else tied[0]
+
+
+@pytest.mark.parametrize("game_name,deals,worlds", [("skat", 30, 4), ("skat_en_deux", 30, 4),
+                                                    ("doko_duell", 8, 3), ("doko_skat", 12, 3)])
+def test_pimc_teacher_values_every_card_by_its_full_total(game_name: str, deals: int,
+                                                          worlds: int) -> None:
+    """The ``pimc:N`` teacher's value of each legal card (``pimc_values``, ``pimc.totals``) is
+    its mean band utility over the worlds pimc deals, every card's exact count solved the
+    long way: the value of every card, not only of the one pimc would play."""
+    game = find_game(game_name)
+    module = solving.hooks(game)
+    ws = module.new_workspace(16)
+    checked = 0
+    for i, state in enumerate(late_positions(game_name, deals, from_end=5)):
+        if i % 4:
+            continue
+        view = np.zeros(game.observation.LENGTH, np.int64)
+        game.card_play.observe(state, int(state[HEADER.TO_MOVE]), view)
+        cards, means = module.pimc_values(view, np.array([i], np.uint64), worlds, ws)
+        totals = full_totals(module, view, i, worlds)
+        assert sorted(int(c) for c in cards) == sorted(totals)
+        assert {int(c): float(m) for c, m in zip(cards, means)} == pytest.approx(
+            {c: t / worlds for c, t in totals.items()})
+        checked += 1
+    assert checked >= 5
 
 
 @pytest.mark.parametrize("game_name,deals,worlds", [("skat", 40, 6), ("skat_en_deux", 40, 6),

@@ -94,8 +94,9 @@ class CardPlay:
     actions that follow as the state's actions; ``None`` for a deal without card play
     (thrown in, given up). ``result(state)`` is what a finished state says of the
     deal, by result column name, for comparing with the columns. ``playout(state, pols,
-    rngs)`` plays a state to its end with the policies (kernel ids, one per player), each
-    player drawing from its own stream ``rngs[player]`` (``uint64[players, 1]``)."""
+    rngs, net)`` plays a state to its end with the policies (kernel ids, one per player), each
+    player drawing from its own stream ``rngs[player]`` (``uint64[players, 1]``), a ``net``
+    player with his network in ``net`` (``sim.engine.net.NO_NET`` where none plays)."""
 
     fields: tuple[int, ...]
     """The state's offsets (a ``NamedTuple`` starting with ``Header``'s fields)."""
@@ -107,11 +108,12 @@ class CardPlay:
     decide: Callable[[int, np.ndarray, np.ndarray], int]
     """``decide(pol, obs, rng)``: policy ``pol``'s action at a card-play decision, from the
     deciding player's observation and own stream (the game's dispatcher, ``sim.engine.seats``)."""
-    playout: Callable[[np.ndarray, np.ndarray, np.ndarray], None]
+    playout: Callable[[np.ndarray, np.ndarray, np.ndarray, Any], None]
     start: Callable[..., tuple[np.ndarray, Sequence[int]] | None]
     result: Callable[[np.ndarray], dict[str, int]]
-    action_values: Callable[[np.ndarray, np.ndarray, int], tuple[np.ndarray, np.ndarray]] | None = None
-    """``action_values(obs, rng, rollouts)``: the legal actions at a card-play decision and the
-    lookahead's mean outcome of each for the deciding player's side, from his observation and
-    a stream (``sim.policies.lookahead.decision_values``); ``None`` for a game without the
+    action_values: Callable[[np.ndarray, np.ndarray, int, Any], tuple[np.ndarray, np.ndarray]] | None = None
+    """``action_values(obs, rng, rollouts, net)``: the legal actions at a card-play decision
+    and the lookahead's mean outcome of each for the deciding player's side, from his
+    observation and a stream, the rollouts played by the heuristic or by the network in
+    ``net`` (``sim.policies.lookahead.decision_values``); ``None`` for a game without the
     lookahead. The teacher of a learned player (``sim.learn``)."""

@@ -80,7 +80,8 @@ class Solver:
     """Import path of the module with the solver's entry points, imported when first used:
     ``prepare``, ``question``, ``count``, ``bound``, ``counts_after``, ``new_workspace`` and
     ``TT_BITS`` (``stichsim solve``, hindsight, the bench), ``pimc_card``, ``dd_card`` and
-    ``card_row`` (the solving players) and ``SAME_NAME_SAME_MOVE`` (whether two legal cards
+    ``card_row`` (the solving players), ``pimc_values`` (the ``pimc:N`` teacher of a learned
+    player, ``sim.learn``) and ``SAME_NAME_SAME_MOVE`` (whether two legal cards
     of one name are one move: not where they lie in two places, the duel's hand and
     pyramid)."""
     bench_positions: int

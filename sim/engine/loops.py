@@ -16,21 +16,31 @@ import numpy as np
 
 from sim.engine.cardplay import HEADER
 from sim.engine.kernel import leave_state
-from sim.engine.net import net_policy
-from sim.engine.seats import KIND_MASK, NET
+from sim.engine.net import net_action, net_policy
+from sim.engine.seats import HEURISTIC, KIND_BITS, KIND_MASK, NET
 from sim.rng import STREAM_SEAT0
 
 
 @numba.njit(cache=True, inline="always")
-def playout(state, pols, rngs, length, finished, observe, step, decide):
+def playout(state, pols, rngs, net, length, finished, observe, step, decide, features):
     """Play ``state`` to its end: the player deciding (``PLAYER``) by policy ``pols[player]``
     from the observation (``length`` long) of the place to move, drawing from his own stream
-    ``rngs[player]``; ``decide(pol, obs, rng)`` is the game's card-play dispatch."""
+    ``rngs[player]``; ``decide(pol, obs, rng)`` is the game's card-play dispatch. A ``net``
+    player's card is his network's in ``net`` (read through the feature spec ``features``),
+    as in the kernel (``play_tricks``); the heuristic's where the network does not play the
+    decision."""
     obs = np.zeros(length, np.int64)
     while not finished(state):
         player = state[HEADER.PLAYER]
         observe(state, state[HEADER.TO_MOVE], obs)
-        step(state, decide(pols[player], obs, rngs[player]))
+        pol = pols[player]
+        if pol >= 0 and (pol & KIND_MASK) == NET:
+            action = net_action(net, pol >> KIND_BITS, features, obs)
+            if action < 0:
+                action = decide(HEURISTIC, obs, rngs[player])
+        else:
+            action = decide(pol, obs, rngs[player])
+        step(state, action)
 
 
 @numba.njit(cache=True, inline="always")

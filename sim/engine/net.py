@@ -154,6 +154,15 @@ NO_NET = Net(_LAYER3, _LAYER2, _LAYER3, _LAYER2, _LAYER3, _LAYER2, np.zeros(0, n
 
 
 @numba.njit(cache=True)
+def no_net():
+    """``NO_NET`` made in compiled code, for a search whose rollouts no network plays (numba
+    reads no global tuple of arrays as a constant)."""
+    layer3, layer2 = np.zeros((0, 0, 0), np.float32), np.zeros((0, 0), np.float32)
+    return Net(layer3, layer2, layer3, layer2, layer3, layer2, np.zeros(0, np.int64),
+               np.zeros(0, np.float32), np.zeros(0, np.float32))
+
+
+@numba.njit(cache=True)
 def net_action(net, slot, rows, obs):
     """The action network ``slot`` plays at observation ``obs``: the legal card with the
     highest score; -1 where the decision is not one the network plays (``rows``' head)."""

@@ -53,7 +53,7 @@ def hooks(game: Game) -> ModuleType:
     return importlib.import_module(game.solver.module)
 
 
-def _workspace(module: ModuleType) -> tuple[np.ndarray, ...]:
+def workspace(module: ModuleType) -> tuple[np.ndarray, ...]:
     """This thread's solver workspace for the game's states, with the table of the game's
     solve (``TT_BITS``: 4 MiB in the Skat family, 64 MiB in the Doppelkopf games), for
     ``dd`` and ``pimc`` alike: each decision searches under generations of its own, so
@@ -79,9 +79,9 @@ def choose(game: Game, pol: int, view: np.ndarray, state: np.ndarray, key: int) 
     rng = np.array([key], np.uint64)
     prefer = int(game.card_play.decide(HEURISTIC, view, rng.copy()))
     if pol & KIND_MASK == PIMC:
-        card = int(module.pimc_card(view, rng, option_of(pol), prefer, _workspace(module)))
+        card = int(module.pimc_card(view, rng, option_of(pol), prefer, workspace(module)))
     else:
-        card = int(module.dd_card(state, prefer, _workspace(module)))
+        card = int(module.dd_card(state, prefer, workspace(module)))
     if len(_MEMO) >= MEMO_SIZE:
         _MEMO.clear()
     _MEMO[memo] = card

@@ -34,7 +34,8 @@ import numpy as np
 
 from sim.cards import lsb, popcount
 from sim.engine.cardplay import HEADER
-from sim.engine.seats import HEURISTIC, KIND_BITS, KIND_MASK, LOOKAHEAD
+from sim.engine.net import no_net
+from sim.engine.seats import HEURISTIC, KIND_BITS, KIND_MASK, LOOKAHEAD, NET
 from sim.rng import mix64, next_u64
 
 INLINE_NRT: Any = {"cache": True, "inline": "always", "_nrt": True}
@@ -73,7 +74,7 @@ def choose(actions, means, prefer):
 
 
 @numba.njit(**INLINE_NRT)
-def decision_values(obs, rng, rollouts, length, players, world, legal, step, playout, value):
+def decision_values(obs, rng, rollouts, length, players, world, legal, step, playout, value, net):
     """The legal actions at a card-play decision and the mean outcome of each for the
     deciding player's side (``action_values``), from his observation ``obs`` alone: what the
     lookahead player weighs, and what a learned player is taught (``sim.learn``). A single
@@ -96,7 +97,7 @@ def decision_values(obs, rng, rollouts, length, players, world, legal, step, pla
     if n <= 1:
         return actions, np.zeros(n)
     return actions, action_values(obs, rng, rollouts, actions, base, base[HEADER.PLAYER],
-                                  players, world, step, playout, value)
+                                  players, world, step, playout, value, net)
 
 
 @numba.njit(**INLINE_NRT)
@@ -105,7 +106,7 @@ def best_action(obs, rng, rollouts, prefer, actions, base, player, players, worl
     """The action among ``actions`` with the best mean outcome for ``player``'s side
     (``action_values``); ties go to ``prefer``, the heuristic's own choice."""
     means = action_values(obs, rng, rollouts, actions, base, player, players, world, step,
-                          playout, value)
+                          playout, value, no_net())
     return choose(actions, means, prefer)
 
 
@@ -122,7 +123,7 @@ def best_of(means, preferred):
 
 @numba.njit(**INLINE_NRT)
 def action_values(obs, rng, rollouts, actions, base, player, players, world, step, playout,
-                  value):
+                  value, net):
     """The mean outcome for ``player``'s side of each of ``actions`` over
     ``max(1, rollouts // len(actions))`` worlds, each played once per action with the same
     streams (``base`` holds the first world; ``world`` deals the others). ``step(state,
@@ -133,7 +134,7 @@ def action_values(obs, rng, rollouts, actions, base, player, players, world, ste
     worlds = max(1, rollouts // n)
     totals = np.zeros(n)
     state = np.empty(base.shape[0], np.int64)
-    pols = np.full(players, HEURISTIC, np.int64)
+    pols = np.full(players, NET if net.w1.shape[0] else HEURISTIC, np.int64)
     rngs = np.empty((players, 1), np.uint64)
     for w in range(worlds):
         if w:
@@ -144,6 +145,6 @@ def action_values(obs, rng, rollouts, actions, base, player, players, world, ste
             step(state, actions[k])
             for p in range(players):
                 rngs[p, 0] = mix64(key + np.uint64(p + 1) * np.uint64(0x9E3779B97F4A7C15))
-            playout(state, pols, rngs)
+            playout(state, pols, rngs, net)
             totals[k] += value(state, player)
     return totals / worlds

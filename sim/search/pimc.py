@@ -369,6 +369,67 @@ def pimc(obs, rng, worlds, order, prefer, ws, length, world, legal, decide_card)
 
 
 @numba.njit(**INLINE_NRT)
+def totals(states, count, ws, prepare, question, bands, legal, step, moves, bound):
+    """The legal cards of the worlds ``states[:count]`` and each card's mean utility over
+    them for the mover's side, every threshold of every card searched (where ``decide``
+    stops once the best card is sure): the values of *every* card, which a learned player is
+    taught from (``sim.learn``, teacher ``pimc:N``). The best of them is ``decide``'s card.
+    The game's functions as for ``decide``; worlds are searched one after another."""
+    length = states.shape[1]
+    mask = np.uint64(legal(states[0]))
+    n = popcount(mask)
+    cards = np.empty(n, np.int64)
+    m = mask
+    for i in range(n):
+        cards[i] = lsb(m)
+        m &= m - np.uint64(1)
+    means = np.zeros(n)
+    q = np.zeros(Q_LENGTH, np.int64)
+    thresholds = np.zeros(MAX_BANDS, np.int64)
+    weights = np.zeros(MAX_BANDS, np.int64)
+    rep = np.full(64, -1, np.int64)
+    listed = np.empty(MAX_MOVES, np.int64)
+    scratch = np.empty(MAX_MOVES, np.int64)
+    child = np.empty(length, np.int64)
+    worth = np.zeros(64, np.int64)  # each move's utility for the mover in this world
+    for w in range(count):
+        state = states[w]
+        prepare(state)
+        question(state, q)
+        n_bands, pivot = bands(state, q, thresholds, weights)
+        sign = 1 if (q[Q_MAXIMIZERS] >> state[HEADER.TO_MOVE]) & 1 else -1
+        clear(ws)
+        for k in range(moves(state, q, listed, rep, scratch)):
+            child[:] = state
+            step(child, listed[k])
+            low, high = np.int64(-1), np.int64(UNKNOWN_HIGH)
+            b = next_target(low, high, thresholds, n_bands, pivot)
+            while b >= 0:
+                target = thresholds[b]
+                value = bound(child, q, target, ws)
+                if value >= target:
+                    low = max(low, value)
+                else:
+                    high = min(high, value)
+                b = next_target(low, high, thresholds, n_bands, pivot)
+            worth[listed[k]] = sign * utility(low, thresholds, weights, n_bands)
+        for i in range(n):
+            means[i] += worth[rep[cards[i]]]
+    return cards, means / count
+
+
+@numba.njit(**INLINE_NRT)
+def values(obs, rng, worlds, ws, length, world, card_totals):
+    """The legal cards at a card-play decision and each one's mean utility for the mover's
+    side over ``worlds`` worlds dealt from the seat's observation ``obs`` alone, as ``pimc``
+    deals them (``card_totals(states, count, ws)``: the game's ``totals``)."""
+    states = np.empty((worlds, length), np.int64)
+    for k in range(worlds):
+        world(obs, rng, states[k])
+    return card_totals(states, worlds, ws)
+
+
+@numba.njit(**INLINE_NRT)
 def dd(state, prefer, ws, legal, decide_card):
     """The ``dd`` player's card: the deal itself solved (``state``, every card known), the
     best card under the scoring's bands (``prefer`` wins a tie; ``decide_card`` as for

@@ -22,6 +22,7 @@ import numpy as np
 from sim.cards import Deck, bit, lsb
 from sim.engine import loops
 from sim.engine.cardplay import PLAY, offsets
+from sim.engine.net import NO_FEATURES
 from sim.engine.seats import HEURISTIC
 from sim.policies.random import random_card
 from sim.tricks import build_table, legal_mask, trick_winner
@@ -170,7 +171,7 @@ def decide(pol, obs, rng):
 
 
 @numba.njit(cache=True)
-def playout(state, pols, rngs):
+def playout(state, pols, rngs, net):
     """Play ``state`` to its end with the policies (random or heuristic, one per player,
-    own streams)."""
-    loops.playout(state, pols, rngs, OB.LENGTH, finished, observe, step, decide)
+    own streams; ``net`` is ``NO_NET``: the toy game has no learned player)."""
+    loops.playout(state, pols, rngs, net, OB.LENGTH, finished, observe, step, decide, NO_FEATURES)

@@ -17,6 +17,7 @@ import numba
 import numpy as np
 
 from sim.cards import popcount
+from sim.engine.net import no_net
 from sim.engine.seats import HEURISTIC
 from sim.policies.lookahead import choose, decision_values, is_lookahead, rollouts_of, simple
 from toygame import cardplay as cp
@@ -25,13 +26,14 @@ from toygame.worlds import value, world
 
 
 @numba.njit(cache=True)
-def card_values(obs, rng, rollouts):
+def card_values(obs, rng, rollouts, net):
     """The legal actions at a card-play decision and the lookahead's mean outcome of each for
     the deciding player's side, with ``rollouts`` rollouts, from his observation alone: what
     the lookahead seat weighs (``decide``) and a learned player is taught
-    (``CardPlay.action_values``, ``sim.learn``)."""
+    (``CardPlay.action_values``, ``sim.learn``), its rollouts by the network in ``net``
+    where it has one."""
     return decision_values(obs, rng, rollouts, cp.STATE_LENGTH, cp.N_PLAYERS, world, cp.legal,
-                           cp.step, cp.playout, value)
+                           cp.step, cp.playout, value, net)
 
 
 @numba.njit(cache=True)
@@ -40,6 +42,6 @@ def decide(pol, obs, rng):
     the lookahead's where it has a choice, else the base players' (``simple(pol)``)."""
     if is_lookahead(pol) and popcount(np.uint64(obs[OB.LEGAL])) > 1:
         prefer = cp.decide(HEURISTIC, obs, rng)
-        actions, means = card_values(obs, rng, rollouts_of(pol))
+        actions, means = card_values(obs, rng, rollouts_of(pol), no_net())
         return choose(actions, means, prefer)
     return cp.decide(simple(pol), obs, rng)

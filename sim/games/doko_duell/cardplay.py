@@ -39,6 +39,7 @@ from sim import actions as A
 from sim.cards import DOKO_DECK_40, bit, lsb
 from sim.engine import loops
 from sim.engine.cardplay import PLAY, offsets
+from sim.games.doko_duell.features import ROWS
 from sim.games.doko_duell.observation import FIELDS as O
 from sim.games.doko_duell.observation import PH_PLAY
 from sim.games.doko_duell.policies import decide
@@ -454,10 +455,10 @@ def begin(state, hands, pyramid, starter, equal, one_per_trick, a_on_setup, supp
 
 
 @numba.njit(cache=True)
-def playout(state, pols, rngs):
+def playout(state, pols, rngs, net):
     """Play the state to its end: player ``p`` by policy ``pols[p]`` drawing from
-    ``rngs[p]``."""
-    loops.playout(state, pols, rngs, O.LENGTH, finished, observe, step, decide)
+    ``rngs[p]``; ``net`` holds the networks of its ``net`` players (``NO_NET``: none)."""
+    loops.playout(state, pols, rngs, net, O.LENGTH, finished, observe, step, decide, ROWS)
 
 
 # --- for Python: a state from the cards, its events, its result ----------------------------

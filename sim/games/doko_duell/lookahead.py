@@ -22,6 +22,7 @@ import numba
 import numpy as np
 
 from sim.cards import popcount
+from sim.engine.net import no_net
 from sim.engine.seats import HEURISTIC
 from sim.games.doko_duell import cardplay as cp
 from sim.games.doko_duell import policies as base
@@ -33,13 +34,14 @@ PLAYERS = 2
 
 
 @numba.njit(cache=True)
-def card_values(obs, rng, rollouts):
+def card_values(obs, rng, rollouts, net):
     """The legal actions at a card-play decision and the lookahead's mean outcome of each for
     the deciding player's side, with ``rollouts`` rollouts, from his observation alone: what
     the lookahead seat weighs (``decide_card``) and a learned player is taught
-    (``CardPlay.action_values``, ``sim.learn``)."""
+    (``CardPlay.action_values``, ``sim.learn``). The rollouts are the heuristic's, or the
+    network's in ``net`` (expert iteration; the lookahead seat passes ``no_net()``)."""
     return decision_values(obs, rng, rollouts, cp.LENGTH, PLAYERS, world, cp.legal, cp.step,
-                           cp.playout, value)
+                           cp.playout, value, net)
 
 
 @numba.njit(cache=True)
@@ -48,7 +50,7 @@ def decide_card(pol, obs, state):
     the base dispatcher's (``simple(pol)``)."""
     if is_lookahead(pol) and popcount(np.uint64(obs[O.LEGAL])) > 1:
         prefer = base.decide_card(HEURISTIC, obs, state)
-        actions, means = card_values(obs, state, rollouts_of(pol))
+        actions, means = card_values(obs, state, rollouts_of(pol), no_net())
         return choose(actions, means, prefer)
     return base.decide_card(simple(pol), obs, state)
 

@@ -40,6 +40,7 @@ from sim import actions as A
 from sim.cards import bit
 from sim.engine import loops
 from sim.engine.cardplay import PLAY, offsets
+from sim.games.doko_skat.features import ROWS
 from sim.games.doko_skat.observation import FIELDS as O
 from sim.games.doko_skat.observation import PH_FIRST_ROUND, PH_PLAY
 from sim.games.doko_skat.policies import decide
@@ -337,10 +338,11 @@ def card_allowed(state, obs, card):
 
 
 @numba.njit(**JIT_NRT)
-def playout(state, pols, rngs):
+def playout(state, pols, rngs, net):
     """Play the round in play to its end with the policies (kernel ids, one per seat),
-    each seat drawing from its own stream ``rngs[seat]``."""
-    loops.playout(state, pols, rngs, O.LENGTH, finished, observe, step, decide)
+    each seat drawing from its own stream ``rngs[seat]``; ``net`` holds the networks of its
+    ``net`` seats (``NO_NET``: none)."""
+    loops.playout(state, pols, rngs, net, O.LENGTH, finished, observe, step, decide, ROWS)
 
 
 # --- the settlement --------------------------------------------------------------------------

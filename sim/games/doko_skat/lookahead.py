@@ -21,6 +21,7 @@ import numba
 import numpy as np
 
 from sim.cards import bit, lsb, popcount
+from sim.engine.net import no_net
 from sim.engine.seats import HEURISTIC
 from sim.games.doko_skat import policies as base
 from sim.games.doko_skat.cardplay import legal, step
@@ -39,19 +40,20 @@ PASS = -1
 """The declaration's pass."""
 
 @numba.njit(**JIT_NRT)
-def card_values(obs, rng, rollouts):
+def card_values(obs, rng, rollouts, net):
     """The legal actions at a card-play decision and the lookahead's mean outcome of each for
     the deciding player's side, with ``rollouts`` rollouts, from his observation alone: what
     the lookahead seat weighs (``_card_play``) and a learned player is taught
-    (``CardPlay.action_values``, ``sim.learn``)."""
+    (``CardPlay.action_values``, ``sim.learn``). The rollouts are the heuristic's, or the
+    network's in ``net`` (expert iteration; the lookahead seat passes ``no_net()``)."""
     return decision_values(obs, rng, rollouts, LENGTH, PLAYERS, world, legal, step, playout,
-                           value)
+                           value, net)
 
 
 @numba.njit(**JIT_NRT)
 def _card_play(pol, obs, rng, prefer):
     """The lookahead player's card (``prefer``: the heuristic's)."""
-    actions, means = card_values(obs, rng, rollouts_of(pol))
+    actions, means = card_values(obs, rng, rollouts_of(pol), no_net())
     return choose(actions, means, prefer)
 
 

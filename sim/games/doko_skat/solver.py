@@ -200,6 +200,19 @@ def decide(states, count, order, prefer, ws):
 
 
 @numba.njit(**JIT_NRT)
+def card_totals(states, count, ws):
+    """Every legal card's mean utility over the worlds ``states[:count]`` (``pimc.totals``)."""
+    return pimc.totals(states, count, ws, prepare, question, bands, legal, step, moves, bound)
+
+
+@numba.njit(**JIT_NRT)
+def pimc_values(obs, rng, worlds, ws):
+    """The legal cards and the mean utility of each over ``worlds`` worlds dealt from the
+    seat's observation: the ``pimc:N`` teacher of a learned player (``pimc.values``)."""
+    return pimc.values(obs, rng, worlds, ws, LENGTH, world, card_totals)
+
+
+@numba.njit(**JIT_NRT)
 def pimc_card(obs, rng, worlds, prefer, ws):
     """The ``pimc`` player's card from the seat's observation (``sim.search.pimc``), its
     worlds searched widest interval first."""

@@ -48,6 +48,7 @@ import numpy as np
 
 from sim.cards import lsb, popcount
 from sim.engine.cardplay import PLAY
+from sim.engine.seats import HEURISTIC, KIND_MASK, NET
 from sim.games.doko_skat import cardplay as CP
 from sim.games.doko_skat.cardplay import (
     S,
@@ -373,17 +374,30 @@ def _consistent(obs, cards, nine, skat, first_round, stocks, seat, lone, redealt
 # --- the rest of the deal ------------------------------------------------------------------
 
 @numba.njit(**JIT_NRT)
-def playout(state, pols, rngs):
+def playout(state, pols, rngs, net):
     """Play a search state to the end of the deal with the policies (kernel ids, one per
-    seat; each seat draws from ``rngs[seat]``): from the first round on, or from a decision
-    between the rounds (``STAGE``), through the teams, the declaration, the discards or the
-    redeal and the main game, as the kernel does."""
+    seat; each seat draws from ``rngs[seat]``; ``net`` holds the networks of its ``net``
+    seats): from the first round on, or from a decision between the rounds (``STAGE``),
+    through the teams, the declaration, the discards or the redeal and the main game, as the
+    kernel does."""
     if state[S.ROUND] == PH_FIRST_ROUND:
         if state[STAGE] == IN_PLAY:
-            CP.playout(state, pols, rngs)
+            CP.playout(state, pols, rngs, net)
             _teams(state)
-        _between_rounds(state, pols, rngs)
-    CP.playout(state, pols, rngs)
+        _between_rounds(state, _without_nets(pols), rngs)
+    CP.playout(state, pols, rngs, net)
+
+
+@numba.njit(**JIT_NRT)
+def _without_nets(pols):
+    """``pols`` with each ``net`` seat's id the heuristic's: a network plays the main game's
+    cards only, its seat's declaration and discards are the heuristic's (as ``kernel.ask``
+    answers them)."""
+    out = pols.copy()
+    for p in range(out.shape[0]):
+        if out[p] >= 0 and (out[p] & KIND_MASK) == NET:
+            out[p] = HEURISTIC
+    return out
 
 
 @numba.njit(**JIT_NRT)

@@ -48,6 +48,7 @@ import numpy as np
 from sim import actions as A
 from sim.engine import loops
 from sim.engine.cardplay import PLAY, offsets
+from sim.games.skat_family.features import ROWS
 from sim.games.skat_family.observation import (
     BOTH_OFFERS,
     DECL_OPEN_SHIFT,
@@ -499,10 +500,11 @@ def observe(state, seat, obs):
 
 
 @numba.njit(**JIT_NRT)
-def playout(state, pols, rngs):
+def playout(state, pols, rngs, net):
     """Play ``state`` to its end with the policies ``pols`` (kernel ids, by player), each
-    player drawing from his own stream ``rngs[player]``."""
-    loops.playout(state, pols, rngs, O.LENGTH, finished, observe, step, decide)
+    player drawing from his own stream ``rngs[player]``; ``net`` holds the networks of its
+    ``net`` players (``NO_NET``: none)."""
+    loops.playout(state, pols, rngs, net, O.LENGTH, finished, observe, step, decide, ROWS)
 
 
 # --- results -------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ import numba
 import numpy as np
 
 from sim.cards import bit, lsb, popcount
+from sim.engine.net import no_net
 from sim.engine.seats import HEURISTIC
 from sim.games.skat_family import policies as base
 from sim.games.skat_family.cardplay import LENGTH, S, declare, legal, playout, step
@@ -79,20 +80,21 @@ GAMES = 6
 
 
 @numba.njit(**JIT_NRT)
-def card_values(obs, rng, rollouts):
+def card_values(obs, rng, rollouts, net):
     """The legal actions at a card-play decision and the lookahead's mean outcome of each for
     the deciding player's side, with ``rollouts`` rollouts, from his observation alone: what
     the lookahead seat weighs (``_card_play``) and a learned player is taught
-    (``CardPlay.action_values``, ``sim.learn``)."""
+    (``CardPlay.action_values``, ``sim.learn``). The rollouts are the heuristic's, or the
+    network's in ``net`` (expert iteration; the lookahead seat passes ``no_net()``)."""
     return decision_values(obs, rng, rollouts, LENGTH, PLAYERS, world, legal, step, playout,
-                           value)
+                           value, net)
 
 
 @numba.njit(**JIT_NRT)
 def _card_play(pol, obs, rng, prefer):
     """The lookahead player's action at a card-play decision (``prefer``: the heuristic's).
     Compiled with reference counting: the search allocates its worlds' states."""
-    actions, means = card_values(obs, rng, rollouts_of(pol))
+    actions, means = card_values(obs, rng, rollouts_of(pol), no_net())
     return choose(actions, means, prefer)
 
 
@@ -206,7 +208,7 @@ def _plan_values(pol, obs, rng, plans):
     pregame_world(obs, rng, state)
     declarer = state[S.PLAYER_AT + obs[O.SEAT]]
     return action_values(obs, rng, rollouts_of(pol), plans, state, declarer, PLAYERS,
-                         pregame_world, plan_step, playout, value)
+                         pregame_world, plan_step, playout, value, no_net())
 
 
 @numba.njit(**JIT_NRT)
