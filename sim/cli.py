@@ -465,7 +465,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     except ImportError:
         raise TrainError("training needs JAX and optax: pip install 'stichsim[train]'") from None
     settings = Settings(game.name, args.teacher, args.rounds, args.deals, args.seed, args.epochs,
-                        HIDDEN)
+                        HIDDEN, args.expert)
     out = Path(args.out or f"nets/{game.name}")
     with _terminate_as_interrupt():
         report = train(game, settings, out, args.resume, args.jobs or _default_jobs(),
@@ -684,7 +684,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from sim.learn.train import ARENA_DEALS, TEACHER_DEALS
 
-    p = sub.add_parser("train", help="train a game's learned player (net) from the lookahead",
+    p = sub.add_parser("train", help="train a game's learned player (net) from a search",
                        description="Self-play decisions labelled by the teacher (its value of "
                                    "every legal card), a network fitted to them, round after "
                                    "round (each round's deals played by the last round's "
@@ -693,8 +693,12 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(play it as net:OUT/net.npz) and a model card OUT/MODEL.md. "
                                    "Needs the extra [train] (JAX, optax).")
     p.add_argument("game", metavar="GAME", help=f"game id ({games})")
-    p.add_argument("--teacher", default="lookahead:64", metavar="lookahead:N",
-                   help="the teacher (default: lookahead:64)")
+    p.add_argument("--teacher", default="lookahead:64", metavar="lookahead:N|pimc:N",
+                   help="the teacher: the lookahead with N rollouts a decision, or pimc with N "
+                        "worlds, every card solved in each (default: lookahead:64)")
+    p.add_argument("--expert", action="store_true",
+                   help="expert iteration: from round 1 on the lookahead's rollouts are played by "
+                        "the last round's network")
     p.add_argument("--rounds", type=_positive, default=2, metavar="R", help="rounds (default: 2)")
     p.add_argument("--deals", type=_positive, default=50_000, metavar="N",
                    help="new deals a round (default: 50,000)")

@@ -15,6 +15,7 @@ from toygame import game as toy
 from toygame import worlds as toy_worlds
 
 from sim.engine.cardplay import HEADER, PLAY
+from sim.engine.net import NO_NET
 from sim.engine.seats import HEURISTIC, policy_id
 from sim.learn import decisions as D
 from sim.registry import GAMES
@@ -22,6 +23,9 @@ from sim.rng import stream_key
 
 TAUGHT = [name for name, game in GAMES.items()
           if game.card_play is not None and game.card_play.action_values is not None]
+
+EIGHT, FOUR = D.Teacher("lookahead", 8), D.Teacher("lookahead", 4)
+"""The lookahead teaching with 8 and 4 rollouts a decision."""
 
 
 def test_every_game_with_the_lookahead_can_teach() -> None:
@@ -36,7 +40,7 @@ def test_in_the_toy_game_each_value_is_the_action_played_out_by_the_heuristic() 
     game = toy.GAME
     cp = game.card_play
     assert cp is not None
-    labelled = D.label_deals(game, 5, 0, 12, game.rules(), ["random", "random"], 8)
+    labelled = D.label_deals(game, 5, 0, 12, game.rules(), ["random", "random"], EIGHT)
     assert len(labelled) > 12
     batch_states = _states_at_decisions(game, 5, 0, 12, ["random", "random"])
     assert len(batch_states) == len(labelled)
@@ -48,7 +52,7 @@ def test_in_the_toy_game_each_value_is_the_action_played_out_by_the_heuristic() 
         for action in np.flatnonzero(labelled.legal()[row]):
             after = state.copy()
             cp.step(after, int(action))
-            cp.playout(after, pols, rngs)
+            cp.playout(after, pols, rngs, NO_NET)
             assert labelled.values[row, action] == toy_worlds.value(after, player)
 
 
@@ -75,7 +79,7 @@ def _states_at_decisions(game, seed, first, count, policies) -> list[np.ndarray]
 def labelled(request: pytest.FixtureRequest) -> tuple[str, D.Decisions]:
     game = GAMES[request.param]
     return request.param, D.label_deals(game, 11, 0, 30, game.rules(),
-                                        ["heuristic"] * game.n_players, 8)
+                                        ["heuristic"] * game.n_players, EIGHT)
 
 
 def test_labels_cover_exactly_the_legal_actions(labelled: tuple[str, D.Decisions]) -> None:
@@ -106,7 +110,7 @@ def test_the_teacher_weighs_as_the_lookahead_player_chooses(labelled: tuple[str,
         key = stream_key(3, row, 7)
         obs = d.obs[row]
         prefer = cp.decide(HEURISTIC, obs, np.array([key], np.uint64))
-        actions, means = cp.action_values(obs, np.array([key], np.uint64), 8)
+        actions, means = cp.action_values(obs, np.array([key], np.uint64), 8, NO_NET)
         best = actions[means == means.max()]
         expected = prefer if prefer in best else best[0]
         assert cp.decide(pol, obs, np.array([key], np.uint64)) == expected, (name, row)
@@ -115,19 +119,19 @@ def test_the_teacher_weighs_as_the_lookahead_player_chooses(labelled: tuple[str,
 def test_labels_do_not_depend_on_how_the_deals_are_split() -> None:
     game = GAMES["doko_duell"]
     rules = game.rules()
-    whole = D.label_deals(game, 4, 0, 20, rules, ["heuristic", "random"], 8)
-    parts = D.concat([D.label_deals(game, 4, 0, 7, rules, ["heuristic", "random"], 8),
-                      D.label_deals(game, 4, 7, 13, rules, ["heuristic", "random"], 8)],
+    whole = D.label_deals(game, 4, 0, 20, rules, ["heuristic", "random"], EIGHT)
+    parts = D.concat([D.label_deals(game, 4, 0, 7, rules, ["heuristic", "random"], EIGHT),
+                      D.label_deals(game, 4, 7, 13, rules, ["heuristic", "random"], EIGHT)],
                      game.observation.LENGTH)
     _assert_same(whole, parts)
-    other = D.label_deals(game, 5, 0, 20, rules, ["heuristic", "random"], 8)
+    other = D.label_deals(game, 5, 0, 20, rules, ["heuristic", "random"], EIGHT)
     assert not np.array_equal(np.nan_to_num(other.values), np.nan_to_num(whole.values)[:len(other)])
 
 
 def test_labels_are_the_same_for_any_number_of_workers() -> None:
     game = GAMES["skat"]
-    one = D.label(game, 2, 2 * D.CHUNK + 10, game.rules(), ["heuristic"] * 3, 4, jobs=1)
-    two = D.label(game, 2, 2 * D.CHUNK + 10, game.rules(), ["heuristic"] * 3, 4, jobs=2)
+    one = D.label(game, 2, 2 * D.CHUNK + 10, game.rules(), ["heuristic"] * 3, FOUR, jobs=1)
+    two = D.label(game, 2, 2 * D.CHUNK + 10, game.rules(), ["heuristic"] * 3, FOUR, jobs=2)
     _assert_same(one, two)
     assert one.deal.max() >= 2 * D.CHUNK
 
@@ -139,7 +143,7 @@ def _assert_same(a: D.Decisions, b: D.Decisions) -> None:
 
 def test_a_file_keeps_the_decisions_and_what_made_them(tmp_path: Path) -> None:
     game = GAMES["skat_en_deux"]
-    d = D.label_deals(game, 1, 0, 5, game.rules(), ["heuristic", "heuristic"], 4)
+    d = D.label_deals(game, 1, 0, 5, game.rules(), ["heuristic", "heuristic"], FOUR)
     path = tmp_path / "decisions.npz"
     D.save(d, path, {"game": game.name, "teacher": "lookahead:4"})
     assert [p.name for p in tmp_path.iterdir()] == ["decisions.npz"]
@@ -155,4 +159,4 @@ def test_a_game_without_the_lookahead_cannot_teach() -> None:
     assert game.card_play is not None
     bare = dataclasses.replace(game, card_play=dataclasses.replace(game.card_play, action_values=None))
     with pytest.raises(ValueError, match="game skat has no lookahead"):
-        D.label(bare, 1, 5, bare.rules(), ["heuristic"] * 3, 4)
+        D.label(bare, 1, 5, bare.rules(), ["heuristic"] * 3, FOUR)

@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 
 from sim.cli import main
+from sim.engine.cardplay import PLAY
 from sim.engine.net import LAYERS, load
+from sim.learn import decisions as D
 from sim.learn.fit import Examples, played_regret, regret, temperature
 from sim.learn.train import Settings, TrainError, train
 from sim.registry import GAMES
@@ -83,6 +85,42 @@ def test_resume_goes_on_from_the_last_whole_round(trained: tuple[Path, dict], tm
     grown = _weights(one / "net.npz")
     for k in LAYERS:
         np.testing.assert_array_equal(first[k], grown[k])
+
+
+def test_expert_iteration_rolls_the_teacher_out_with_the_last_network(
+        trained: tuple[Path, dict], tmp_path: Path) -> None:
+    """``--expert``: round 0 is the plain run's (the heuristic's deals and rollouts: the same
+    decisions and labels); round 1 plays the same deals with the round-0 network, but the
+    teacher's rollouts are that network's too, so its labels differ."""
+    out, _ = trained
+    expert = tmp_path / "expert"
+    train(GAME, Settings(**{**TINY.__dict__, "expert": True}), expert, arena_deals=0,
+          teacher_deals=4)
+    plain = [D.load(out / f"decisions-{r}.npz")[0] for r in (0, 1)]
+    taught = [D.load(expert / f"decisions-{r}.npz")[0] for r in (0, 1)]
+    np.testing.assert_array_equal(plain[0].values, taught[0].values)
+    np.testing.assert_array_equal(plain[1].obs, taught[1].obs)
+    np.testing.assert_array_equal(plain[1].legal(), taught[1].legal())
+    differ = ~np.all(np.isclose(plain[1].values, taught[1].values, equal_nan=True), axis=1)
+    assert differ.mean() > 0.3
+    assert "--seed 3 --expert`" in (expert / "MODEL.md").read_text()
+
+
+def test_pimc_teaches_the_cards_by_their_solved_worlds(tmp_path: Path) -> None:
+    """``--teacher pimc:2``: every card decision (and no offer) is labelled by its band
+    utility averaged over two solved worlds (halves of whole utilities), and a network is
+    fitted to them."""
+    game = GAMES["skat_en_deux"]
+    settings = Settings("skat_en_deux", "pimc:2", rounds=1, deals=30, seed=3, epochs=1,
+                        hidden=(16, 8))
+    train(game, settings, tmp_path / "pimc", arena_deals=0, teacher_deals=0)
+    taught, about = D.load(tmp_path / "pimc" / "decisions-0.npz")
+    assert about["teacher"] == "pimc:2" and len(taught) > 200
+    assert set(taught.phase.tolist()) == {PLAY}
+    values = taught.values[taught.legal()]
+    np.testing.assert_array_equal(values * 2, np.round(values * 2))
+    assert (np.nanmax(taught.values, axis=1) > np.nanmin(taught.values, axis=1)).mean() > 0.2
+    assert (tmp_path / "pimc" / "net.npz").is_file()
 
 
 def test_the_command_trains_and_prints_its_model_card(tmp_path: Path, capsys) -> None:

@@ -1,7 +1,8 @@
 """The learned player as the kernels run it (``sim.engine.net``): its features read from the
 observation as worked out by hand, its cards the legal card a plain numpy forward pass scores
 highest from the recorded observation alone (so nothing but the observation can move them),
-several networks at one table, and weights that do not fit refused in one line."""
+the same cards in a ``playout`` (the search's rollouts) as in the kernel, several networks at
+one table, and weights that do not fit refused in one line."""
 
 from __future__ import annotations
 
@@ -145,6 +146,27 @@ def test_the_net_plays_the_best_legal_card_of_its_observation(name: str, tmp_pat
     assert checked > 100
 
 
+def test_a_playout_with_net_seats_plays_the_kernels_net_deal(tmp_path: Path) -> None:
+    """``playout`` (the lookahead's rollouts; under expert iteration the teacher's, played by
+    the network) with ``net`` at both seats and their network plays every card the kernel's
+    ``net`` seats played, from the deal: the same result. In the duel every card-play
+    decision is a card, so the network plays them all."""
+    from sim.engine.net import stack
+    from sim.engine.seats import NET
+    from sim.games.doko_duell import cardplay as duel
+    from sim.games.doko_duell.game import start_card_play
+
+    game = GAMES["doko_duell"]
+    path = random_weights("doko_duell", 4, tmp_path / "w.npz")
+    net = stack([load(path, "doko_duell", game.net.features)])
+    rules = game.rules()
+    batch = play(game, 7, 0, 40, rules, [f"net:{path}"] * 2, record=True)
+    for i in range(40):
+        state, _ = start_card_play(batch.columns, i, np.zeros((0, 4), np.int64), rules)
+        duel.playout(state, np.full(2, NET, np.int64), np.ones((2, 1), np.uint64), net)
+        assert duel.result(state) == {k: int(batch.columns[k][i]) for k in duel.result(state)}, i
+
+
 def test_two_networks_at_one_table_each_play_their_own(tmp_path: Path) -> None:
     """``net:A`` beside ``net:B``: each seat plays its own file's network, so a table of A and
     B differs from a table of A alone, and seating A at every seat by one name or two paths
@@ -188,9 +210,12 @@ def test_the_command_line_refuses_a_bad_weights_file_with_exit_2(tmp_path: Path,
     err = capsys.readouterr().err.strip().splitlines()
     assert status == 2
     assert len(err) == 1 and "no weights file" in err[0]
-    status = main(["train", "skat", "--teacher", "pimc:4", "--out", str(tmp_path / "t")])
+    status = main(["train", "skat", "--teacher", "heuristic", "--out", str(tmp_path / "t")])
     err = capsys.readouterr().err.strip().splitlines()
-    assert status == 2 and len(err) == 1 and "only lookahead:N teaches" in err[0]
+    assert status == 2 and len(err) == 1 and "the teachers are lookahead:N and pimc:N" in err[0]
+    status = main(["train", "skat", "--teacher", "pimc:4", "--expert", "--out", str(tmp_path / "t")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2 and len(err) == 1 and "--expert needs a lookahead teacher" in err[0]
     assert not (tmp_path / "t").exists()
 
 
@@ -225,12 +250,13 @@ def test_the_network_plays_only_decisions_it_is_taught(name: str) -> None:
     """Every phase the spec's head gives the network is one the labeller teaches (the card
     play as ``CardPlay.start`` replays it); a phase it never saw would be played by weights
     no example ever moved (Doko-Skat's first round is the heuristic's for that reason)."""
-    from sim.learn.decisions import label_deals
+    from sim.learn.decisions import Teacher, label_deals
 
     game = GAMES[name]
     assert game.net is not None
     head = game.net.features.rows[0]
-    taught = label_deals(game, 2, 0, 6, game.rules(), ["heuristic"] * game.n_players, 2)
+    taught = label_deals(game, 2, 0, 6, game.rules(), ["heuristic"] * game.n_players,
+                         Teacher("lookahead", 2))
     shown = {int(p) for p in taught.obs[:, head[2]]}
     given = {p for p in range(64) if head[3] >> p & 1}
     assert given <= shown

@@ -2,10 +2,19 @@
 
 Deals are played by the given policies (self-play) and recorded. Every card-play decision
 with more than one legal action is then replayed and shown to the deciding player as the
-kernel shows it (``CardPlay.observe``), and the teacher labels it: the lookahead's mean
-outcome of *every* legal action for the deciding player's side, from that observation alone
-(``CardPlay.action_values``), not only the action it would choose. A learned policy fitted
-to these values can rank the actions the way the search does.
+kernel shows it (``CardPlay.observe``), and the teacher labels it from that observation
+alone, with its value of *every* legal action, not only the action it would choose
+(``Teacher``):
+
+* ``lookahead:N``: the mean outcome for the deciding player's side of each action over
+  ``N`` rollouts (``CardPlay.action_values``), played out by the heuristic, or by a network
+  (``Teacher.rollout_net``: expert iteration, the search improving on the network it
+  teaches);
+* ``pimc:N``: each card's mean utility over ``N`` worlds, each world solved double dummy
+  for every card (``sim.search.pimc.totals``); cards only, so a game's other card-play
+  decisions (Skat-en-deux's offers) are not labelled.
+
+A learned policy fitted to these values can rank the actions the way the search does.
 
 Each decision draws the teacher's worlds from a stream of its own, keyed by the seed, the
 deal and the decision's number in the deal (``LABEL_STREAM``), so the labels are the same
@@ -24,9 +33,11 @@ from typing import Any
 import numpy as np
 
 from sim import SOURCE_HASH
-from sim.engine.cardplay import HEADER, CardPlay
+from sim.engine import net as N
+from sim.engine.cardplay import HEADER, PLAY, CardPlay
 from sim.engine.game import Game
 from sim.engine.play import play
+from sim.engine.solving import hooks, workspace
 from sim.rng import stream_key
 
 ACTIONS = 64
@@ -37,6 +48,17 @@ LABEL_STREAM = 1 << 21
 from the seats' and the solving players' streams (``sim.rng``, ``sim.engine.solving``)."""
 CHUNK = 50
 """Deals a worker labels at a time."""
+
+
+@dataclass(frozen=True)
+class Teacher:
+    """Who labels the decisions: ``kind`` ``lookahead`` with ``n`` rollouts a decision, played
+    out by the heuristic or by the network in the weights file ``rollout_net``; or ``pimc``
+    with ``n`` worlds a decision, every card solved in each."""
+
+    kind: str
+    n: int
+    rollout_net: str | None = None
 
 
 @dataclass(frozen=True)
@@ -67,21 +89,24 @@ class Decisions:
         return legal
 
 
-def card_play_of(game: Game) -> CardPlay:
-    """The game's card play with its teacher (``CardPlay.action_values``), or a ``ValueError``
-    naming what is missing."""
+def card_play_of(game: Game, teacher: Teacher) -> CardPlay:
+    """The game's card play, or a ``ValueError`` naming what the teacher misses: the
+    lookahead's ``CardPlay.action_values``, pimc's solver."""
     cp = game.card_play
-    if cp is None or cp.action_values is None:
+    if cp is None or (teacher.kind == "lookahead" and cp.action_values is None):
         raise ValueError(f"game {game.name} has no lookahead to teach a learned player "
                          f"(its card play declares no action_values)")
+    if teacher.kind == "pimc" and game.solver is None:
+        raise ValueError(f"game {game.name} has no solver to teach a learned player")
     return cp
 
 
 def label_deals(game: Game, seed: int, first: int, count: int, rules: dict[str, Any],
-                policies: Sequence[str], rollouts: int) -> Decisions:
+                policies: Sequence[str], teacher: Teacher) -> Decisions:
     """The labelled decisions of deals ``first .. first + count - 1`` played by
-    ``policies`` under ``rules``; the teacher weighs each with ``rollouts`` rollouts."""
-    cp = card_play_of(game)
+    ``policies`` under ``rules``, each labelled by ``teacher``."""
+    cp = card_play_of(game, teacher)
+    label = _labeller(game, cp, teacher)
     batch = play(game, seed, first, count, rules, list(policies), record=True)
     assert batch.actions is not None
     length = game.observation.LENGTH
@@ -93,23 +118,39 @@ def label_deals(game: Game, seed: int, first: int, count: int, rules: dict[str, 
         state, plays = started
         for k, action in enumerate(plays):
             legal = int(cp.legal(state))
-            if legal & (legal - 1):
+            if legal & (legal - 1) and (teacher.kind != "pimc" or state[HEADER.PHASE] == PLAY):
                 obs = np.zeros(length, np.int64)
                 cp.observe(state, int(state[HEADER.TO_MOVE]), obs)
+                rng = np.array([stream_key(seed, first + i, LABEL_STREAM + k)], np.uint64)
+                actions, means = label(obs, rng)
+                values = np.full(ACTIONS, np.nan, np.float32)
+                values[actions] = means
                 rows.append((first + i, int(state[HEADER.PLAYER]), int(state[HEADER.PHASE]), obs,
-                             _label(cp, obs, seed, first + i, k, rollouts), int(action)))
+                             values, int(action)))
             cp.step(state, int(action))
     return _decisions(rows, length)
 
 
-def _label(cp: CardPlay, obs: np.ndarray, seed: int, deal: int, k: int, rollouts: int) -> np.ndarray:
-    """The teacher's values of the k-th card-play decision of ``deal`` (NaN: not legal)."""
+def _labeller(game: Game, cp: CardPlay, teacher: Teacher) -> Any:
+    """``label(obs, rng)``: the teacher's legal actions at a decision and its value of each,
+    from the deciding player's observation and the decision's own stream."""
+    if teacher.kind == "pimc":
+        module = hooks(game)
+        ws = workspace(module)
+        return lambda obs, rng: module.pimc_values(obs, rng, teacher.n, ws)
     assert cp.action_values is not None
-    rng = np.array([stream_key(seed, deal, LABEL_STREAM + k)], np.uint64)
-    actions, means = cp.action_values(obs, rng, rollouts)
-    out = np.full(ACTIONS, np.nan, np.float32)
-    out[actions] = means
-    return out
+    net = rollout_net(game, teacher.rollout_net)
+    return lambda obs, rng: cp.action_values(obs, rng, teacher.n, net)
+
+
+def rollout_net(game: Game, path: str | None) -> N.Net:
+    """The network the lookahead's rollouts are played by (slot 0), or ``NO_NET``: the
+    heuristic plays them."""
+    if path is None:
+        return N.NO_NET
+    if game.net is None:
+        raise ValueError(f"game {game.name} has no learned player to roll out with")
+    return N.stack([N.load(path, game.name, game.net.features)])
 
 
 def _decisions(rows: list[tuple[int, int, int, np.ndarray, np.ndarray, int]], length: int) -> Decisions:
@@ -132,27 +173,27 @@ def concat(parts: Sequence[Decisions], length: int) -> Decisions:
 
 
 def label(game: Game, seed: int, deals: int, rules: dict[str, Any], policies: Sequence[str],
-          rollouts: int, jobs: int = 1, first: int = 0) -> Decisions:
+          teacher: Teacher, jobs: int = 1, first: int = 0) -> Decisions:
     """``label_deals`` of ``deals`` deals from ``first``, in chunks of ``CHUNK`` deals over
     ``jobs`` worker processes; the same decisions and labels for any ``jobs``."""
-    card_play_of(game)
+    card_play_of(game, teacher)
     starts = range(first, first + deals, CHUNK)
     tasks = [(s, min(CHUNK, first + deals - s)) for s in starts]
     if jobs == 1 or len(tasks) == 1:
-        parts = [label_deals(game, seed, s, n, rules, policies, rollouts) for s, n in tasks]
+        parts = [label_deals(game, seed, s, n, rules, policies, teacher) for s, n in tasks]
     else:
         from joblib import Parallel, delayed
         work = delayed(_label_chunk)
-        parts = Parallel(n_jobs=jobs)(work(game.name, seed, s, n, rules, list(policies), rollouts)
+        parts = Parallel(n_jobs=jobs)(work(game.name, seed, s, n, rules, list(policies), teacher)
                                       for s, n in tasks)
     return concat(parts, game.observation.LENGTH)
 
 
 def _label_chunk(name: str, seed: int, first: int, count: int, rules: dict[str, Any],
-                 policies: list[str], rollouts: int) -> Decisions:
+                 policies: list[str], teacher: Teacher) -> Decisions:
     """``label_deals`` in a worker process, the game found by its name."""
     from sim.registry import find_game
-    return label_deals(find_game(name), seed, first, count, rules, policies, rollouts)
+    return label_deals(find_game(name), seed, first, count, rules, policies, teacher)
 
 
 FIELDS = ("deal", "player", "phase", "obs", "values", "chosen")

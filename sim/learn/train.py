@@ -1,10 +1,13 @@
-"""``stichsim train``: a game's learned player, from self-play labelled by the lookahead.
+"""``stichsim train``: a game's learned player, from self-play labelled by a search.
 
 Each round plays ``deals`` new deals (round 0 with the heuristic at every seat, each later
 round with the last round's network, so the decisions are the ones the network meets),
 labels every card decision by the teacher (``lookahead:N``: the mean outcome of every legal
-card, ``sim.learn.decisions``) and fits the network to all rounds' decisions so far, going on
-from the last round's weights (``sim.learn.fit``). The decisions of the last ``HELD_OUT`` of
+card; ``pimc:N``: every card solved in each world; ``sim.learn.decisions``) and fits the
+network to all rounds' decisions so far, going on from the last round's weights
+(``sim.learn.fit``). With ``expert`` (expert iteration) the lookahead's rollouts from round 1
+on are played by the last round's network instead of the heuristic: the teacher improves
+with the player it teaches. The decisions of the last ``HELD_OUT`` of
 each round's deals are held out to measure the fit (the teacher's regret of the network's
 cards).
 
@@ -32,7 +35,7 @@ import numpy as np
 from sim import SOURCE_HASH
 from sim.engine.game import Game
 from sim.engine.net import LAYERS, NetError, Spec, load
-from sim.engine.seats import KIND_MASK, LOOKAHEAD, PolicyError, option_of, policy_id
+from sim.engine.seats import KIND_MASK, LOOKAHEAD, PIMC, PolicyError, option_of, policy_id
 from sim.errors import StichsimError
 from sim.learn import decisions as D
 from sim.learn.fit import Examples, examples, fit, played_regret
@@ -59,24 +62,32 @@ class Settings:
     seed: int
     epochs: int
     hidden: tuple[int, int]
+    expert: bool = False
+    """Expert iteration: from round 1 on, the lookahead's rollouts are the last network's."""
 
     def about(self) -> dict[str, Any]:
         return {"game": self.game, "teacher": self.teacher, "rounds": self.rounds,
                 "deals": self.deals, "seed": self.seed, "epochs": self.epochs,
-                "hidden": list(self.hidden)}
+                "hidden": list(self.hidden), "expert": self.expert}
 
-
-def teacher_rollouts(teacher: str) -> int:
-    """The rollouts of a teacher name (``lookahead:N``), or a ``TrainError``: only the lookahead
-    weighs every legal card from the observation (``CardPlay.action_values``)."""
-    try:
-        pol = policy_id(teacher)
-    except PolicyError as exc:
-        raise TrainError(f"teacher: {exc}") from None
-    if pol & KIND_MASK != LOOKAHEAD:
-        raise TrainError(f"teacher {teacher!r}: only lookahead:N teaches (it values every legal "
-                         f"card from the observation)")
-    return option_of(pol)
+    def teacher_of(self, rollout_net: str | None) -> D.Teacher:
+        """The round's teacher (``rollout_net``: the last round's weights, or ``None`` in round
+        0), or a ``TrainError``: the teachers are ``lookahead:N`` and ``pimc:N``, which value
+        every legal card from the observation, and expert iteration needs the lookahead's
+        rollouts."""
+        try:
+            pol = policy_id(self.teacher)
+        except PolicyError as exc:
+            raise TrainError(f"teacher: {exc}") from None
+        if pol & KIND_MASK not in (LOOKAHEAD, PIMC):
+            raise TrainError(f"teacher {self.teacher!r}: the teachers are lookahead:N and pimc:N "
+                             f"(they value every legal card from the observation)")
+        if pol & KIND_MASK == PIMC:
+            if self.expert:
+                raise TrainError("--expert needs a lookahead teacher: pimc solves its worlds, it "
+                                 "plays no rollouts")
+            return D.Teacher("pimc", option_of(pol))
+        return D.Teacher("lookahead", option_of(pol), rollout_net if self.expert else None)
 
 
 def save_weights(path: Path, layers: dict[str, np.ndarray], game: str, spec: Spec,
@@ -117,7 +128,7 @@ def train(game: Game, settings: Settings, out: Path, resume: bool = False, jobs:
 
     if game.net is None or game.card_play is None or game.card_play.action_values is None:
         raise TrainError(f"game {game.name} has no learned player to train")
-    rollouts = teacher_rollouts(settings.teacher)
+    settings.teacher_of(None)
     if settings.rounds < 1 or settings.deals < 20 or settings.epochs < 1:
         raise TrainError("rounds and epochs must be at least 1, deals at least 20")
     spec = game.net.features
@@ -144,12 +155,13 @@ def train(game: Game, settings: Settings, out: Path, resume: bool = False, jobs:
         first = r * settings.deals
         labelled = out / f"decisions-{r}.npz"
         weights = out / f"round-{r}.npz"
-        policies = ["heuristic" if r == 0 else f"net:{out / f'round-{r - 1}.npz'}"] * game.n_players
+        last = None if r == 0 else str(out / f"round-{r - 1}.npz")
+        policies = ["heuristic" if last is None else f"net:{last}"] * game.n_players
         if resume and labelled.exists():
             decisions, _ = D.load(labelled)
         else:
-            decisions = D.label(game, settings.seed, settings.deals, rules, policies, rollouts,
-                                jobs=jobs, first=first)
+            decisions = D.label(game, settings.seed, settings.deals, rules, policies,
+                                settings.teacher_of(last), jobs=jobs, first=first)
             D.save(decisions, labelled, {**about, "round": r, "policies": policies})
         ex = examples(decisions, spec)
         held = _held(ex, settings.deals, first)
@@ -176,15 +188,16 @@ def train(game: Game, settings: Settings, out: Path, resume: bool = False, jobs:
     save_weights(final, layers, game.name, spec, {**about, "rounds": rounds})
     report = {**about, "engine": SOURCE_HASH, "features": spec.version, "rounds": rounds,
               "weights": str(final), "bytes": final.stat().st_size, "versions": _versions()}
-    report["arena"] = _arena(game, final, settings, rollouts, jobs, arena_deals, teacher_deals, progress)
+    report["arena"] = _arena(game, final, settings, jobs, arena_deals, teacher_deals, progress)
     _card(out, report)
     return report
 
 
-def _arena(game: Game, weights: Path, settings: Settings, rollouts: int, jobs: int,
-           deals: int, teacher_deals: int, progress: bool) -> list[dict[str, Any]]:
+def _arena(game: Game, weights: Path, settings: Settings, jobs: int, deals: int,
+           teacher_deals: int, progress: bool) -> list[dict[str, Any]]:
     """The network against the heuristic and the teacher by duplicate play on deals the
-    training never used (seed + 1)."""
+    training never used (seed + 1); under expert iteration the teacher at the table is the
+    plain one, its rollouts the heuristic's."""
     from sim.arena import run_arena
 
     rows = []
@@ -232,7 +245,8 @@ def _card(out: Path, report: dict[str, Any]) -> None:
     lines = [f"# net for {report['game']}", "",
              f"Trained by `stichsim train {report['game']} --teacher {report['teacher']} "
              f"--rounds {report['rounds'] if isinstance(report['rounds'], int) else len(report['rounds'])} "
-             f"--deals {report['deals']} --epochs {report['epochs']} --seed {report['seed']}`.", "",
+             f"--deals {report['deals']} --epochs {report['epochs']} --seed {report['seed']}"
+             f"{' --expert' if report.get('expert') else ''}`.", "",
              f"- features {report['features']}, engine {report['engine']}, "
              f"hidden layers {report['hidden']}, {report['bytes']:,} bytes",
              f"- libraries: {', '.join(f'{k} {v}' for k, v in report['versions'].items())}", "",
