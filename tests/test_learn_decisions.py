@@ -160,3 +160,66 @@ def test_a_game_without_the_lookahead_cannot_teach() -> None:
     bare = dataclasses.replace(game, card_play=dataclasses.replace(game.card_play, action_values=None))
     with pytest.raises(ValueError, match="game skat has no lookahead"):
         D.label(bare, 1, 5, bare.rules(), ["heuristic"] * 3, FOUR)
+
+
+def test_doko_skat_teaches_its_first_round_from_the_kernels_view() -> None:
+    """Doko-Skat's first round, which decides the teams, is labelled before its main game:
+    every first-round card with a choice, in the order played, shown as the kernel shows the
+    seat (the position rebuilt from the deal's columns with the kernel's own steps, which
+    ``test_cardplay_doko_skat`` checks against the kernel's views field by field), the
+    recorded card as the choice, valued by the teacher on the decision's own stream; the
+    main game's decisions follow, numbered on from the first round's nine cards."""
+    from sim import actions as A
+    from sim.engine.play import play
+    from sim.games.doko_skat import cardplay as cp
+    from sim.games.doko_skat.observation import FIELDS as O
+    from sim.games.doko_skat.observation import PH_FIRST_ROUND, PH_PLAY
+
+    game = GAMES["doko_skat"]
+    assert game.card_play is not None and game.card_play.action_values is not None
+    teach = game.card_play.action_values
+    rules = game.rules()
+    d = D.label_deals(game, 11, 0, 12, rules, ["heuristic"] * 3, FOUR)
+    batch = play(game, 11, 0, 12, rules, ["heuristic"] * 3, record=True)
+    assert batch.actions is not None
+    first_round = 0
+    for i in range(12):
+        col = {k: v[i].item() for k, v in batch.columns.items()}
+        mine = np.flatnonzero(d.deal == i)
+        phases = d.obs[mine, O.PHASE]
+        n = int((phases == PH_FIRST_ROUND).sum())
+        assert (phases[:n] == PH_FIRST_ROUND).all() and (phases[n:] == PH_PLAY).all()
+        state = np.zeros(cp.LENGTH, np.int64)
+        cp.start_first_round(state, (col["dealer"] + 1) % 3, col["turned_up"],
+                             np.array([col[f"first_round_{s}"] for s in range(3)], np.uint64),
+                             col["team_cards"], int(col["first_round_points"]), col["bridge_order"])
+        cards = [int(r[2]) for r in batch.actions[i] if r[0] == A.PLAY][:cp.FIRST_ROUND_CARDS]
+        rows = iter(mine[:n])
+        for k, card in enumerate(cards):
+            legal = int(cp.legal(state))
+            if legal & (legal - 1):
+                row = next(rows)
+                obs = np.zeros(O.LENGTH, np.int64)
+                cp.observe(state, int(state[cp.S.TO_MOVE]), obs)
+                assert d.obs[row].tolist() == obs.tolist() and d.chosen[row] == card
+                key = np.array([stream_key(11, i, D.LABEL_STREAM + k)], np.uint64)
+                actions, means = teach(obs, key, 4, NO_NET)
+                np.testing.assert_array_equal(d.values[row, actions], means.astype(np.float32))
+                first_round += 1
+            cp.step(state, card)
+        assert next(rows, None) is None
+        main = cp.start(batch.columns, i, batch.actions[i])
+        assert main is not None
+        state, plays = main
+        rows = iter(mine[n:])
+        for j, card in enumerate(plays):
+            legal = int(cp.legal(state))
+            if legal & (legal - 1):
+                row = next(rows)
+                key = np.array([stream_key(11, i, D.LABEL_STREAM + cp.FIRST_ROUND_CARDS + j)],
+                               np.uint64)
+                actions, means = teach(d.obs[row], key, 4, NO_NET)
+                np.testing.assert_array_equal(d.values[row, actions], means.astype(np.float32))
+            cp.step(state, card)
+        assert next(rows, None) is None
+    assert first_round > 12 * 2

@@ -115,7 +115,8 @@ def random_weights(name: str, seed: int, path: Path, hidden: tuple[int, int] = (
 def test_the_net_plays_the_best_legal_card_of_its_observation(name: str, tmp_path: Path) -> None:
     """Replaying net deals, at every card the network played, a numpy forward pass over the
     features of the observation alone picks the same card: the deal's hidden cards cannot
-    move it. Other decisions (bids, offers) are the heuristic's, as the docs say."""
+    move it; in Doko-Skat the first round's cards too (``CardPlay.opening``). Other
+    decisions (bids, offers) are the heuristic's, as the docs say."""
     game = GAMES[name]
     cp = game.card_play
     assert cp is not None and game.net is not None
@@ -124,26 +125,30 @@ def test_the_net_plays_the_best_legal_card_of_its_observation(name: str, tmp_pat
     rows = game.net.features.rows
     batch = play(game, 9, 0, 30, game.rules(), [f"net:{path}"] * game.n_players, record=True)
     assert batch.actions is not None
-    checked = 0
+    checked = opening = 0
     for i in range(30):
         started = cp.start(batch.columns, i, batch.actions[i], game.rules())
         if started is None:
             continue
-        state, plays = started
-        obs = np.zeros(game.observation.LENGTH, np.int64)
-        for action in plays:
-            cp.observe(state, int(state[HEADER.TO_MOVE]), obs)
-            head = rows[0]
-            legal = int(obs[head[4]])
-            if (head[3] >> obs[head[2]]) & 1 and legal & (legal - 1):
-                x = np.zeros((1, features(rows)), np.uint8)
-                encode_all(rows, obs[None, :], x)
-                scores = forward(layers, x)[0]
-                bits = [a for a in range(game.net.features.actions) if legal >> a & 1]
-                assert int(action) == max(bits, key=lambda a: scores[a])
-                checked += 1
-            cp.step(state, int(action))
+        first = None if cp.opening is None else cp.opening(batch.columns, i, batch.actions[i],
+                                                            game.rules())
+        for state, plays in [started] if first is None else [first, started]:
+            obs = np.zeros(game.observation.LENGTH, np.int64)
+            for action in plays:
+                cp.observe(state, int(state[HEADER.TO_MOVE]), obs)
+                head = rows[0]
+                legal = int(obs[head[4]])
+                if (head[3] >> obs[head[2]]) & 1 and legal & (legal - 1):
+                    x = np.zeros((1, features(rows)), np.uint8)
+                    encode_all(rows, obs[None, :], x)
+                    scores = forward(layers, x)[0]
+                    bits = [a for a in range(game.net.features.actions) if legal >> a & 1]
+                    assert int(action) == max(bits, key=lambda a: scores[a])
+                    checked += 1
+                    opening += first is not None and state is first[0]
+                cp.step(state, int(action))
     assert checked > 100
+    assert (opening > 30) == (name == "doko_skat"), opening
 
 
 def test_a_playout_with_net_seats_plays_the_kernels_net_deal(tmp_path: Path) -> None:

@@ -117,3 +117,8 @@ class CardPlay:
     observation and a stream, the rollouts played by the heuristic or by the network in
     ``net`` (``sim.policies.lookahead.decision_values``); ``None`` for a game without the
     lookahead. The teacher of a learned player (``sim.learn``)."""
+    opening: Callable[..., tuple[np.ndarray, Sequence[int]] | None] | None = None
+    """``opening(columns, i, rows, rules=None)``: where a deal plays a round of tricks before
+    the card play ``start`` begins (Doko-Skat's first round, which decides the teams), that
+    round's state and recorded plays, as ``start``'s; the network plays it too and is taught
+    from both (``sim.learn.decisions``). ``None``: no such round."""

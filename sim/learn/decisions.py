@@ -1,7 +1,8 @@
 """Decisions labelled by a teacher: what a learned player is taught from.
 
 Deals are played by the given policies (self-play) and recorded. Every card-play decision
-with more than one legal action is then replayed and shown to the deciding player as the
+with more than one legal action (and every card of a round played before the card play,
+Doko-Skat's first round: ``CardPlay.opening``) is then replayed and shown to the deciding player as the
 kernel shows it (``CardPlay.observe``), and the teacher labels it from that observation
 alone, with its value of *every* legal action, not only the action it would choose
 (``Teacher``):
@@ -112,23 +113,34 @@ def label_deals(game: Game, seed: int, first: int, count: int, rules: dict[str, 
     length = game.observation.LENGTH
     rows: list[tuple[int, int, int, np.ndarray, np.ndarray, int]] = []
     for i in range(count):
-        started = cp.start(batch.columns, i, batch.actions[i], rules)
-        if started is None:
-            continue
-        state, plays = started
-        for k, action in enumerate(plays):
-            legal = int(cp.legal(state))
-            if legal & (legal - 1) and (teacher.kind != "pimc" or state[HEADER.PHASE] == PLAY):
-                obs = np.zeros(length, np.int64)
-                cp.observe(state, int(state[HEADER.TO_MOVE]), obs)
-                rng = np.array([stream_key(seed, first + i, LABEL_STREAM + k)], np.uint64)
-                actions, means = label(obs, rng)
-                values = np.full(ACTIONS, np.nan, np.float32)
-                values[actions] = means
-                rows.append((first + i, int(state[HEADER.PLAYER]), int(state[HEADER.PHASE]), obs,
-                             values, int(action)))
-            cp.step(state, int(action))
+        k = 0
+        for state, plays in _segments(cp, batch.columns, i, batch.actions[i], rules, teacher):
+            for action in plays:
+                legal = int(cp.legal(state))
+                if legal & (legal - 1) and (teacher.kind != "pimc" or state[HEADER.PHASE] == PLAY):
+                    obs = np.zeros(length, np.int64)
+                    cp.observe(state, int(state[HEADER.TO_MOVE]), obs)
+                    rng = np.array([stream_key(seed, first + i, LABEL_STREAM + k)], np.uint64)
+                    actions, means = label(obs, rng)
+                    values = np.full(ACTIONS, np.nan, np.float32)
+                    values[actions] = means
+                    rows.append((first + i, int(state[HEADER.PLAYER]), int(state[HEADER.PHASE]),
+                                 obs, values, int(action)))
+                cp.step(state, int(action))
+                k += 1
     return _decisions(rows, length)
+
+
+def _segments(cp: CardPlay, columns: Any, i: int, rows: np.ndarray, rules: dict[str, Any],
+              teacher: Teacher) -> list[tuple[np.ndarray, Sequence[int]]]:
+    """Deal ``i``'s rounds of tricks to label, each as a state and its recorded actions: the
+    game's opening round (``CardPlay.opening``) unless the teacher is pimc (its solver
+    solves the card play alone), then the card play; none for a deal without card play."""
+    started = cp.start(columns, i, rows, rules)
+    if started is None:
+        return []
+    opened = None if cp.opening is None or teacher.kind == "pimc" else cp.opening(columns, i, rows, rules)
+    return [started] if opened is None else [opened, started]
 
 
 def _labeller(game: Game, cp: CardPlay, teacher: Teacher) -> Any:

@@ -31,7 +31,7 @@ Once a round is over (``DONE``) the trick fields keep its last trick, as the sea
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -394,14 +394,12 @@ def settlement(state, both_copies, ranks, tie_special, zero_sum, bands):
 FIRST_ROUND_CARDS = 3 * FIRST_ROUND_TRICKS
 
 
-def start(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
-          flags: tuple[int, int, int] | None = None) -> tuple[np.ndarray, Sequence[int]] | None:
-    """Deal ``i``'s state before the main game's first trick, rebuilt from its result
-    columns (the cards dealt, the teams, the declared game or the redeal, the discards, the
-    rules the card play followed) and its first-round plays; and the main game's recorded
-    plays. ``None`` for a deal that did not reach its end (a replay error, a person's stop).
-    The columns hold the rules (``bridge_order``, ``team_cards``, ``first_round_points``);
-    ``flags``, the rules' as ``game.rule_flags`` reads them, if given, must be the same."""
+def _opening(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
+             flags: tuple[int, int, int] | None
+             ) -> tuple[np.ndarray, list[int], dict[str, Any], tuple[int, int, int]] | None:
+    """Deal ``i``'s state before the first round's first trick, its recorded plays (both
+    rounds'), its result columns as values and the rules' flags it was played under; ``None``
+    for a deal that did not reach its end. ``flags``, if given, must be the columns'."""
     col = {name: values[i].item() for name, values in columns.items()}
     plays = [int(r[2]) for r in rows if r[0] == A.PLAY]
     if col["replay_error"] or len(plays) != FIRST_ROUND_CARDS + 3 * TRICKS:
@@ -410,21 +408,45 @@ def start(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
     if flags is not None and played != flags:
         raise ValueError(f"deal {i} was played under other rules than those given "
                          f"(its columns: bridge_order, team_cards, first_round_points {played})")
-    flags = played
     state = np.zeros(LENGTH, np.int64)
-    forehand = (col["dealer"] + 1) % 3
+    start_first_round(state, (col["dealer"] + 1) % 3, col["turned_up"], _per_seat(col, "first_round"),
+                      played[1], played[2], played[0])
+    return state, plays, col, played
 
-    def per_seat(name: str) -> np.ndarray:
-        return np.array([col[f"{name}_{s}"] for s in range(3)], np.uint64)
 
-    start_first_round(state, forehand, col["turned_up"], per_seat("first_round"), flags[1],
-                      flags[2], flags[0])
+def _per_seat(col: Mapping[str, Any], name: str) -> np.ndarray:
+    return np.array([col[f"{name}_{s}"] for s in range(3)], np.uint64)
+
+
+def first_round(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
+                flags: tuple[int, int, int] | None = None) -> tuple[np.ndarray, Sequence[int]] | None:
+    """Deal ``i``'s state before the first round's first trick and the first round's recorded
+    plays (``CardPlay.opening``: the round that decides the teams); ``None`` as ``start``."""
+    opened = _opening(columns, i, rows, flags)
+    if opened is None:
+        return None
+    state, plays, _, _ = opened
+    return state, plays[:FIRST_ROUND_CARDS]
+
+
+def start(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
+          flags: tuple[int, int, int] | None = None) -> tuple[np.ndarray, Sequence[int]] | None:
+    """Deal ``i``'s state before the main game's first trick, rebuilt from its result
+    columns (the cards dealt, the teams, the declared game or the redeal, the discards, the
+    rules the card play followed) and its first-round plays; and the main game's recorded
+    plays. ``None`` for a deal that did not reach its end (a replay error, a person's stop).
+    The columns hold the rules (``bridge_order``, ``team_cards``, ``first_round_points``);
+    ``flags``, the rules' as ``game.rule_flags`` reads them, if given, must be the same."""
+    opened = _opening(columns, i, rows, flags)
+    if opened is None:
+        return None
+    state, plays, col, _ = opened
     for card in plays[:FIRST_ROUND_CARDS]:
         step(state, card)
-    take_up(state, per_seat("stock"), np.uint64(col["skat"]), col["lone"])
-    discards = per_seat("discard")
+    take_up(state, _per_seat(col, "stock"), np.uint64(col["skat"]), col["lone"])
+    discards = _per_seat(col, "discard")
     if col["nobody_declared"]:
-        redeal(state, col["second_turned_up"], per_seat("extra"))
+        redeal(state, col["second_turned_up"], _per_seat(col, "extra"))
         for s in range(3):
             put_away(state, s, discards[s])
     else:

@@ -5,23 +5,23 @@ His cards and legal cards, the cards each seat played in each round, the trick's
 order, the turned-up card, the cards out of the main game, his discards and (the lone
 player) the skat; the games and trick tables of both rounds, the
 lone player, the declarer and the forehand; the trick's leader, size and number, each seat's
-card points and tricks in both rounds, the suits each failed to follow, and the rules of the
-play. The network plays the main game's cards; the first round's, which decide the teams,
-stay the heuristic's: the decisions it is taught from start at the main game
-(``CardPlay.start``, ``sim.learn.decisions``).
+card points and tricks in both rounds, the suits each failed to follow, the rules of the
+play, and which round is in play. The network plays the cards of both rounds: the first
+round's, which decide the teams, and the main game's (it is taught from both:
+``CardPlay.opening`` and ``CardPlay.start``, ``sim.learn.decisions``).
 """
 
 from __future__ import annotations
 
 from sim.engine.net import BUCKET, MASK, ONE_HOT, SEAT, spec
 from sim.games.doko_skat.observation import FIELDS as O
-from sim.games.doko_skat.observation import PH_PLAY, Fields
+from sim.games.doko_skat.observation import PH_FIRST_ROUND, PH_PLAY, Fields
 
 CARDS = 48
 
 FEATURES = spec(
-    (O.SEAT, 3, O.PHASE, 1 << PH_PLAY, O.LEGAL),
-    [(MASK, O.HAND, CARDS, 0, 0), (MASK, O.LEGAL, CARDS, 0, 0),
+    (O.SEAT, 3, O.PHASE, 1 << PH_FIRST_ROUND | 1 << PH_PLAY, O.LEGAL),
+    [(ONE_HOT, O.PHASE, PH_PLAY + 1, 0, 0), (MASK, O.HAND, CARDS, 0, 0), (MASK, O.LEGAL, CARDS, 0, 0),
      (MASK, O.PLAYED, CARDS, 0, 1), (MASK, O.FR_PLAYED, CARDS, 0, 1),
      *[(ONE_HOT, O.TRICK_CARD + k, CARDS, 0, 0) for k in range(3)],
      (ONE_HOT, O.TURNED_UP, CARDS, 0, 0), (MASK, O.OUT, CARDS, 0, 0), (MASK, O.DISCARDED, CARDS, 0, 0),

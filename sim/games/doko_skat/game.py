@@ -214,6 +214,13 @@ def start_card_play(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
     return CP.start(columns, i, rows, None if rules is None else rule_flags(rules))
 
 
+def start_opening(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
+                  rules: Mapping[str, Any] | None = None) -> tuple[np.ndarray, Sequence[int]] | None:
+    """``CardPlay.opening``: the recorded deal's first round (``cardplay.first_round``),
+    checked against ``rules`` if given."""
+    return CP.first_round(columns, i, rows, None if rules is None else rule_flags(rules))
+
+
 # --- results -------------------------------------------------------------------------------
 
 def _per_seat(name: str, dtype: str) -> tuple[tuple[str, str], ...]:
@@ -672,7 +679,7 @@ GAME = Game(
     deal_layout=DEAL_LAYOUT, trace_codec="sim.games.doko_skat.trace",
     screen="sim.games.doko_skat.screen:DokoSkatScreen",
     card_play=CardPlay(S, CP.LENGTH, CP.legal, step, observe, finished, decide, CP.playout,
-                       start_card_play, CP.result, card_values),
+                       start_card_play, CP.result, card_values, start_opening),
     policies=EVERY_POLICY,
     net=Learned(FEATURES, "sim.games.doko_skat:net.npz"),
     solver=Solver("sim.games.doko_skat.solver", bench_positions=20),
