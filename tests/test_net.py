@@ -253,8 +253,9 @@ def test_net_deals_are_the_same_whatever_the_shards(name: str) -> None:
 @pytest.mark.parametrize("name", NETTED)
 def test_the_network_plays_only_decisions_it_is_taught(name: str) -> None:
     """Every phase the spec's head gives the network is one the labeller teaches (the card
-    play as ``CardPlay.start`` replays it); a phase it never saw would be played by weights
-    no example ever moved (Doko-Skat's first round is the heuristic's for that reason)."""
+    play as ``CardPlay.start`` replays it, and Doko-Skat's first round as
+    ``CardPlay.opening`` does); a phase it never saw would be played by weights no example
+    ever moved."""
     from sim.learn.decisions import Teacher, label_deals
 
     game = GAMES[name]
