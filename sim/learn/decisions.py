@@ -1,9 +1,9 @@
 """Decisions labelled by a teacher: what a learned player is taught from.
 
 Deals are played by the given policies (self-play) and recorded. Every card-play decision
-with more than one legal action (and every card of a round played before the card play,
-Doko-Skat's first round: ``CardPlay.opening``) is then replayed and shown to the deciding player as the
-kernel shows it (``CardPlay.observe``), and the teacher labels it from that observation
+with more than one legal action (and every such card of a round played before the card
+play, Doko-Skat's first round: ``CardPlay.opening``) is then replayed and shown to the
+deciding player as the kernel shows it (``CardPlay.observe``), and the teacher labels it from that observation
 alone, with its value of *every* legal action, not only the action it would choose
 (``Teacher``):
 

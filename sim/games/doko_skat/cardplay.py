@@ -396,10 +396,10 @@ FIRST_ROUND_CARDS = 3 * FIRST_ROUND_TRICKS
 
 def _opening(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
              flags: tuple[int, int, int] | None
-             ) -> tuple[np.ndarray, list[int], dict[str, Any], tuple[int, int, int]] | None:
+             ) -> tuple[np.ndarray, list[int], dict[str, Any]] | None:
     """Deal ``i``'s state before the first round's first trick, its recorded plays (both
-    rounds'), its result columns as values and the rules' flags it was played under; ``None``
-    for a deal that did not reach its end. ``flags``, if given, must be the columns'."""
+    rounds') and its result columns as values; ``None`` for a deal that did not reach its
+    end. ``flags``, if given, must be the rules' flags the columns hold."""
     col = {name: values[i].item() for name, values in columns.items()}
     plays = [int(r[2]) for r in rows if r[0] == A.PLAY]
     if col["replay_error"] or len(plays) != FIRST_ROUND_CARDS + 3 * TRICKS:
@@ -411,7 +411,7 @@ def _opening(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
     state = np.zeros(LENGTH, np.int64)
     start_first_round(state, (col["dealer"] + 1) % 3, col["turned_up"], _per_seat(col, "first_round"),
                       played[1], played[2], played[0])
-    return state, plays, col, played
+    return state, plays, col
 
 
 def _per_seat(col: Mapping[str, Any], name: str) -> np.ndarray:
@@ -425,7 +425,7 @@ def first_round(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
     opened = _opening(columns, i, rows, flags)
     if opened is None:
         return None
-    state, plays, _, _ = opened
+    state, plays, _ = opened
     return state, plays[:FIRST_ROUND_CARDS]
 
 
@@ -440,7 +440,7 @@ def start(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
     opened = _opening(columns, i, rows, flags)
     if opened is None:
         return None
-    state, plays, col, _ = opened
+    state, plays, col = opened
     for card in plays[:FIRST_ROUND_CARDS]:
         step(state, card)
     take_up(state, _per_seat(col, "stock"), np.uint64(col["skat"]), col["lone"])
