@@ -465,7 +465,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     except ImportError:
         raise TrainError("training needs JAX and optax: pip install 'stichsim[train]'") from None
     settings = Settings(game.name, args.teacher, args.rounds, args.deals, args.seed, args.epochs,
-                        HIDDEN, args.expert)
+                        HIDDEN, args.expert, tuple(args.rule or ()))
     out = Path(args.out or f"nets/{game.name}")
     with _terminate_as_interrupt():
         report = train(game, settings, out, args.resume, args.jobs or _default_jobs(),
@@ -708,6 +708,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="root seed (default: 1); the arena plays seed S+1")
     p.add_argument("--out", metavar="DIR", help="output folder (default: nets/GAME)")
     p.add_argument("--resume", action="store_true", help="go on from the last whole round in OUT")
+    p.add_argument("--rule", action="append", metavar="KEY=VALUE",
+                   help="a rule option the deals are played under (repeatable; see 'stichsim "
+                        "rules GAME'); the arena plays it too")
     p.add_argument("--jobs", type=_positive, metavar="N",
                    help="worker processes (default: every CPU); the weights do not depend on it")
     p.add_argument("--arena-deals", type=_non_negative, default=ARENA_DEALS, metavar="N",

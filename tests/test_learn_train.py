@@ -14,9 +14,11 @@ import pytest
 from sim.cli import main
 from sim.engine.cardplay import PLAY
 from sim.engine.net import LAYERS, load
+from sim.games.skat_family.observation import PH_ACCEPT, PH_OFFER, PH_PLAY
 from sim.learn import decisions as D
 from sim.learn.fit import Examples, played_regret, regret, temperature
 from sim.learn.train import Settings, TrainError, train
+from sim.options import RuleError
 from sim.registry import GAMES
 
 pytest.importorskip("jax")
@@ -120,7 +122,31 @@ def test_pimc_teaches_the_cards_by_their_solved_worlds(tmp_path: Path) -> None:
     values = taught.values[taught.legal()]
     np.testing.assert_array_equal(values * 2, np.round(values * 2))
     assert (np.nanmax(taught.values, axis=1) > np.nanmin(taught.values, axis=1)).mean() > 0.2
-    assert (tmp_path / "pimc" / "net.npz").is_file()
+    spec = game.net.features  # type: ignore[union-attr]
+    assert int(load(tmp_path / "pimc" / "net.npz", "skat_en_deux", spec)["plays"]) == 1 << PH_PLAY
+
+
+def test_rules_reach_the_deals_and_the_network_plays_what_they_taught(tmp_path: Path) -> None:
+    """``--rule``: Skat-en-deux's deals under offers and Contra/Re teach the network its
+    answers between tricks, so its weights play them (``plays``); the model card names the
+    rules. A bad rule is refused before anything is written."""
+    game = GAMES["skat_en_deux"]
+    assert game.net is not None
+    rules = ("contra_re=true", "offers=true")
+    settings = Settings("skat_en_deux", "lookahead:2", rounds=1, deals=60, seed=3, epochs=1,
+                        hidden=(16, 8), rules=rules)
+    train(game, settings, tmp_path / "offers", arena_deals=0, teacher_deals=0)
+    taught, about = D.load(tmp_path / "offers" / "decisions-0.npz")
+    assert about["rules"] == list(rules)
+    phases = {int(p) for p in taught.obs[:, game.net.features.rows[0, 2]]}
+    assert {PH_PLAY, PH_OFFER, PH_ACCEPT} <= phases
+    plays = int(load(tmp_path / "offers" / "net.npz", "skat_en_deux", game.net.features)["plays"])
+    assert plays == sum(1 << p for p in phases)
+    assert "--rule contra_re=true --rule offers=true`" in (tmp_path / "offers" / "MODEL.md").read_text()
+    bad = Settings(**{**settings.__dict__, "rules": ("offers=maybe",)})
+    with pytest.raises(RuleError, match="option offers: value maybe is not allowed"):
+        train(game, bad, tmp_path / "bad", arena_deals=0, teacher_deals=0)
+    assert not (tmp_path / "bad").exists()
 
 
 def test_the_command_trains_and_prints_its_model_card(tmp_path: Path, capsys) -> None:

@@ -12,12 +12,13 @@ import numpy as np
 import pytest
 
 from sim.cli import main
-from sim.engine.cardplay import HEADER
+from sim.engine.cardplay import HEADER, PLAY
 from sim.engine.net import LAYERS, NetError, encode, encode_all, features, load
 from sim.engine.play import play
+from sim.engine.seats import HEURISTIC
 from sim.games.skat_family.features import FEATURES as SKAT
 from sim.games.skat_family.observation import FIELDS as O
-from sim.games.skat_family.observation import PH_PLAY
+from sim.games.skat_family.observation import PH_BID, PH_PLAY
 from sim.learn.fit import forward
 from sim.registry import GAMES
 
@@ -115,23 +116,25 @@ def random_weights(name: str, seed: int, path: Path, hidden: tuple[int, int] = (
 def test_the_net_plays_the_best_legal_card_of_its_observation(name: str, tmp_path: Path) -> None:
     """Replaying net deals, at every card the network played, a numpy forward pass over the
     features of the observation alone picks the same card: the deal's hidden cards cannot
-    move it; in Doko-Skat the first round's cards too (``CardPlay.opening``). Other
-    decisions (bids, offers) are the heuristic's, as the docs say."""
+    move it; in Doko-Skat the first round's cards too (``CardPlay.opening``), in
+    Skat-en-deux under offers and Contra/Re its answers between tricks too. Other decisions
+    (bids, the skat) are the heuristic's, as the docs say."""
     game = GAMES[name]
     cp = game.card_play
     assert cp is not None and game.net is not None
     path = random_weights(name, 3, tmp_path / "w.npz")
     layers = load(path, name, game.net.features)
     rows = game.net.features.rows
-    batch = play(game, 9, 0, 30, game.rules(), [f"net:{path}"] * game.n_players, record=True)
+    rules = game.rules(BETWEEN_TRICKS if name == "skat_en_deux" else None)
+    batch = play(game, 9, 0, 30, rules, [f"net:{path}"] * game.n_players, record=True)
     assert batch.actions is not None
-    checked = opening = 0
+    checked = opening = between = 0
     for i in range(30):
-        started = cp.start(batch.columns, i, batch.actions[i], game.rules())
+        started = cp.start(batch.columns, i, batch.actions[i], rules)
         if started is None:
             continue
         first = None if cp.opening is None else cp.opening(batch.columns, i, batch.actions[i],
-                                                            game.rules())
+                                                            rules)
         for state, plays in [started] if first is None else [first, started]:
             obs = np.zeros(game.observation.LENGTH, np.int64)
             for action in plays:
@@ -146,9 +149,55 @@ def test_the_net_plays_the_best_legal_card_of_its_observation(name: str, tmp_pat
                     assert int(action) == max(bits, key=lambda a: scores[a])
                     checked += 1
                     opening += first is not None and state is first[0]
+                    between += state[HEADER.PHASE] != PLAY
                 cp.step(state, int(action))
     assert checked > 100
     assert (opening > 30) == (name == "doko_skat"), opening
+    assert (between > 10) == (name == "skat_en_deux"), between
+
+
+BETWEEN_TRICKS = {"offers": True, "contra_re": True}
+"""Skat-en-deux's rules with offers, Contra and Re: decisions between tricks."""
+
+
+def _between_tricks(path: Path) -> list[tuple[int, int]]:
+    """Skat-en-deux deals with ``net:PATH`` at both seats under offers and Contra/Re: at each
+    offer, answer, Contra and Re, the heuristic's answer to the observation and the one
+    played."""
+    game = GAMES["skat_en_deux"]
+    cp = game.card_play
+    assert cp is not None
+    rules = game.rules(BETWEEN_TRICKS)
+    batch = play(game, 11, 0, 120, rules, [f"net:{path}"] * 2, record=True)
+    assert batch.actions is not None
+    out = []
+    for i in range(120):
+        started = cp.start(batch.columns, i, batch.actions[i], rules)
+        if started is None:
+            continue
+        state, plays = started
+        obs = np.zeros(game.observation.LENGTH, np.int64)
+        for action in plays:
+            cp.observe(state, int(state[HEADER.TO_MOVE]), obs)
+            if state[HEADER.PHASE] != PLAY:
+                out.append((int(cp.decide(HEURISTIC, obs, np.zeros(1, np.uint64))), int(action)))
+            cp.step(state, int(action))
+    return out
+
+
+def test_a_network_plays_between_tricks_only_where_its_weights_say(tmp_path: Path) -> None:
+    """Skat-en-deux's network may play the offers, their answers, Contra and Re (its spec's
+    head gives them): weights that play them answer otherwise than the heuristic somewhere;
+    the same weights told to play the cards only (``plays``) leave every one of them to the
+    heuristic."""
+    every = random_weights("skat_en_deux", 5, tmp_path / "every.npz")
+    with np.load(every) as data:
+        arrays = {k: data[k] for k in data.files}
+    cards = tmp_path / "cards.npz"
+    np.savez(cards, **arrays, plays=np.array(1 << PH_PLAY))
+    own, kept = _between_tricks(every), _between_tricks(cards)
+    assert len(kept) > 30 and all(h == a for h, a in kept)
+    assert len(own) > 30 and any(h != a for h, a in own)
 
 
 def test_a_playout_with_net_seats_plays_the_kernels_net_deal(tmp_path: Path) -> None:
@@ -199,6 +248,9 @@ def test_weights_that_do_not_fit_are_refused_in_one_line(tmp_path: Path) -> None
     np.savez(tmp_path / "old.npz", **{**arrays, "features": np.array("0123456789abcdef")})
     with pytest.raises(NetError, match="trained on features 0123456789abcdef"):
         load(tmp_path / "old.npz", "skat", spec)
+    np.savez(tmp_path / "plays.npz", **{**arrays, "plays": np.array(1 << PH_BID)})
+    with pytest.raises(NetError, match="plays phases 0x1, the game's network may play 0x40"):
+        load(tmp_path / "plays.npz", "skat", spec)
     np.savez(tmp_path / "shape.npz", **{**arrays, "b3": np.zeros(5, np.float32)})
     with pytest.raises(NetError, match="layer b3 has shape"):
         load(tmp_path / "shape.npz", "skat", spec)
@@ -253,16 +305,30 @@ def test_net_deals_are_the_same_whatever_the_shards(name: str) -> None:
 @pytest.mark.parametrize("name", NETTED)
 def test_the_network_plays_only_decisions_it_is_taught(name: str) -> None:
     """Every phase the spec's head gives the network is one the labeller teaches (the card
-    play as ``CardPlay.start`` replays it, and Doko-Skat's first round as
-    ``CardPlay.opening`` does); a phase it never saw would be played by weights no example
-    ever moved."""
+    play as ``CardPlay.start`` replays it, Doko-Skat's first round as ``CardPlay.opening``
+    does, Skat-en-deux's offers, answers, Contra and Re under the rules that play them), and
+    the shipped weights play only phases that the rules they were trained under teach
+    (``plays``, written by ``stichsim train``): a phase the network never saw would be played
+    by weights no example ever moved."""
+    import json
+
+    from sim.engine.play import shipped
     from sim.learn.decisions import Teacher, label_deals
 
     game = GAMES[name]
     assert game.net is not None
     head = game.net.features.rows[0]
-    taught = label_deals(game, 2, 0, 6, game.rules(), ["heuristic"] * game.n_players,
-                         Teacher("lookahead", 2))
-    shown = {int(p) for p in taught.obs[:, head[2]]}
+
+    def shown(rules: dict, deals: int) -> set[int]:
+        taught = label_deals(game, 2, 0, deals, rules, ["heuristic"] * game.n_players,
+                             Teacher("lookahead", 2))
+        return {int(p) for p in taught.obs[:, head[2]]}
+
     given = {p for p in range(64) if head[3] >> p & 1}
-    assert given <= shown
+    assert given <= shown(game.rules(BETWEEN_TRICKS if name == "skat_en_deux" else None), 30)
+    path = shipped(game)
+    with np.load(path) as data:
+        trained = json.loads(str(data["about"])).get("rules", [])
+    plays = int(load(path, name, game.net.features)["plays"])
+    played = {p for p in range(64) if plays >> p & 1}
+    assert played <= shown(game.rules(game.options.parse_assignments(trained, name)), 6) & given

@@ -9,6 +9,10 @@ therefore a sum of weight rows, one per feature on (as chess engines' NNUE keeps
 then two dense layers with ReLU give a score per action; the player plays the legal action
 with the highest score.
 
+A weights file also says which of the decisions its spec can play the network plays
+(``plays``, a mask over the observation's phase codes): where the arena shows the network's
+choice does not beat the heuristic's, the heuristic keeps that decision.
+
 Weights are data handed to the kernel (``Net``, through ``ShardIO`` and ``DealIO``), never
 compiled in: the kernels of every policy are compiled once, and a kernel id ``NET | slot <<
 KIND_BITS`` picks one of the stacked networks (``net:PATH`` beside ``net`` in one arena).
@@ -141,6 +145,9 @@ class Net(NamedTuple):
     w3: Any
     """``float32[slot, action, hidden2]``: a row per action."""
     b3: Any
+    plays: Any
+    """``int64[slot]``: the phases (a mask over the observation's phase codes) each network
+    plays; the heuristic decides the others."""
     idx: Any
     """Scratch: the features on (``int64``)."""
     h1: Any
@@ -149,7 +156,7 @@ class Net(NamedTuple):
 
 _LAYER3, _LAYER2 = np.zeros((0, 0, 0), np.float32), np.zeros((0, 0), np.float32)
 NO_NET = Net(_LAYER3, _LAYER2, _LAYER3, _LAYER2, _LAYER3, _LAYER2, np.zeros(0, np.int64),
-             np.zeros(0, np.float32), np.zeros(0, np.float32))
+             np.zeros(0, np.int64), np.zeros(0, np.float32), np.zeros(0, np.float32))
 """No network: what the kernels get when no seat plays ``net``."""
 
 
@@ -159,15 +166,16 @@ def no_net():
     reads no global tuple of arrays as a constant)."""
     layer3, layer2 = np.zeros((0, 0, 0), np.float32), np.zeros((0, 0), np.float32)
     return Net(layer3, layer2, layer3, layer2, layer3, layer2, np.zeros(0, np.int64),
-               np.zeros(0, np.float32), np.zeros(0, np.float32))
+               np.zeros(0, np.int64), np.zeros(0, np.float32), np.zeros(0, np.float32))
 
 
 @numba.njit(cache=True)
 def net_action(net, slot, rows, obs):
     """The action network ``slot`` plays at observation ``obs``: the legal card with the
-    highest score; -1 where the decision is not one the network plays (``rows``' head)."""
+    highest score; -1 where the decision is not one the network plays (``net.plays``, within
+    ``rows``' head)."""
     head = rows[0]
-    if not (head[3] >> obs[head[2]]) & 1:
+    if not (net.plays[slot] >> obs[head[2]]) & 1:
         return -1
     legal = np.uint64(obs[head[4]])
     if legal & (legal - np.uint64(1)) == 0:
@@ -217,6 +225,9 @@ def net_policy(pol, obs, net, rows):
 
 LAYERS = ("w1", "b1", "w2", "b2", "w3", "b3")
 """A weights file's arrays, the network's layers (``Net``'s fields, one slot each)."""
+PLAYS = "plays"
+"""A weights file's mask of the phases the network plays (``Net.plays``); without it, every
+phase its spec's head gives."""
 
 
 class NetError(PolicyError):
@@ -224,9 +235,10 @@ class NetError(PolicyError):
 
 
 def load(path: Path | str, game: str, spec: Spec) -> dict[str, np.ndarray]:
-    """The layers of a weights file for ``game`` (an ``.npz`` written by ``sim.learn``), or a
-    ``NetError`` in one line: missing, unreadable, for another game or feature version, or of
-    the wrong shapes."""
+    """The layers of a weights file for ``game`` (an ``.npz`` written by ``sim.learn``) and the
+    phases it plays (``PLAYS``), or a ``NetError`` in one line: missing, unreadable, for
+    another game or feature version, of the wrong shapes, or playing a phase its spec's
+    head does not give."""
     path = Path(path)
     try:
         stat = path.stat()
@@ -245,6 +257,11 @@ def load(path: Path | str, game: str, spec: Spec) -> dict[str, np.ndarray]:
                        f"{game} features are {spec.version}: train it again (stichsim train {game})")
     layers = {k: np.ascontiguousarray(arrays[k], np.float32) for k in LAYERS}
     check_shapes(layers, features(spec.rows), spec.actions, str(path))
+    head = int(spec.rows[0, 3])
+    plays = int(arrays[PLAYS]) if PLAYS in arrays else head
+    if plays & ~head or not plays:
+        raise NetError(f"{path}: plays phases {plays:#x}, the game's network may play {head:#x}")
+    layers[PLAYS] = np.array(plays, np.int64)
     return layers
 
 
@@ -269,7 +286,8 @@ def check_shapes(layers: dict[str, np.ndarray], n_features: int, actions: int, n
 
 
 def stack(nets: Sequence[dict[str, np.ndarray]]) -> Net:
-    """The kernels' ``Net`` of these networks, slot by slot (they must share their shapes)."""
+    """The kernels' ``Net`` of these networks (``load``'s), slot by slot (they must share
+    their shapes)."""
     if not nets:
         return NO_NET
     shapes = {tuple(n[k].shape for k in LAYERS) for n in nets}
@@ -277,7 +295,8 @@ def stack(nets: Sequence[dict[str, np.ndarray]]) -> Net:
         raise NetError("networks of different sizes cannot play in one call")
     layers = [np.ascontiguousarray(np.stack([n[k] for n in nets]), np.float32) for k in LAYERS]
     w1, b1, w2, b2, w3, b3 = layers
-    return with_scratch(Net(w1, b1, w2, b2, w3, b3, NO_NET.idx, NO_NET.h1, NO_NET.h2))
+    plays = np.array([int(n[PLAYS]) for n in nets], np.int64)
+    return with_scratch(Net(w1, b1, w2, b2, w3, b3, plays, NO_NET.idx, NO_NET.h1, NO_NET.h2))
 
 
 def with_scratch(net: Net) -> Net:

@@ -65,6 +65,15 @@ def examples(decisions: Decisions, spec: Spec) -> Examples:
                     decisions.chosen[plays])
 
 
+def taught(decisions: Decisions, spec: Spec) -> int:
+    """The phases of the spec's head that ``decisions`` teach (a mask over the observation's
+    phase codes): what a network fitted to them may play (``sim.engine.net``'s ``plays``)."""
+    head = spec.rows[0]
+    phases = decisions.obs[:, head[2]]
+    shown = np.unique(phases[(head[3] >> phases) & 1 == 1])
+    return int(sum(1 << int(p) for p in shown))
+
+
 def temperature(ex: Examples) -> float:
     """The targets' temperature: a quarter of the median spread between a decision's best and
     worst legal card, over decisions where they differ (1 if none do)."""
@@ -130,7 +139,7 @@ def fit(train: Examples, held: Examples, seed: int, epochs: int = 8, batch: int 
             params[name] = jax.random.normal(k, shape, jnp.float32) * math.sqrt(2 / fan_in)
         params.update(b1=jnp.zeros(hidden[0]), b2=jnp.zeros(hidden[1]), b3=jnp.zeros(actions))
     else:
-        params = {k: jnp.asarray(v) for k, v in start.items()}
+        params = {k: jnp.asarray(start[k]) for k in LAYERS}
     steps = epochs * max(1, len(train) // batch)
     opt = optax.adam(optax.cosine_decay_schedule(rate, steps))
     state = opt.init(params)

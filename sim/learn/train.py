@@ -38,7 +38,7 @@ from sim.engine.net import LAYERS, NetError, Spec, load
 from sim.engine.seats import KIND_MASK, LOOKAHEAD, PIMC, PolicyError, option_of, policy_id
 from sim.errors import StichsimError
 from sim.learn import decisions as D
-from sim.learn.fit import Examples, examples, fit, played_regret
+from sim.learn.fit import Examples, examples, fit, played_regret, taught
 
 HELD_OUT = 0.05
 """The share of each round's deals whose decisions measure the fit instead of training it."""
@@ -64,11 +64,19 @@ class Settings:
     hidden: tuple[int, int]
     expert: bool = False
     """Expert iteration: from round 1 on, the lookahead's rollouts are the last network's."""
+    rules: tuple[str, ...] = ()
+    """The rule options the deals are played under, as ``KEY=VALUE`` (none: the defaults);
+    the arena plays them too."""
 
     def about(self) -> dict[str, Any]:
         return {"game": self.game, "teacher": self.teacher, "rounds": self.rounds,
                 "deals": self.deals, "seed": self.seed, "epochs": self.epochs,
-                "hidden": list(self.hidden), "expert": self.expert}
+                "hidden": list(self.hidden), "expert": self.expert,
+                **({"rules": list(self.rules)} if self.rules else {})}
+
+    def rules_of(self, game: Game) -> dict[str, Any]:
+        """The rules the run plays (a bad option: the options' one-line error)."""
+        return game.rules(game.options.parse_assignments(list(self.rules), game.name))
 
     def teacher_of(self, rollout_net: str | None) -> D.Teacher:
         """The round's teacher (``rollout_net``: the last round's weights, or ``None`` in round
@@ -90,13 +98,16 @@ class Settings:
         return D.Teacher("lookahead", option_of(pol), rollout_net if self.expert else None)
 
 
-def save_weights(path: Path, layers: dict[str, np.ndarray], game: str, spec: Spec,
+def save_weights(path: Path, layers: dict[str, np.ndarray], game: str, spec: Spec, plays: int,
                  about: dict[str, Any]) -> None:
-    """Write a weights file ``net`` loads (``sim.engine.net.load``), whole or not at all."""
+    """Write a weights file ``net`` loads (``sim.engine.net.load``), whole or not at all; the
+    network plays the phases ``plays`` (those its decisions taught it), the heuristic the
+    others."""
     tmp = path.with_name(path.name + ".partial.npz")
     arrays: dict[str, Any] = {k: layers[k] for k in LAYERS}
     arrays.update(game=np.array(game), features=np.array(spec.version),
-                  engine=np.array(SOURCE_HASH), about=np.array(json.dumps(about, sort_keys=True)))
+                  plays=np.array(plays), engine=np.array(SOURCE_HASH),
+                  about=np.array(json.dumps(about, sort_keys=True)))
     np.savez(tmp, **arrays)
     os.replace(tmp, path)
 
@@ -129,6 +140,7 @@ def train(game: Game, settings: Settings, out: Path, resume: bool = False, jobs:
     if game.net is None or game.card_play is None or game.card_play.action_values is None:
         raise TrainError(f"game {game.name} has no learned player to train")
     settings.teacher_of(None)
+    rules = settings.rules_of(game)
     if settings.rounds < 1 or settings.deals < 20 or settings.epochs < 1:
         raise TrainError("rounds and epochs must be at least 1, deals at least 20")
     spec = game.net.features
@@ -145,10 +157,10 @@ def train(game: Game, settings: Settings, out: Path, resume: bool = False, jobs:
     elif resume and any(out.iterdir()):
         raise TrainError(f"{out} is not a training folder (no train.json)")
     state_file.write_text(json.dumps({"settings": about}, indent=1))
-    rules = game.rules()
     train_parts: list[Examples] = []
     held_parts: list[Examples] = []
     layers: dict[str, np.ndarray] | None = None
+    plays = 0
     rounds: list[dict[str, Any]] = []
     bar = tqdm(total=settings.rounds, desc=f"train {game.name}", unit="round", disable=not progress)
     for r in range(settings.rounds):
@@ -164,6 +176,7 @@ def train(game: Game, settings: Settings, out: Path, resume: bool = False, jobs:
                                 settings.teacher_of(last), jobs=jobs, first=first)
             D.save(decisions, labelled, {**about, "round": r, "policies": policies})
         ex = examples(decisions, spec)
+        plays |= taught(decisions, spec)
         held = _held(ex, settings.deals, first)
         train_parts.append(ex.take(np.flatnonzero(~held)))
         held_parts.append(ex.take(np.flatnonzero(held)))
@@ -179,22 +192,23 @@ def train(game: Game, settings: Settings, out: Path, resume: bool = False, jobs:
                       "temperature": fitted.temperature, "curve": fitted.curve,
                       "held_regret": fitted.curve[-1]["held_regret"],
                       "played_regret": played_regret(held_parts[-1])}
-            save_weights(weights, layers, game.name, spec, {**about, "round": report})
+            save_weights(weights, layers, game.name, spec, plays, {**about, "round": report})
         rounds.append(report)
         bar.update(1)
     bar.close()
     assert layers is not None
     final = out / "net.npz"
-    save_weights(final, layers, game.name, spec, {**about, "rounds": rounds})
+    save_weights(final, layers, game.name, spec, plays, {**about, "rounds": rounds})
     report = {**about, "engine": SOURCE_HASH, "features": spec.version, "rounds": rounds,
               "weights": str(final), "bytes": final.stat().st_size, "versions": _versions()}
-    report["arena"] = _arena(game, final, settings, jobs, arena_deals, teacher_deals, progress)
+    report["arena"] = _arena(game, final, settings, rules, jobs, arena_deals, teacher_deals,
+                             progress)
     _card(out, report)
     return report
 
 
-def _arena(game: Game, weights: Path, settings: Settings, jobs: int, deals: int,
-           teacher_deals: int, progress: bool) -> list[dict[str, Any]]:
+def _arena(game: Game, weights: Path, settings: Settings, rules: dict[str, Any], jobs: int,
+           deals: int, teacher_deals: int, progress: bool) -> list[dict[str, Any]]:
     """The network against the heuristic and the teacher by duplicate play on deals the
     training never used (seed + 1); under expert iteration the teacher at the table is the
     plain one, its rollouts the heuristic's."""
@@ -204,8 +218,8 @@ def _arena(game: Game, weights: Path, settings: Settings, jobs: int, deals: int,
     for other, n in (("heuristic", deals), (settings.teacher, teacher_deals)):
         if n <= 0:
             continue
-        rep = run_arena(game.name, [f"net:{weights}", other], deals=n, seed=settings.seed + 1,
-                        jobs=jobs, progress=progress)
+        rep = run_arena(game.name, [f"net:{weights}", other], deals=n, rules=rules,
+                        seed=settings.seed + 1, jobs=jobs, progress=progress)
         pair = rep["pairs"][0]
         rows.append({"opponent": other, **{k: pair[k] for k in ("deals", "diff", "lo", "hi")},
                      "unit": rep["unit"]})
@@ -246,7 +260,8 @@ def _card(out: Path, report: dict[str, Any]) -> None:
              f"Trained by `stichsim train {report['game']} --teacher {report['teacher']} "
              f"--rounds {report['rounds'] if isinstance(report['rounds'], int) else len(report['rounds'])} "
              f"--deals {report['deals']} --epochs {report['epochs']} --seed {report['seed']}"
-             f"{' --expert' if report.get('expert') else ''}`.", "",
+             f"{' --expert' if report.get('expert') else ''}"
+             f"{''.join(f' --rule {r}' for r in report.get('rules', []))}`.", "",
              f"- features {report['features']}, engine {report['engine']}, "
              f"hidden layers {report['hidden']}, {report['bytes']:,} bytes",
              f"- libraries: {', '.join(f'{k} {v}' for k, v in report['versions'].items())}", "",

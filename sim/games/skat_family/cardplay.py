@@ -48,7 +48,7 @@ import numpy as np
 from sim import actions as A
 from sim.engine import loops
 from sim.engine.cardplay import PLAY, offsets
-from sim.games.skat_family.features import ROWS
+from sim.games.skat_family.features import EN_DEUX_ROWS, ROWS
 from sim.games.skat_family.observation import (
     BOTH_OFFERS,
     DECL_OPEN_SHIFT,
@@ -446,7 +446,8 @@ def observe(state, seat, obs):
     offers, the rules the card play follows; the discard for the declarer. The bidding's
     fields and ``ALL_PASS_RAMSCH`` are left as they are.
 
-    Between tricks (an offer, its answer, Contra, Re) the trick shown is the one just
+    ``LEGAL`` holds the actions allowed to the place to move: its cards, or between tricks
+    (an offer, its answer, Contra, Re) their codes. There the trick shown is the one just
     played, its cards gathered."""
     phase = state[S.PHASE]
     play = phase == PLAY
@@ -457,7 +458,7 @@ def observe(state, seat, obs):
     obs[O.POSITION] = (seat - state[S.FOREHAND]) % 3
     obs[O.PHASE] = PH_PLAY if play else phase
     obs[O.HAND] = state[S.HANDS + seat]
-    obs[O.LEGAL] = np.int64(legal(state)) if play and seat == state[S.TO_MOVE] else 0
+    obs[O.LEGAL] = np.int64(legal(state)) if seat == state[S.TO_MOVE] else 0
     obs[O.BID] = state[S.BID]
     obs[O.DECLARER] = declarer
     obs[O.GAME] = state[S.GAME]
@@ -503,8 +504,16 @@ def observe(state, seat, obs):
 def playout(state, pols, rngs, net):
     """Play ``state`` to its end with the policies ``pols`` (kernel ids, by player), each
     player drawing from his own stream ``rngs[player]``; ``net`` holds the networks of its
-    ``net`` players (``NO_NET``: none)."""
-    loops.playout(state, pols, rngs, net, O.LENGTH, finished, observe, step, decide, ROWS)
+    ``net`` players (``NO_NET``: none), read through their game's features (``features_of``)."""
+    loops.playout(state, pols, rngs, net, O.LENGTH, finished, observe, step, decide,
+                  features_of(state))
+
+
+@numba.njit(inline="always", **JIT)
+def features_of(state):
+    """The feature rows a network of this state's game reads: Skat-en-deux's (a blind at the
+    table, or its ramsch of two places) or Skat's."""
+    return EN_DEUX_ROWS if state[S.BLIND_AT] >= 0 or state[S.PLACES] == 2 else ROWS
 
 
 # --- results -------------------------------------------------------------------------------

@@ -86,7 +86,7 @@ from sim.games.skat_family.cardplay import (
     start_en_deux,
     step,
 )
-from sim.games.skat_family.features import FEATURES, ROWS
+from sim.games.skat_family.features import EN_DEUX, EN_DEUX_ROWS
 from sim.games.skat_family.lookahead import card_values, decide, decide_give_up, decide_offer
 from sim.games.skat_family.observation import (
     BOTH_OFFERS,
@@ -648,7 +648,7 @@ def _tricks(state, obs, pols, states, io):
     """The tricks, through the card-play state, until the card play is over (or a replay
     stops): cards, and between tricks the defender's offer, its answer, Contra and Re."""
     play_tricks(state, obs, pols, states, io, finished, observe, step, _decision, nothing_after,
-                ROWS)
+                EN_DEUX_ROWS)
 
 
 @numba.njit(**JIT)
@@ -803,7 +803,7 @@ GAME = Game(
     card_play=CardPlay(S, LENGTH, legal, step, observe, finished, decide, playout, start,
                        en_deux_result, card_values),
     policies=EVERY_POLICY,
-    net=Learned(FEATURES, "sim.games.skat_family:net_skat_en_deux.npz"),
+    net=Learned(EN_DEUX, "sim.games.skat_family:net_skat_en_deux.npz"),
     solver=Solver("sim.games.skat_family.solver", bench_positions=50, bench_target=61),
     compile_seconds=140)
 """Skat-en-deux, as the registry (``sim.registry``) knows it."""
