@@ -34,3 +34,24 @@ def test_game_page_quotes_its_learned_player_with_the_command(name: str) -> None
     assert f"stichsim arena {name} --policies net,heuristic" in section
     assert f"stichsim arena {name} --policies net,lookahead:64" in section
     assert "stichsim bench" in section and "start player" in section
+
+
+@pytest.mark.parametrize("name", sorted(n for n, g in GAMES.items() if g.net is not None))
+def test_game_page_names_the_command_its_shipped_weights_were_trained_by(name: str) -> None:
+    """The command is rebuilt from the settings the weights file records (``sim.learn.train``
+    writes them), so the page cannot go on quoting an older run's."""
+    import json
+
+    import numpy as np
+
+    from sim.engine.play import shipped
+    from sim.learn.train import command
+
+    with np.load(shipped(GAMES[name])) as data:
+        about = json.loads(str(data["about"]))
+    words = command(about).split()
+    short = " ".join(w for k, w in enumerate(words)
+                     if not (w == "--teacher" or (k and words[k - 1] == "--teacher"
+                                                   and w == "lookahead:64")))
+    page = (ROOT / "docs" / f"{name}.md").read_text()
+    assert command(about) in page or short in page, short

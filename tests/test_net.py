@@ -221,6 +221,33 @@ def test_a_playout_with_net_seats_plays_the_kernels_net_deal(tmp_path: Path) -> 
         assert duel.result(state) == {k: int(batch.columns[k][i]) for k in duel.result(state)}, i
 
 
+def test_a_skat_en_deux_playout_reads_its_own_features(tmp_path: Path) -> None:
+    """The Skat family's ``playout`` serves both games: in Skat-en-deux (under offers and
+    Contra/Re, its ramsch too) its network reads Skat-en-deux's features, not Skat's, and
+    plays every card and answer its kernel's ``net`` seats played: the same result."""
+    from sim.engine.net import stack
+    from sim.engine.seats import NET
+
+    game = GAMES["skat_en_deux"]
+    cp = game.card_play
+    assert cp is not None and game.net is not None
+    path = random_weights("skat_en_deux", 6, tmp_path / "w.npz")
+    net = stack([load(path, "skat_en_deux", game.net.features)])
+    rules = game.rules(BETWEEN_TRICKS)
+    batch = play(game, 5, 0, 60, rules, [f"net:{path}"] * 2, record=True)
+    assert batch.actions is not None
+    played = 0
+    for i in range(60):
+        started = cp.start(batch.columns, i, batch.actions[i], rules)
+        if started is None:
+            continue
+        state = started[0]
+        cp.playout(state, np.full(3, NET, np.int64), np.ones((3, 1), np.uint64), net)
+        assert cp.result(state) == {k: int(batch.columns[k][i]) for k in cp.result(state)}, i
+        played += 1
+    assert played > 40
+
+
 def test_two_networks_at_one_table_each_play_their_own(tmp_path: Path) -> None:
     """``net:A`` beside ``net:B``: each seat plays its own file's network, so a table of A and
     B differs from a table of A alone, and seating A at every seat by one name or two paths

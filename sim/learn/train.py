@@ -237,6 +237,16 @@ def _versions() -> dict[str, str]:
     return {"python": platform.python_version(), **found}
 
 
+def command(about: dict[str, Any]) -> str:
+    """The ``stichsim train`` command of a run's settings (a weights file's ``about``, or the
+    run's report)."""
+    rounds = about["rounds"] if isinstance(about["rounds"], int) else len(about["rounds"])
+    return (f"stichsim train {about['game']} --teacher {about['teacher']} --rounds {rounds} "
+            f"--deals {about['deals']} --epochs {about['epochs']} --seed {about['seed']}"
+            f"{' --expert' if about.get('expert') else ''}"
+            f"{''.join(f' --rule {r}' for r in about.get('rules', []))}")
+
+
 def _card(out: Path, report: dict[str, Any]) -> None:
     """Write the model card (``MODEL.md``) and the training curve (``training.png``)."""
     import matplotlib
@@ -256,12 +266,7 @@ def _card(out: Path, report: dict[str, Any]) -> None:
     fig.tight_layout()
     fig.savefig(out / "training.png", dpi=100)
     plt.close(fig)
-    lines = [f"# net for {report['game']}", "",
-             f"Trained by `stichsim train {report['game']} --teacher {report['teacher']} "
-             f"--rounds {report['rounds'] if isinstance(report['rounds'], int) else len(report['rounds'])} "
-             f"--deals {report['deals']} --epochs {report['epochs']} --seed {report['seed']}"
-             f"{' --expert' if report.get('expert') else ''}"
-             f"{''.join(f' --rule {r}' for r in report.get('rules', []))}`.", "",
+    lines = [f"# net for {report['game']}", "", f"Trained by `{command(report)}`.", "",
              f"- features {report['features']}, engine {report['engine']}, "
              f"hidden layers {report['hidden']}, {report['bytes']:,} bytes",
              f"- libraries: {', '.join(f'{k} {v}' for k, v in report['versions'].items())}", "",
