@@ -161,7 +161,9 @@ def test_the_blind_is_face_up_after_the_opening_lead_and_the_defender_plays_it()
     assert (int(state[S.POINTS + FH]), int(state[S.TRICKS + FH])) == (21, 1)
     assert (int(state[S.PHASE]), int(state[S.TO_MOVE]), int(state[S.PLAYER])) == (OFFER, FH, 1)
     obs = seen(state, FH)
-    assert (obs[O.PHASE], obs[O.LEGAL], int(C.legal(state))) == (PH_OFFER, 0, 0b111)
+    # his answers' codes (none, "raus", "Stich"), as the network reads them
+    assert (obs[O.PHASE], obs[O.LEGAL], int(C.legal(state))) == (PH_OFFER, 0b111, 0b111)
+    assert seen(state, RH)[O.LEGAL] == 0  # not his decision
     # between tricks the trick shown is the one played, its cards gathered
     assert (obs[O.TRICK_NO], obs[O.TRICK_N], obs[O.TRICK_LEADER]) == (0, 2, FH)
     assert [int(obs[O.TRICK_CARD + k]) for k in range(3)] == [-1, -1, -1]

@@ -34,6 +34,7 @@ from sim.games.skat_family.observation import (
     PH_RE,
 )
 from sim.games.skat_family.observation import FIELDS as O
+from sim.games.skat_family.observation import PH_PLAY as SKAT_PLAY
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -303,8 +304,18 @@ def sed_walk(deal: dict) -> list[dict]:
     return out
 
 
+def sed_card_fields(obs: list[int]) -> list[int]:
+    """The fields of a Skat-en-deux observation that hold cards: ``LEGAL`` only in the card
+    play (between tricks it holds the codes of the answers allowed, an offer's 0-2 or a
+    no/yes, which the network reads)."""
+    if obs[O.PHASE] == SKAT_PLAY:
+        return SED_FIELDS
+    assert obs[O.LEGAL] in (0, 0b1, 0b11, 0b101, 0b111), obs[O.LEGAL]
+    return [f for f in SED_FIELDS if f != O.LEGAL]
+
+
 def seen_cards(obs: list[int]) -> set[int]:
-    seen = set().union(*(mask_cards(obs[f]) for f in SED_FIELDS))
+    seen = set().union(*(mask_cards(obs[f]) for f in sed_card_fields(obs)))
     return seen | {obs[O.TRICK_CARD + k] for k in range(3) if obs[O.TRICK_CARD + k] >= 0}
 
 
@@ -327,7 +338,7 @@ def test_skat_en_deux_policies_see_only_what_their_player_may_know() -> None:
     for deal in sed_spied():
         for d in sed_walk(deal):
             obs, allowed = d["obs"], d["allowed"]
-            for field in SED_FIELDS:
+            for field in sed_card_fields(obs):
                 assert mask_cards(obs[field]) <= allowed, (deal["columns"]["deal"], d["name"],
                                                            field, sorted(mask_cards(obs[field])
                                                                          - allowed))
