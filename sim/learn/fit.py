@@ -52,10 +52,16 @@ class Examples:
                         self.chosen[rows])
 
 
-def examples(decisions: Decisions, spec: Spec) -> Examples:
-    """The decisions the network plays (its spec's head: cards, not offers), as ``Examples``."""
+def _on_head(decisions: Decisions, spec: Spec) -> np.ndarray:
+    """Which decisions are of a phase the spec's head gives the network."""
     head = spec.rows[0]
-    plays = ((head[3] >> decisions.obs[:, head[2]]) & 1).astype(bool)
+    on: np.ndarray = ((head[3] >> decisions.obs[:, head[2]]) & 1).astype(bool)
+    return on
+
+
+def examples(decisions: Decisions, spec: Spec) -> Examples:
+    """The decisions of the phases the network may play (its spec's head), as ``Examples``."""
+    plays = _on_head(decisions, spec)
     obs = np.ascontiguousarray(decisions.obs[plays])
     x = np.zeros((obs.shape[0], features(spec.rows)), np.uint8)
     encode_all(spec.rows, obs, x)
@@ -68,9 +74,7 @@ def examples(decisions: Decisions, spec: Spec) -> Examples:
 def taught(decisions: Decisions, spec: Spec) -> int:
     """The phases of the spec's head that ``decisions`` teach (a mask over the observation's
     phase codes): what a network fitted to them may play (``sim.engine.net``'s ``plays``)."""
-    head = spec.rows[0]
-    phases = decisions.obs[:, head[2]]
-    shown = np.unique(phases[(head[3] >> phases) & 1 == 1])
+    shown = np.unique(decisions.obs[_on_head(decisions, spec), spec.rows[0, 2]])
     return int(sum(1 << int(p) for p in shown))
 
 
