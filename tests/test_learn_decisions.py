@@ -223,3 +223,54 @@ def test_doko_skat_teaches_its_first_round_from_the_kernels_view() -> None:
             cp.step(state, card)
         assert next(rows, None) is None
     assert first_round > 12 * 2
+
+
+def test_answers_before_the_card_play_are_shown_as_the_kernel_shows_them() -> None:
+    """Skat-en-deux's network may answer the bids, holds, 18, the pickup and a give-up at 18:
+    each is labelled from the observation the kernel showed (the deal replayed with the
+    player's decisions as a person's), with the answers 0 and 1 alone legal. The heuristic,
+    which played the deals, gives the recorded answer to that observation again; passing is
+    worth nothing and giving up at 18 costs ``GIVE_UP_SCORE``, as the lookahead weighs them;
+    and where the lookahead player weighs the same plans (all but the pickup) it answers
+    yes exactly where the teacher's yes is worth more."""
+    from sim.games.skat_family import lookahead as L
+    from sim.games.skat_family.observation import FIELDS as O
+    from sim.games.skat_family.observation import PH_ANSWER, PH_BID, PH_FH18, PH_GIVE_UP, PH_PICKUP
+    from sim.games.skat_family.values import GIVE_UP_SCORE
+
+    game = GAMES["skat_en_deux"]
+    rules = game.rules()
+    d = D.label_deals(game, 11, 0, 40, rules, ["heuristic"] * 2, EIGHT)
+    asked = d.phase == D.BEFORE_PLAY
+    phases = d.obs[asked, O.PHASE]
+    assert {PH_BID, PH_ANSWER, PH_PICKUP, PH_GIVE_UP} <= set(phases.tolist())
+    assert set(phases.tolist()) <= {PH_BID, PH_ANSWER, PH_FH18, PH_PICKUP, PH_GIVE_UP}
+    legal = d.legal()[asked]
+    assert legal[:, :2].all() and not legal[:, 2:].any()
+    assert (d.obs[asked, O.LEGAL] == 0b11).all()
+    values, chosen, obs = d.values[asked], d.chosen[asked], d.obs[asked]
+    bids = game.bid_values(rules)
+    weighed = 0
+    for row in range(len(obs)):
+        rng = np.array([stream_key(3, row, 7)], np.uint64)
+        phase = obs[row, O.PHASE]
+        if phase == PH_BID:
+            heuristic = L.decide_bid(HEURISTIC, obs[row], rng, bids) > 0
+        else:
+            heuristic = L.decide_yes(HEURISTIC, obs[row], rng)
+        assert chosen[row] == heuristic, row
+        if phase in (PH_BID, PH_ANSWER) or (phase == PH_FH18 and not obs[row, O.ALL_PASS_RAMSCH]):
+            assert values[row, 0] == 0
+        if phase == PH_GIVE_UP:
+            assert values[row, 1] == -GIVE_UP_SCORE
+        if phase != PH_PICKUP:
+            key = np.array([stream_key(11, int(d.deal[asked][row]), 5)], np.uint64)
+            codes, means = L.answer_values(obs[row], key.copy(), 8, NO_NET)
+            lookahead = policy_id("lookahead:8")
+            said = (L.decide_bid(lookahead, obs[row], key.copy(), bids) > 0 if phase == PH_BID
+                    else L.decide_yes(lookahead, obs[row], key.copy()))
+            assert said == (means[1] > means[0]), row
+            weighed += 1
+    assert weighed > 20
+    skat = D.label_deals(GAMES["skat"], 11, 0, 10, GAMES["skat"].rules(), ["heuristic"] * 3, EIGHT)
+    assert (skat.phase != D.BEFORE_PLAY).all()  # Skat's network plays the cards only

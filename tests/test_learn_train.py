@@ -14,7 +14,7 @@ import pytest
 from sim.cli import main
 from sim.engine.cardplay import PLAY
 from sim.engine.net import LAYERS, load
-from sim.games.skat_family.observation import PH_ACCEPT, PH_OFFER, PH_PLAY
+from sim.games.skat_family.observation import PH_ACCEPT, PH_BID, PH_OFFER, PH_PICKUP, PH_PLAY
 from sim.learn import decisions as D
 from sim.learn.fit import Examples, played_regret, regret, temperature
 from sim.learn.train import Settings, TrainError, train
@@ -139,7 +139,7 @@ def test_rules_reach_the_deals_and_the_network_plays_what_they_taught(tmp_path: 
     taught, about = D.load(tmp_path / "offers" / "decisions-0.npz")
     assert about["rules"] == list(rules)
     phases = {int(p) for p in taught.obs[:, game.net.features.rows[0, 2]]}
-    assert {PH_PLAY, PH_OFFER, PH_ACCEPT} <= phases
+    assert {PH_PLAY, PH_OFFER, PH_ACCEPT, PH_BID, PH_PICKUP} <= phases
     plays = int(load(tmp_path / "offers" / "net.npz", "skat_en_deux", game.net.features)["plays"])
     assert plays == sum(1 << p for p in phases)
     assert "--rule contra_re=true --rule offers=true`" in (tmp_path / "offers" / "MODEL.md").read_text()

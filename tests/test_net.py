@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sim import actions as A
 from sim.cli import main
 from sim.engine.cardplay import HEADER, PLAY
 from sim.engine.net import LAYERS, NetError, encode, encode_all, features, load
@@ -334,7 +335,8 @@ def test_the_network_plays_only_decisions_it_is_taught(name: str) -> None:
     """The shipped weights play only phases that self-play under the rules they were trained
     by asks and the labeller teaches (``plays``, written by ``stichsim train``: the card play
     as ``CardPlay.start`` replays it, Doko-Skat's first round as ``CardPlay.opening`` does,
-    Skat-en-deux's offers, answers and Contra under offers and Contra/Re); a phase the
+    Skat-en-deux's offers, answers and Contra under offers and Contra/Re, its questions
+    before the card play as the kernel asks them: ``Learned.answers``); a phase the
     network never saw would be played by weights no example ever moved."""
     import json
 
@@ -348,10 +350,55 @@ def test_the_network_plays_only_decisions_it_is_taught(name: str) -> None:
     with np.load(path) as data:
         trained = json.loads(str(data["about"])).get("rules", [])
     rules = game.rules(game.options.parse_assignments(trained, name))
-    taught = label_deals(game, 2, 0, 300 if trained else 6, rules, ["heuristic"] * game.n_players,
+    plays = int(load(path, name, game.net.features)["plays"])
+    answers = game.net.answers.phases if game.net.answers else 0
+    deals = 300 if trained or plays & answers else 6
+    taught = label_deals(game, 2, 0, deals, rules, ["heuristic"] * game.n_players,
                          Teacher("lookahead", 2))
     shown = {int(p) for p in taught.obs[:, head[2]]}
-    plays = int(load(path, name, game.net.features)["plays"])
     played = {p for p in range(64) if plays >> p & 1}
     given = {p for p in range(64) if head[3] >> p & 1}
     assert played <= shown & given, (played, shown)
+
+
+def _before_play(game_policies: list[str], seed: int = 12, deals: int = 80) -> list[list[int]]:
+    """Skat-en-deux deals played by ``game_policies``: each deal's recorded rows before the
+    first discard, declaration or card (the bidding, the pickup, the give-ups at 18)."""
+    game = GAMES["skat_en_deux"]
+    batch = play(game, seed, 0, deals, game.rules(), game_policies, record=True)
+    assert batch.actions is not None
+    out = []
+    for rows in batch.actions:
+        ends = [k for k, r in enumerate(rows) if r[0] in (A.DISCARD, A.DECLARE, A.PLAY, A.RAMSCH)]
+        out.append(rows[:ends[0] if ends else len(rows)].tolist())
+    return out
+
+
+def test_the_net_answers_before_the_card_play_from_the_observation_alone(tmp_path: Path) -> None:
+    """Skat-en-deux's network answers the bids, holds, 18, the pickup and a give-up at 18
+    (its spec's head gives them; ``LEGAL`` holds the answers 0 and 1): at each such question
+    of net deals with both answers open, the answer played is the one a numpy forward pass
+    over the observation the kernel showed scores higher (``sim.learn.decisions`` replays
+    the deal to it as a person's), so the hidden cards cannot move it. The same weights told
+    to play the cards only (``plays``) answer every one of them as the heuristic does; the
+    full weights answer otherwise somewhere."""
+    from sim.learn.decisions import BEFORE_PLAY, Teacher, label_deals
+
+    game = GAMES["skat_en_deux"]
+    assert game.net is not None
+    every = random_weights("skat_en_deux", 5, tmp_path / "every.npz")
+    layers = load(every, "skat_en_deux", game.net.features)
+    rows = game.net.features.rows
+    shown = label_deals(game, 12, 0, 40, game.rules(), [f"net:{every}"] * 2, Teacher("lookahead", 2))
+    asked = shown.phase == BEFORE_PLAY
+    assert asked.sum() > 40
+    x = np.zeros((int(asked.sum()), features(rows)), np.uint8)
+    encode_all(rows, np.ascontiguousarray(shown.obs[asked]), x)
+    np.testing.assert_array_equal(forward(layers, x)[:, :2].argmax(axis=1), shown.chosen[asked])
+    with np.load(every) as data:
+        arrays = {k: data[k] for k in data.files}
+    cards = tmp_path / "cards.npz"
+    np.savez(cards, **arrays, plays=np.array(1 << PH_PLAY))
+    heuristic = _before_play(["heuristic"] * 2)
+    assert _before_play([f"net:{cards}"] * 2) == heuristic
+    assert _before_play([f"net:{every}"] * 2) != heuristic

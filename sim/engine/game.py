@@ -92,6 +92,25 @@ class Solver:
 
 
 @dataclass(frozen=True)
+class Answers:
+    """The yes-or-no questions before the card play a game's network may answer (bids, the
+    pickup ...) and how a learned player is taught them (``sim.learn.decisions``): each is
+    shown with the answers 0 (no) and 1 (yes) as its legal actions."""
+
+    phases: int
+    """The questions, a mask over the observation's phase codes: a seat is asked them before
+    any other decision of his (the discard, the declaration, the cards)."""
+    values: Callable[[np.ndarray, np.ndarray, int, Any], tuple[np.ndarray, np.ndarray]]
+    """``values(obs, rng, rollouts, net)``: the answers and the lookahead's mean outcome of
+    each for the seat asked, from his observation (as ``CardPlay.action_values``)."""
+    yes_kinds: frozenset[int]
+    """The action kinds a recorded yes is written as (``sim.actions``); any other row a no."""
+    declined: Mapping[int, int]
+    """Phase -> the kind of its yes, for the questions whose no leaves no row (a person's
+    script writes it as a ``DECLINE`` of that kind)."""
+
+
+@dataclass(frozen=True)
 class Learned:
     """A game's learned player (``net``), as its declaration names it."""
 
@@ -100,6 +119,9 @@ class Learned:
     weights: str
     """Import path of the package holding the shipped weights, ``net.npz`` (written by
     ``stichsim train``)."""
+    answers: Answers | None = None
+    """The questions before the card play its network may answer, where its spec's head
+    gives their phases; ``None``: the heuristic answers every one."""
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,10 @@ out with the heuristic (``sim.policies.lookahead``). ``pimc`` chooses its cards 
 information Monte Carlo: it samples worlds as the lookahead does and solves each with the
 double-dummy solver (``sim.engine.solving``); ``dd`` solves the deal itself. Both leave
 their decisions before the card play to the heuristic. ``net``, the learned player, plays its
-cards by its game's network from the observation (``sim.engine.net``), its other decisions
-as the heuristic; ``net:PATH`` plays the network of another weights file.
+cards by its game's network from the observation (``sim.engine.net``), and the other
+decisions its weights play (Skat-en-deux's yes-or-no questions before the card play and
+between tricks); the rest as the heuristic; ``net:PATH`` plays the network of another
+weights file.
 
 A policy may take a whole-number option (``net``: a path) after a colon: ``lookahead:64`` is the lookahead
 player with 64 rollouts per decision, ``pimc:32`` the pimc player with 32 worlds. The kernel

@@ -5,7 +5,10 @@ with more than one legal action (and every such card of a round played before th
 play, Doko-Skat's first round: ``CardPlay.opening``) is then replayed and shown to the
 deciding player as the kernel shows it (``CardPlay.observe``), and the teacher labels it from that observation
 alone, with its value of *every* legal action, not only the action it would choose
-(``Teacher``):
+(``Teacher``). Where the game's network may answer yes-or-no questions before the card play
+(``Learned.answers``: bids, the pickup ...), a lookahead teacher labels those too: each
+seat's decisions are replayed in the kernel as a person's (``sim.engine.play``), so the deal
+stops at each of them with the observation the kernel showed.
 
 * ``lookahead:N``: the mean outcome for the deciding player's side of each action over
   ``N`` rollouts (``CardPlay.action_values``), played out by the heuristic, or by a network
@@ -34,9 +37,10 @@ from typing import Any
 import numpy as np
 
 from sim import SOURCE_HASH
+from sim import actions as A
 from sim.engine import net as N
 from sim.engine.cardplay import HEADER, PLAY, CardPlay
-from sim.engine.game import Game
+from sim.engine.game import Answers, Game
 from sim.engine.play import play
 from sim.engine.solving import hooks, workspace
 from sim.rng import stream_key
@@ -47,6 +51,11 @@ the width of ``Decisions.values``."""
 LABEL_STREAM = 1 << 21
 """Stream numbers of the teacher's decisions: ``LABEL_STREAM + k`` for a deal's k-th, apart
 from the seats' and the solving players' streams (``sim.rng``, ``sim.engine.solving``)."""
+ANSWER_STREAM = 1 << 22
+"""Stream numbers of the teacher's answers before the card play: ``ANSWER_STREAM + 64 *
+player + k`` for a player's k-th in a deal."""
+BEFORE_PLAY = -1
+"""``Decisions.phase`` of an answer to a question before the card play."""
 CHUNK = 50
 """Deals a worker labels at a time."""
 
@@ -72,7 +81,8 @@ class Decisions:
     """Who decided (the card-play state's ``PLAYER``)."""
     phase: np.ndarray
     """What the action meant (the state's ``PHASE``: a card, or one of the game's own
-    card-play decisions)."""
+    card-play decisions); ``BEFORE_PLAY`` for an answer before the card play (its
+    observation's phase says to what)."""
     obs: np.ndarray
     """The deciding player's observation (``[decision, field]``, the game's layout)."""
     values: np.ndarray
@@ -88,6 +98,10 @@ class Decisions:
         """Which actions each decision allows (``[decision, ACTIONS]``, bool)."""
         legal: np.ndarray = ~np.isnan(self.values)
         return legal
+
+
+Row = tuple[int, int, int, np.ndarray, np.ndarray, int]
+"""A labelled decision: deal, player, phase, observation, values, the action played."""
 
 
 def card_play_of(game: Game, teacher: Teacher) -> CardPlay:
@@ -111,8 +125,10 @@ def label_deals(game: Game, seed: int, first: int, count: int, rules: dict[str, 
     batch = play(game, seed, first, count, rules, list(policies), record=True)
     assert batch.actions is not None
     length = game.observation.LENGTH
-    rows: list[tuple[int, int, int, np.ndarray, np.ndarray, int]] = []
+    answered = _answers(game, seed, first, rules, policies, teacher, batch.actions)
+    rows: list[Row] = []
     for i in range(count):
+        rows += answered[i]
         k = 0
         for state, plays in _segments(cp, batch.columns, i, batch.actions[i], rules, teacher):
             for action in plays:
@@ -129,6 +145,75 @@ def label_deals(game: Game, seed: int, first: int, count: int, rules: dict[str, 
                 cp.step(state, int(action))
                 k += 1
     return _decisions(rows, length)
+
+
+def _answers(game: Game, seed: int, first: int, rules: dict[str, Any], policies: Sequence[str],
+             teacher: Teacher, actions: list[np.ndarray]) -> list[list[Row]]:
+    """Each deal's labelled answers to the yes-or-no questions before the card play that the
+    game's network may answer (``Learned.answers`` within its spec's head; a lookahead
+    teacher only), player by player in the order asked.
+
+    A player's decisions are replayed in the kernel as a person's, his recorded rows so far
+    as his script: the deal stops at his next decision with the observation the kernel
+    shows there (``Batch.views``), while they are such questions (they come before his
+    discard, declaration and cards)."""
+    count = len(actions)
+    out: list[list[Row]] = [[] for _ in range(count)]
+    learned = game.net
+    if learned is None or learned.answers is None or teacher.kind != "lookahead":
+        return out
+    answers = learned.answers
+    head = learned.features.rows[0]
+    asked = answers.phases & int(head[3])
+    if not asked:
+        return out
+    net = rollout_net(game, teacher.rollout_net)
+    for player in range(game.n_players):
+        seats = [*policies]
+        seats[player] = "person"
+        own = [a[(a[:, 1] == player) & (a[:, 0] != A.MARKER)] for a in actions]
+        scripts: list[list[np.ndarray]] = [[] for _ in range(count)]
+        active = set(range(count))
+        while active:
+            batch = play(game, seed, first, count, rules, seats, record=True,
+                         script=[np.array(sc, np.int64).reshape(-1, A.ROW) for sc in scripts])
+            assert batch.views is not None
+            for i in sorted(active):
+                view = batch.views[i]
+                phase = -1 if view is None else int(view[head[2]])
+                if view is None or not (answers.phases >> phase) & 1:
+                    active.discard(i)
+                    continue
+                row = _answer_row(answers, phase, own[i], scripts[i], player)
+                if row is None:
+                    active.discard(i)
+                    continue
+                legal = int(view[head[4]])
+                if (asked >> phase) & 1 and legal & (legal - 1):
+                    k = len(out[i])
+                    rng = np.array([stream_key(seed, first + i, ANSWER_STREAM + 64 * player + k)],
+                                   np.uint64)
+                    obs = np.ascontiguousarray(view, np.int64)
+                    codes, means = answers.values(obs, rng, teacher.n, net)
+                    values = np.full(ACTIONS, np.nan, np.float32)
+                    values[codes] = means
+                    out[i].append((first + i, player, BEFORE_PLAY, obs, values,
+                                   int(row[0] in answers.yes_kinds)))
+                scripts[i].append(row)
+    return out
+
+
+def _answer_row(answers: Answers, phase: int, own: np.ndarray, script: list[np.ndarray],
+                player: int) -> np.ndarray | None:
+    """The recorded answer to the question a player's replay stopped at: his next recorded
+    row, or a ``DECLINE`` where the question's no leaves no row and that row is no yes to it;
+    ``None`` when his rows are used up."""
+    used = sum(1 for r in script if r[0] != A.DECLINE)
+    nxt = own[used] if used < own.shape[0] else None
+    yes = answers.declined.get(phase)
+    if yes is not None and (nxt is None or nxt[0] != yes):
+        return np.array([A.DECLINE, player, yes, 0], np.int64)
+    return nxt
 
 
 def _segments(cp: CardPlay, columns: Any, i: int, rows: np.ndarray, rules: dict[str, Any],
@@ -165,7 +250,7 @@ def rollout_net(game: Game, path: str | None) -> N.Net:
     return N.stack([N.load(path, game.name, game.net.features)])
 
 
-def _decisions(rows: list[tuple[int, int, int, np.ndarray, np.ndarray, int]], length: int) -> Decisions:
+def _decisions(rows: list[Row], length: int) -> Decisions:
     def column(k: int, dtype: Any) -> np.ndarray:
         return np.array([r[k] for r in rows], dtype)
 

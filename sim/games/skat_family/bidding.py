@@ -17,9 +17,13 @@ import numpy as np
 
 from sim import actions as A
 from sim.cards import bit, popcount
-from sim.engine.game import Outcome, forehand
+from sim.engine.game import Answers, Outcome, forehand
 from sim.engine.kernel import answer_of, ask, discard_row, discard_value, next_value, order_deck
+from sim.engine.net import net_action
+from sim.engine.seats import CHOSEN, HEURISTIC, KIND_BITS, KIND_MASK, NET
+from sim.games.skat_family.features import YES_OR_NO, rows_of
 from sim.games.skat_family.lookahead import (
+    answer_values,
     decide_bid,
     decide_card,
     decide_declaration,
@@ -27,7 +31,7 @@ from sim.games.skat_family.lookahead import (
     decide_yes,
 )
 from sim.games.skat_family.observation import FIELDS as O
-from sim.games.skat_family.observation import PH_BID, PH_DECLARE, PH_DISCARD
+from sim.games.skat_family.observation import PH_BID, PH_DECLARE, PH_DISCARD, PH_GIVE_UP
 from sim.games.skat_family.values import JIT, JIT_NRT, declaration_choices
 
 SeatWon = Callable[[Mapping[str, np.ndarray], int], np.ndarray]
@@ -63,6 +67,17 @@ def outcome(n_players: int, ramsch_won: SeatWon | None = None) -> Outcome:
 
     return Outcome("score", "points", forehand(n_players), seat_won)
 
+
+YES_NO = 0b11
+"""``LEGAL`` at a yes or no before the card play: the answers 0 (no, pass) and 1 (yes, bid the
+next value), which a network scores as it scores cards (``sim.engine.net``)."""
+
+ANSWERS = Answers(
+    phases=YES_OR_NO, values=answer_values,
+    yes_kinds=frozenset({A.BID, A.HOLD, A.PICKUP, A.GIVE_UP}), declined={PH_GIVE_UP: A.GIVE_UP})
+"""The Skat family's yes-or-no questions before the card play, as a learned player is taught
+them (``Learned.answers``): a bid, a hold, 18, the pickup, a give-up at 18 (Skat-en-deux's
+only no without a row)."""
 
 W_CHOICES, W_LEN = 0, 36
 """Scratch space of one shard (``work``), reused by every deal: room for the declarations
@@ -138,22 +153,43 @@ def _yes_value(ctx, kind, a, b):
 
 
 @numba.njit(inline="always", **JIT)
+def net_answer(pol, obs, io):
+    """A ``net`` seat's answer at a yes or no (``obs[LEGAL]`` holds the answers allowed) as the
+    id it answers with: its network's choice, ``CHOSEN``, where its weights play the question
+    (``Net.plays``), else the heuristic; any other seat's ``pol`` as it is."""
+    if pol < 0 or (pol & KIND_MASK) != NET:
+        return pol
+    answer = net_action(io.net, pol >> KIND_BITS, rows_of(obs), obs)
+    return HEURISTIC if answer < 0 else CHOSEN | answer << KIND_BITS
+
+
+@numba.njit(inline="always", **JIT)
 def answer_yes(pol, player, yes_kind, no_kind, obs, state, io, value):
-    """``player``'s yes or no (1/0), his observation ``obs`` filled, recorded as ``yes_kind``
-    (carrying ``value``) or ``no_kind``; with ``no_kind`` -1 a no leaves no row (a person's
-    no is a ``DECLINE`` row in his script). 0 after a replay error or at a person's stop."""
-    yes = ask(pol, player, obs, state, _decide_yes, _check_yes, _yes_row, _yes_value,
+    """``player``'s yes or no (1/0), his observation ``obs`` filled (``LEGAL``: the answers
+    allowed), recorded as ``yes_kind`` (carrying ``value``) or ``no_kind``; with ``no_kind``
+    -1 a no leaves no row (a person's no is a ``DECLINE`` row in his script). A ``net`` seat's
+    network answers where its weights say so (``net_answer``). 0 after a replay error or at a
+    person's stop."""
+    yes = ask(net_answer(pol, obs, io), player, obs, state, _decide_yes, _check_yes, _yes_row,
+              _yes_value,
               (yes_kind, no_kind, value), io)
     return max(yes, 0)
 
 
 @numba.njit(**JIT)
 def ask_bid(bidder, player, position, bid, obs, hand, pol, state, values, io):
-    """Seat ``bidder`` (``player`` in the trace) names a higher value or passes (0)."""
+    """Seat ``bidder`` (``player`` in the trace) names a higher value or passes (0): a yes or
+    no to the next value (``LEGAL``: ``YES_NO``, or the pass alone when no value is left),
+    which a ``net`` seat's network may answer (``net_answer``)."""
     private(obs, bidder, position, hand)
     obs[O.PHASE] = PH_BID
     obs[O.BID] = bid
-    obs[O.NEXT_BID] = next_value(values, bid)
+    nxt = next_value(values, bid)
+    obs[O.NEXT_BID] = nxt
+    obs[O.LEGAL] = YES_NO if nxt else 1
+    pol = net_answer(pol, obs, io)
+    if pol >= 0 and (pol & KIND_MASK) == CHOSEN and pol >> KIND_BITS:
+        pol = CHOSEN | nxt << KIND_BITS
     v = ask(pol, player, obs, state, _decide_bid, _check_bid, _bid_row, _bid_value,
             (values, bid), io)
     if v > 0:
@@ -165,9 +201,10 @@ def ask_bid(bidder, player, position, bid, obs, hand, pol, state, values, io):
 
 @numba.njit(**JIT)
 def ask_yes(seat, player, position, phase, yes_kind, no_kind, obs, hand, pol, state, io, value):
-    """A yes/no decision by ``seat`` in ``phase`` (``answer_yes``)."""
+    """A yes/no decision by ``seat`` in ``phase`` before the card play (``answer_yes``)."""
     private(obs, seat, position, hand)
     obs[O.PHASE] = phase
+    obs[O.LEGAL] = YES_NO
     return answer_yes(pol, player, yes_kind, no_kind, obs, state, io,
                       value)
 

@@ -7,17 +7,36 @@ seat played, the trick's cards in order; then the contract (declarer, game, hand
 announcements, open level, ramsch, Contra and Re), the trick's leader and size, the trick
 number, the suits each seat failed to follow, and each seat's card points and tricks.
 Skat's network plays the cards (``PH_PLAY``); Skat-en-deux's (``EN_DEUX``) reads the same
-bits and more, the decision asked and the offers' state, and plays its offers, their answers,
-Contra and Re besides, where its weights say so (``sim.engine.net``'s ``plays``). The
-bidding's fields are left out: the card-play state does not show them (``cardplay.observe``),
-so the decisions it is taught from (``sim.learn.decisions``) could not.
+bits and more, the decision asked, the bid, the seat's position and the offers' state, and
+may play besides, where its weights say so (``sim.engine.net``'s ``plays``), the yes-or-no
+questions before the card play (bid or pass, hold, take 18, pick up, give up at 18: the answers
+0 and 1 in ``LEGAL``, ``bidding``) and its offers, their answers, Contra and Re between tricks.
+The bidding's other fields (``NEXT_BID``, ``PASSED``, ``SEAT_BID``, ``ALL_PASS_RAMSCH``) are
+left out: the card-play state does not show them (``cardplay.observe`` leaves them as they
+are), so a card decision taught from it (``sim.learn.decisions``) would read them otherwise
+than the kernel shows them. The bid so far and the phase tell the value in question.
 """
 
 from __future__ import annotations
 
+import numba
+
 from sim.engine.net import BUCKET, MASK, ONE_HOT, SEAT, SEAT_BITS, spec
 from sim.games.skat_family.observation import FIELDS as O
-from sim.games.skat_family.observation import PH_ACCEPT, PH_CONTRA, PH_OFFER, PH_PLAY, PH_RE, Fields
+from sim.games.skat_family.observation import (
+    PH_ACCEPT,
+    PH_ANSWER,
+    PH_BID,
+    PH_CONTRA,
+    PH_FH18,
+    PH_GIVE_UP,
+    PH_OFFER,
+    PH_PICKUP,
+    PH_PLAY,
+    PH_RE,
+    Fields,
+)
+from sim.games.skat_family.values import JIT
 
 CARDS = 32
 
@@ -43,12 +62,24 @@ ROWS = FEATURES.rows
 BETWEEN_TRICKS = 1 << PH_OFFER | 1 << PH_ACCEPT | 1 << PH_CONTRA | 1 << PH_RE
 """Skat-en-deux's decisions between tricks: the defender's offer, its answer, Contra, Re
 (their actions are the codes 0-2 and no/yes, ``cardplay.legal``)."""
+YES_OR_NO = 1 << PH_BID | 1 << PH_ANSWER | 1 << PH_FH18 | 1 << PH_PICKUP | 1 << PH_GIVE_UP
+"""The yes-or-no questions before the card play (``bidding.YES_NO``): bid the next value or
+pass, hold, take 18, pick the skat up, give up at 18 (the give-up naming a game after the
+pickup shares ``PH_GIVE_UP`` but is no yes or no: the heuristic answers it)."""
 EN_DEUX = spec(
-    (O.SEAT, 3, O.PHASE, 1 << PH_PLAY | BETWEEN_TRICKS, O.LEGAL),
-    [*CARD_ROWS, (ONE_HOT, O.PHASE, PH_RE + 1 - PH_PLAY, PH_PLAY, 0), (ONE_HOT, O.OFFER, 3, 0, 0),
+    (O.SEAT, 3, O.PHASE, 1 << PH_PLAY | BETWEEN_TRICKS | YES_OR_NO, O.LEGAL),
+    [*CARD_ROWS, (ONE_HOT, O.PHASE, PH_RE + 1, 0, 0), (ONE_HOT, O.OFFER, 3, 0, 0),
      (MASK, O.OFFERS_LEFT, 3, 0, 0), (MASK, O.REJECTED, 1, 0, 0), (MASK, O.CONTRA_RE, 1, 0, 0),
-     (SEAT, O.NEXT_LEADER, 3, 0, 0)],
+     (SEAT, O.NEXT_LEADER, 3, 0, 0), (ONE_HOT, O.POSITION, 3, 0, 0), (BUCKET, O.BID, 24, 3, 0)],
     CARDS, Fields)
-"""Skat-en-deux's feature spec: the cards, and the decision asked between tricks."""
+"""Skat-en-deux's feature spec: the cards, the decision asked (before the card play and
+between tricks), the position and the bid."""
 EN_DEUX_ROWS = EN_DEUX.rows
 """``EN_DEUX``'s rows, as the kernel reads them."""
+
+
+@numba.njit(inline="always", **JIT)
+def rows_of(obs):
+    """The feature rows a network reads at a question before the card play: Skat-en-deux's
+    (a blind at the table) or Skat's."""
+    return EN_DEUX_ROWS if obs[O.BLIND_SEAT] >= 0 else ROWS

@@ -16,6 +16,8 @@ playing sampled worlds out (``sim.games.skat_family.worlds``):
   the default scoring; forehand after two passes weighs the ramsch when the rules play
   one, ``_take_18``), the pickup (the best plan), the discard (the best plan's) and
   Skat-en-deux's give-ups (give up when that costs less than the best plan expects).
+  ``answer_values`` prices both answers of each yes-or-no question the same way: what a
+  learned player is taught there.
 
 Every other policy goes to ``sim.games.skat_family.policies`` as before.
 """
@@ -202,13 +204,55 @@ def decide_give_up(pol, obs, rng):
 # --- plans before the game is named ---------------------------------------------------------
 
 @numba.njit(**JIT_NRT)
-def _plan_values(pol, obs, rng, plans):
-    """Each plan's mean score for the declarer, played out in the same ``pregame_world``s."""
+def _plan_means(obs, rng, rollouts, plans, net):
+    """Each plan's mean score for the declarer over ``rollouts`` rollouts, played out in the
+    same ``pregame_world``s by the heuristic, or by the network in ``net``."""
     state = np.empty(LENGTH, np.int64)
     pregame_world(obs, rng, state)
     declarer = state[S.PLAYER_AT + obs[O.SEAT]]
-    return action_values(obs, rng, rollouts_of(pol), plans, state, declarer, PLAYERS,
-                         pregame_world, plan_step, playout, value, no_net())
+    return action_values(obs, rng, rollouts, plans, state, declarer, PLAYERS, pregame_world,
+                         plan_step, playout, value, net)
+
+
+@numba.njit(**JIT_NRT)
+def _plan_values(pol, obs, rng, plans):
+    """Each plan's mean score for the declarer, as the lookahead seat ``pol`` weighs them."""
+    return _plan_means(obs, rng, rollouts_of(pol), plans, no_net())
+
+
+@numba.njit(**JIT_NRT)
+def answer_values(obs, rng, rollouts, net):
+    """The answers at a yes or no before the card play (0 no, 1 yes: ``bidding.YES_NO``) and
+    the lookahead's mean score of each for the seat asked, over ``rollouts`` rollouts played
+    by the heuristic or by the network in ``net``, from his observation alone: what a learned
+    player is taught there (``Learned.answers``, ``sim.learn``). As the lookahead seat weighs
+    them: yes to a bid, a hold or 18 is worth the best plan's mean at the bid in question, no
+    nothing (a ramsch's mean when passing last leads to one); picking up is weighed against
+    the heuristic's best hand game, whatever its chance (only picking up where there is
+    none); giving up at 18 costs ``GIVE_UP_SCORE``, playing on the best plan's mean."""
+    phase = obs[O.PHASE]
+    actions = np.arange(2)
+    means = np.zeros(2)
+    if phase == PH_PICKUP:
+        plans = _pickup_plans(obs)
+        found = _plan_means(obs, rng, rollouts, plans, net)
+        if plans.shape[0] == 1:
+            return actions[1:], found
+        means[0], means[1] = found[1], found[0]
+    elif phase == PH_GIVE_UP:
+        means[0] = _plan_means(obs, rng, rollouts, _plans(obs), net).max()
+        means[1] = -GIVE_UP_SCORE
+    elif phase == PH_FH18 and obs[O.ALL_PASS_RAMSCH]:
+        games = _game_plans(obs)
+        n = games.shape[0]
+        plans = np.empty(n + 1, np.int64)
+        plans[:n] = games
+        plans[n] = RAMSCH_PLAN
+        found = _plan_means(obs, rng, rollouts, plans, net)
+        means[0], means[1] = found[n], found[:n].max()
+    else:
+        means[1] = _plan_means(obs, rng, rollouts, _plans(obs), net).max()
+    return actions, means
 
 
 @numba.njit(**JIT_NRT)
@@ -239,6 +283,17 @@ def _game_plans(obs):
         plans[1] = plan(game, False, 0)
         return plans
     return plans[:1]
+
+
+@numba.njit(**JIT_NRT)
+def _pickup_plans(obs):
+    """Picking up (``CHOOSE``), then the heuristic's best hand game at the bid when there is
+    one, whatever its chance: both answers of the pickup priced (``answer_values``)."""
+    game, _, _ = best_hand_game(np.uint64(obs[O.HAND]), pregame_bid(obs), obs[O.POSITION] == 0, 0)
+    plans = np.empty(2, np.int64)
+    plans[0] = PICKUP | CHOOSE
+    plans[1] = plan(game, False, 0)
+    return plans if game >= 0 else plans[:1]
 
 
 @numba.njit(**JIT_NRT)

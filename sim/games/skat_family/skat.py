@@ -47,6 +47,7 @@ from sim.engine.kernel import (
 from sim.engine.kernel import play_deal as kernel_play_deal
 from sim.engine.loops import nothing_after, play_tricks
 from sim.games.skat_family.bidding import (
+    ANSWERS,
     W_CHOICES,
     W_LEN,
     ask_bid,
@@ -600,7 +601,7 @@ GAME = Game(
     card_play=CardPlay(S, LENGTH, legal, step, observe, finished, decide, playout, start_skat,
                        skat_result, card_values),
     policies=EVERY_POLICY,
-    net=Learned(FEATURES, "sim.games.skat_family:net_skat.npz"),
+    net=Learned(FEATURES, "sim.games.skat_family:net_skat.npz", ANSWERS),
     solver=Solver("sim.games.skat_family.solver", bench_positions=50, bench_target=61),
     compile_seconds=180)
 """Three-player Skat, as the registry (``sim.registry``) knows it."""

@@ -50,8 +50,10 @@ from sim.engine.kernel import (
 from sim.engine.kernel import play_deal as kernel_play_deal
 from sim.engine.loops import nothing_after, play_tricks
 from sim.games.skat_family.bidding import (
+    ANSWERS,
     W_CHOICES,
     W_LEN,
+    YES_NO,
     answer_yes,
     ask_bid,
     ask_declaration,
@@ -486,6 +488,7 @@ def _ask_give_up(declarer_place, declarer, obs, hand, skat, pols, states, io):
     private(obs, declarer_place, declarer_place, hand)
     obs[O.PHASE] = PH_GIVE_UP
     obs[O.SKAT] = np.int64(skat)
+    obs[O.LEGAL] = YES_NO
     return answer_yes(pols[declarer], declarer, A.GIVE_UP, -1, obs, states[STREAM_SEAT0 + declarer],
                       io, 0)
 
@@ -803,7 +806,7 @@ GAME = Game(
     card_play=CardPlay(S, LENGTH, legal, step, observe, finished, decide, playout, start,
                        en_deux_result, card_values),
     policies=EVERY_POLICY,
-    net=Learned(EN_DEUX, "sim.games.skat_family:net_skat_en_deux.npz"),
+    net=Learned(EN_DEUX, "sim.games.skat_family:net_skat_en_deux.npz", ANSWERS),
     solver=Solver("sim.games.skat_family.solver", bench_positions=50, bench_target=61),
     compile_seconds=140)
 """Skat-en-deux, as the registry (``sim.registry``) knows it."""
