@@ -53,7 +53,7 @@ LABEL_STREAM = 1 << 21
 from the seats' and the solving players' streams (``sim.rng``, ``sim.engine.solving``)."""
 ANSWER_STREAM = 1 << 22
 """Stream numbers of the teacher's answers before the card play: ``ANSWER_STREAM + 64 *
-player + k`` for a player's k-th in a deal."""
+player + k`` for the player's answer that follows the deal's k answers labelled before it."""
 BEFORE_PLAY = -1
 """``Decisions.phase`` of an answer to a question before the card play."""
 CHUNK = 50
