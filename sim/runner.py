@@ -61,8 +61,8 @@ import pyarrow.parquet as pq
 
 import sim
 from sim.engine.game import Game
-from sim.engine.play import check_nets, play
-from sim.engine.seats import POLICIES, PolicyError, policy_ids
+from sim.engine.play import check_nets, play, shipped
+from sim.engine.seats import POLICIES, PolicyError, net_weights, policy_ids
 from sim.errors import ConfigError, ResultsError, did_you_mean
 from sim.options import OptionTable, RuleError
 from sim.registry import GameError, find_game
@@ -263,14 +263,31 @@ class Experiment:
         return -(-self.deals // self.shard_size)
 
     def normalised(self) -> dict[str, Any]:
-        """The config with every rule resolved: what the hash is taken over."""
-        return {
+        """The config with every rule resolved, and the weights its ``net`` seats play
+        (``net_weights``): what the hash is taken over."""
+        out = {
             "name": self.name, "game": self.game, "deals": self.deals, "seed": self.seed,
             "shard_size": self.shard_size, "policies": list(self.policies),
             "rules": dict(self.rules),
             "variants": [{"name": v.name, "rules": dict(v.rules), "policies": list(v.policies)}
                          for v in self.extra_variants],
         }
+        weights = self.net_weights()
+        if weights:
+            out["weights"] = weights
+        return out
+
+    def net_weights(self) -> dict[str, str]:
+        """Each ``net`` policy of the config with a hash of the weights file it plays (the
+        game's shipped weights for ``net``): deals played by other weights, such as the
+        shipped ones before they were trained again, belong to another config."""
+        names = {p for v in self.variants() for p in v.policies if net_weights(p) is not None}
+        game = find_game(self.game)
+        out = {}
+        for name in sorted(names):
+            path = Path(net_weights(name) or (shipped(game) if game.net else ""))
+            out[name] = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "missing"
+        return out
 
     def config_hash(self) -> str:
         """sha256 (hex) of the normalised config, stable across runs and machines."""

@@ -476,3 +476,30 @@ rules = {{ lost_factor = 1 }}
         base["declarer"].to_numpy() >= 0)
     assert lost.sum() > 50
     assert not base.equals(rescored)
+
+
+def test_the_config_hash_covers_the_weights_its_net_seats_play(experiment_file, tmp_path: Path) -> None:
+    """A ``net`` seat's results depend on its weights as much as on the rules: the config
+    hashes each weights file it plays (the shipped one for ``net``), so results played by
+    weights since trained again are another config's, which a resume refuses; a file of the
+    same content is the same config, and a config without ``net`` hashes as before."""
+    import shutil
+
+    from sim.engine.play import shipped
+    from sim.registry import GAMES
+
+    plain = Experiment.load(experiment_file())
+    assert "weights" not in plain.normalised()
+    copy = tmp_path / "copy.npz"
+    shutil.copyfile(shipped(GAMES["skat"]), copy)
+
+    def with_net(weights: str, name: str) -> Experiment:
+        seats = f'policies = ["{weights}", "{weights}", "{weights}"]'
+        return Experiment.load(experiment_file(
+            replace={'policies = ["heuristic", "heuristic", "random"]': seats}, name=name))
+
+    shipped_net, same = with_net("net", "a.toml"), with_net(f"net:{copy}", "b.toml")
+    assert shipped_net.net_weights()["net"] == same.net_weights()[f"net:{copy}"]
+    before = same.config_hash()
+    copy.write_bytes(copy.read_bytes() + b"\0")  # the weights trained again
+    assert same.config_hash() != before
