@@ -19,8 +19,8 @@ from sim import actions as A
 from sim.cards import bit, popcount
 from sim.engine.game import Answers, Outcome, forehand
 from sim.engine.kernel import answer_of, ask, discard_row, discard_value, next_value, order_deck
-from sim.engine.net import net_action
-from sim.engine.seats import CHOSEN, HEURISTIC, KIND_BITS, KIND_MASK, NET
+from sim.engine.net import net_policy
+from sim.engine.seats import CHOSEN, KIND_BITS, KIND_MASK
 from sim.games.skat_family.features import YES_OR_NO, rows_of
 from sim.games.skat_family.lookahead import (
     answer_values,
@@ -153,26 +153,14 @@ def _yes_value(ctx, kind, a, b):
 
 
 @numba.njit(inline="always", **JIT)
-def net_answer(pol, obs, io):
-    """A ``net`` seat's answer at a yes or no (``obs[LEGAL]`` holds the answers allowed) as the
-    id it answers with: its network's choice, ``CHOSEN``, where its weights play the question
-    (``Net.plays``), else the heuristic; any other seat's ``pol`` as it is."""
-    if pol < 0 or (pol & KIND_MASK) != NET:
-        return pol
-    answer = net_action(io.net, pol >> KIND_BITS, rows_of(obs), obs)
-    return HEURISTIC if answer < 0 else CHOSEN | answer << KIND_BITS
-
-
-@numba.njit(inline="always", **JIT)
 def answer_yes(pol, player, yes_kind, no_kind, obs, state, io, value):
     """``player``'s yes or no (1/0), his observation ``obs`` filled (``LEGAL``: the answers
     allowed), recorded as ``yes_kind`` (carrying ``value``) or ``no_kind``; with ``no_kind``
     -1 a no leaves no row (a person's no is a ``DECLINE`` row in his script). A ``net`` seat's
-    network answers where its weights say so (``net_answer``). 0 after a replay error or at a
-    person's stop."""
-    yes = ask(net_answer(pol, obs, io), player, obs, state, _decide_yes, _check_yes, _yes_row,
-              _yes_value,
-              (yes_kind, no_kind, value), io)
+    network answers where its weights say so (``net_policy``, as at a card). 0 after a replay
+    error or at a person's stop."""
+    yes = ask(net_policy(pol, obs, io.net, rows_of(obs)), player, obs, state, _decide_yes,
+              _check_yes, _yes_row, _yes_value, (yes_kind, no_kind, value), io)
     return max(yes, 0)
 
 
@@ -180,14 +168,14 @@ def answer_yes(pol, player, yes_kind, no_kind, obs, state, io, value):
 def ask_bid(bidder, player, position, bid, obs, hand, pol, state, values, io):
     """Seat ``bidder`` (``player`` in the trace) names a higher value or passes (0): a yes or
     no to the next value (``LEGAL``: ``YES_NO``, or the pass alone when no value is left),
-    which a ``net`` seat's network may answer (``net_answer``)."""
+    which a ``net`` seat's network may answer (``net_policy``)."""
     private(obs, bidder, position, hand)
     obs[O.PHASE] = PH_BID
     obs[O.BID] = bid
     nxt = next_value(values, bid)
     obs[O.NEXT_BID] = nxt
     obs[O.LEGAL] = YES_NO if nxt else 1
-    pol = net_answer(pol, obs, io)
+    pol = net_policy(pol, obs, io.net, rows_of(obs))
     if pol >= 0 and (pol & KIND_MASK) == CHOSEN and pol >> KIND_BITS:
         pol = CHOSEN | nxt << KIND_BITS
     v = ask(pol, player, obs, state, _decide_bid, _check_bid, _bid_row, _bid_value,

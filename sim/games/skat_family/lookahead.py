@@ -243,13 +243,8 @@ def answer_values(obs, rng, rollouts, net):
         means[0] = _plan_means(obs, rng, rollouts, _plans(obs), net).max()
         means[1] = -GIVE_UP_SCORE
     elif phase == PH_FH18 and obs[O.ALL_PASS_RAMSCH]:
-        games = _game_plans(obs)
-        n = games.shape[0]
-        plans = np.empty(n + 1, np.int64)
-        plans[:n] = games
-        plans[n] = RAMSCH_PLAN
-        found = _plan_means(obs, rng, rollouts, plans, net)
-        means[0], means[1] = found[n], found[:n].max()
+        found = _plan_means(obs, rng, rollouts, _ramsch_last(obs), net)
+        means[0], means[1] = found[-1], found[:-1].max()
     else:
         means[1] = _plan_means(obs, rng, rollouts, _plans(obs), net).max()
     return actions, means
@@ -349,10 +344,17 @@ def _pickup(pol, obs, rng, prefer):
 def _take_18(pol, obs, rng):
     """Forehand after two passes, when passing means the ramsch: take 18 when the best game
     plan expects more than the ramsch, played out in the same worlds."""
+    means = _plan_values(pol, obs, rng, _ramsch_last(obs))
+    return means[:-1].max() > means[-1]
+
+
+@numba.njit(**JIT_NRT)
+def _ramsch_last(obs):
+    """The game plans (``_game_plans``), then the ramsch: what forehand weighs at 18 when
+    passing leads to the ramsch."""
     games = _game_plans(obs)
     n = games.shape[0]
     plans = np.empty(n + 1, np.int64)
     plans[:n] = games
     plans[n] = RAMSCH_PLAN
-    means = _plan_values(pol, obs, rng, plans)
-    return means[:n].max() > means[n]
+    return plans
