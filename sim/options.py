@@ -63,6 +63,11 @@ class Option:
     """stichsim's own option, not one of RULES.md's (a number a house rule may turn): its
     default is the seed's own value, so a trace written before the option existed, which
     names no value for it, was played under that default."""
+    revision: int = 0
+    """The RULES.md revision that made it an option, for one added after traces came to name
+    every option (4 on; 0 for the others): its default is the game as played before, so a
+    trace written before it existed, which names no value for it, was played under that
+    default."""
 
     def __post_init__(self) -> None:
         if self.low is not None or self.high is not None:

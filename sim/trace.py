@@ -210,9 +210,11 @@ def parse_line(text: str, number: int) -> _Line:
         rules = game.rules(given)
     except RuleError as e:
         raise _fail(number, str(e)) from None
-    # a trace names every option of RULES.md; one of stichsim's own (``beyond_rules``) it
-    # lacks was written before the option existed, so it was played under the default
-    lacking = [o.name for o in game.options if o.name not in given and not o.beyond_rules]
+    # a trace names every option of RULES.md; one of stichsim's own (``beyond_rules``) or
+    # of a later revision (``revision``) it lacks was written before the option existed, so
+    # it was played under the default
+    lacking = [o.name for o in game.options
+               if o.name not in given and not o.beyond_rules and not o.revision]
     if lacking:
         raise _fail(number, f"rules lack option(s) {', '.join(lacking)}")
     policies = obj["policies"]

@@ -182,7 +182,8 @@ def test_the_skat_stays_hidden_in_hand_games_and_before_pickup() -> None:
 FH, BLIND, RH = 0, 1, 2
 SED_RUNS = [({}, ["heuristic"] * 2), ({"contra_re": True, "open_hand": True}, ["random"] * 2),
             ({"contra_re": True}, ["heuristic", "random"]),
-            ({"all_pass": "throw_in", "give_up_after_pickup": True}, ["random", "heuristic"])]
+            ({"all_pass": "throw_in", "give_up_after_pickup": True}, ["random", "heuristic"]),
+            ({"offers": True, "offer_timing": "from_declaration"}, ["random", "heuristic"])]
 SED_FIELDS = CARD_FIELDS + [O.BLIND, O.KNOWN]
 ROWS_OF = {"decide_bid": {A.BID, A.PASS},
            "decide_yes": {A.HOLD, A.PASS, A.BID, A.PICKUP, A.HAND, A.GIVE_UP, A.ACCEPT, A.REJECT,
@@ -373,8 +374,9 @@ def test_skat_en_deux_give_up_shows_the_skat_found() -> None:
 
 
 def test_skat_en_deux_hidden_cards_stay_hidden() -> None:
-    counts = dict.fromkeys(("blind_before_lead", "defender_opening_lead", "discard", "hand_skat",
-                            "closed_declarer", "einmal_first_trick", "ramsch"), 0)
+    counts = dict.fromkeys(("blind_before_lead", "defender_opening_lead", "offer_before_lead",
+                            "discard", "hand_skat", "closed_declarer", "einmal_first_trick",
+                            "ramsch"), 0)
     for deal in sed_spied():
         cols = deal["columns"]
         blind = mask_cards(cols["blind"])
@@ -392,6 +394,8 @@ def test_skat_en_deux_hidden_cards_stay_hidden() -> None:
                 counts["blind_before_lead"] += 1
                 if d["name"] == "decide_card" and d["player"] != cols["declarer"]:
                     counts["defender_opening_lead"] += 1
+                # offer_timing from_declaration: his offer before the lead, blind unseen
+                counts["offer_before_lead"] += d["name"] == "decide_offer"
             if not d["picked"]:
                 # the skat before the pickup, and in a hand game for good
                 assert not seen & skat, "the skat seen before the pickup or in a hand game"

@@ -128,14 +128,19 @@ def test_a_bad_number_on_the_command_line_is_one_line(capsys: pytest.CaptureFixt
                                   "skat_en_deux_heuristic.jsonl"])
 def test_a_trace_from_before_the_numbers_replays_under_their_defaults(name: str,
                                                                        tmp_path: Path) -> None:
-    """A trace names every option of RULES.md; one written before stichsim's own numbers
-    existed lacks them and replays under their defaults. Lacking one of RULES.md's options
-    is still an error."""
+    """A trace names every option of RULES.md; one written before stichsim's own numbers,
+    or before RULES.md's revision 4, existed lacks them and replays under their defaults.
+    Lacking one of RULES.md's older options is still an error."""
     game = GAMES[name.rsplit("_", 1)[0]]
     lines = (Path(__file__).parent / "golden" / name).read_text().splitlines()
     old = tmp_path / "old.jsonl"
+
+    def older(option: str) -> bool:
+        return not (game.options.by_name[option].beyond_rules
+                    or game.options.by_name[option].revision)
+
     old.write_text("".join(json.dumps({**obj, "rules": {k: v for k, v in obj["rules"].items()
-                                                        if not game.options.by_name[k].beyond_rules}})
+                                                        if older(k)}})
                            + "\n" for obj in map(json.loads, lines)))
     assert replay_file(old) == []
     first = json.loads(lines[0])

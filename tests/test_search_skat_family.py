@@ -183,9 +183,9 @@ def check_world(world: np.ndarray, state: np.ndarray, seat: int, obs: np.ndarray
     may_accept = state[S.PHASE] == cp.ACCEPT or int(cp.offers_left(state)) != 0
     for accepted in (False, True)[:1 + may_accept]:
         assert cp.offer_outcome(world[S.OFFER], world[S.SECOND_OFFER_TRICK], accepted,
-                                world[S.CONTRA_RE] != 0) == \
+                                world[S.CONTRA_RE] != 0, False) == \
             cp.offer_outcome(state[S.OFFER], state[S.SECOND_OFFER_TRICK], accepted,
-                             state[S.CONTRA_RE] != 0)
+                             state[S.CONTRA_RE] != 0, False)
     # who decides where: the same places share a player, and the seat decides for himself
     places = int(state[S.PLACES])
     for a, b in itertools.product(range(places), repeat=2):
@@ -526,9 +526,14 @@ def test_the_defaults_the_value_scores_under_are_the_options_defaults() -> None:
     assert {n for n, o in skat.options.by_name.items() if o.scoring_only} == {
         "lost_factor", "scoring", "ramsch_jungfrau"}
     assert {n for n, o in en_deux.options.by_name.items() if o.scoring_only} == {
-        "lost_factor", "give_up_penalty", "rejection_premium_percent", "compensation"}
+        "lost_factor", "give_up_penalty", "rejection_premium_percent", "compensation",
+        "pickup_give_up_score", "second_rejection"}
     assert (en_deux.rules()["rejection_premium_percent"], en_deux.rules()["compensation"]) == (
         sf.REJECTION_PREMIUM, 0)
+    # the search values a give-up after the pickup as overbid and a second rejection as
+    # nothing more (``value``: offer_outcome without second_counts)
+    assert (en_deux.rules()["pickup_give_up_score"], en_deux.rules()["second_rejection"]) == (
+        "overbid", "no_effect")
     for game in (skat, en_deux):
         assert game.rules()["lost_factor"] == sf.DEFAULT_LOST_FACTOR == 2
     assert skat.rules()["scoring"] == "seed" and skat.rules()["ramsch_jungfrau"] is False

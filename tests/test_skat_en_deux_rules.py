@@ -645,6 +645,68 @@ def test_scripted_stich_after_a_rejected_raus() -> None:
     assert (c["game_value"], c[f"score_{declarer}"]) == (216, 216)
 
 
+def test_scripted_second_rejection_counts_only_under_its_option() -> None:
+    """Grand with one, zweimal offen, Schneider (24 x 5 = 120): "raus" before trick 2 and
+    "Stich" before trick 3, both rejected. ``no_effect``: the first rejection alone, 24 x 6
+    = 144, x 1.5 = 216. ``counts``: two levels more, 24 x 7 = 168, x 1.5 = 252, x 1.5 = 378;
+    Contra and Re (said after the first rejection) double that: 756, 1512."""
+    t = Table.of(7, GRAND_ONE_DEAL)
+    declarer, defender = t.dealer, t.forehand
+    for after, factor in (([], 1), ([[A.CONTRA, defender, 0, 0]], 2),
+                          ([[A.CONTRA, defender, 0, 0], [A.RE, declarer, 0, 0]], 4)):
+        interrupt = {1: ([[A.OFFER, defender, RAUS, 0], [A.REJECT, declarer, 0, 0], *after],
+                         False),
+                     2: ([[A.OFFER, defender, STICH, 0], [A.REJECT, declarer, 0, 0]], False)}
+        s = scripted_game(7, GRAND_ONE_DEAL, RH, 18, GRAND, 2, interrupt=interrupt)
+        for rule, value in (("no_effect", 216), ("counts", 378)):
+            c = s.run(contra_re=True, second_rejection=rule)
+            assert c["replay_error"] == 0
+            assert (c["offer"], c["offer_trick"], c["second_offer_trick"], c["accepted"]) == \
+                (RAUS, 1, 2, 0)
+            assert (c["won"], c["schneider"], c["game_value"]) == (1, 1, value * factor)
+            assert c[f"score_{declarer}"] == value * factor
+    # without contra_re no rejection counts, whatever second_rejection says
+    interrupt = {n: ([[A.OFFER, defender, offer, 0], [A.REJECT, declarer, 0, 0]], False)
+                 for n, offer in ((1, RAUS), (2, STICH))}
+    s = scripted_game(7, GRAND_ONE_DEAL, RH, 18, GRAND, 2, interrupt=interrupt)
+    c = s.run(offers=True, second_rejection="counts")
+    assert (c["replay_error"], c["game_value"]) == (0, 120)
+
+
+def test_scripted_offer_before_the_opening_lead_under_from_declaration() -> None:
+    """``offer_timing`` ``from_declaration``: the defender may offer once the game is
+    declared, before any card is played. Grand with one, zweimal offen, "raus" accepted: won
+    without Schneider, 24 x (1 + 1 + 2) = 96, and no card is played; "Stich" accepted: 120.
+    Rejected, the game goes on (and under contra_re gets its level and x 1.5)."""
+    t = Table.of(7, GRAND_ONE_DEAL)
+    declarer, defender = t.dealer, t.forehand
+    early = {"offer_timing": "from_declaration"}
+    for offer, value in ((RAUS, 96), (STICH, 120)):
+        rows = [[A.OFFER, defender, offer, 0], [A.ACCEPT, declarer, 0, 0]]
+        s = scripted_game(7, GRAND_ONE_DEAL, RH, 18, GRAND, 2, interrupt={0: (rows, True)})
+        assert s.played.plays == 0
+        for rule in ({"offers": True}, {"contra_re": True}):
+            c = s.run(**rule, **early)
+            assert c["replay_error"] == 0
+            assert (c["offer"], c["offer_trick"], c["accepted"]) == (offer, 0, 1)
+            assert (c["won"], c["game_value"], c[f"score_{declarer}"]) == (1, value, value)
+            assert (c["declarer_points"], c["declarer_tricks"]) == (0, 0)
+            # the default timing refuses it; so do rules without offers
+            assert s.run(**rule)["replay_error"] != 0
+        assert s.run(**early)["replay_error"] != 0
+    # rejected before the lead: played out, 24 x 5 = 120, under contra_re 24 x 6 x 1.5 = 216
+    rows = [[A.OFFER, defender, RAUS, 0], [A.REJECT, declarer, 0, 0]]
+    s = scripted_game(7, GRAND_ONE_DEAL, RH, 18, GRAND, 2, interrupt={0: (rows, False)})
+    c = s.run(offers=True, **early)
+    assert (c["replay_error"], c["offer_trick"], c["schneider"], c["game_value"]) == (0, 0, 1, 120)
+    assert s.run(contra_re=True, **early)["game_value"] == 216
+    # each kind still once: the "raus" rejected before the lead may not come again
+    again = {0: (rows, False), 1: ([[A.OFFER, defender, RAUS, 0], [A.ACCEPT, declarer, 0, 0]],
+                                   True)}
+    s = scripted_game(7, GRAND_ONE_DEAL, RH, 18, GRAND, 2, interrupt=again)
+    assert s.run(offers=True, **early)["replay_error"] != 0
+
+
 def test_scripted_rejected_offer_without_contra_re_changes_no_value() -> None:
     t = Table.of(7, GRAND_ONE_DEAL)
     declarer, defender = t.dealer, t.forehand
@@ -757,6 +819,13 @@ def test_give_up_after_pickup_names_the_intended_game() -> None:
     assert (c["give_up"], c["game"], c["game_value"], c[f"score_{p}"], c[f"score_{1 - p}"]) == \
         (1, SPADES, 176, -352, 0)
     assert give_up(t, RH, 168, True, named=SPADES, lost_factor=1)[0][f"score_{p}"] == -176
+    # pickup_give_up_score = penalty: - give_up_penalty as at 18, whatever game is named
+    for named in (SPADES, GRAND):
+        c = give_up(t, RH, 168, True, named=named, pickup_give_up_score="penalty")[0]
+        assert (c["give_up"], c["game"], c["game_value"], c[f"score_{p}"]) == (1, named, 0, -60)
+    c = give_up(t, RH, 168, True, named=SPADES, pickup_give_up_score="penalty",
+                give_up_penalty=35, lost_factor=1)[0]
+    assert c[f"score_{p}"] == -35
     # named diamonds: 9 x 19 = 171; named grand: 24 x 7 = 168
     assert give_up(t, RH, 168, True, named=DIAMONDS)[0][f"score_{p}"] == -342
     assert give_up(t, RH, 168, True, named=GRAND)[0][f"score_{p}"] == -336
@@ -856,22 +925,41 @@ def test_throw_in_when_both_pass() -> None:
         assert [r[0] for r in c.actions[i]] == [A.PASS, A.PASS]
 
 
+EARLY = {"offer_timing": "from_declaration"}
+COUNTS = {"second_rejection": "counts"}
+
+
 @pytest.fixture(scope="module")
 def offer_deals():
+    """Deals under offers or contra_re, with the default timing and second rejection, and
+    with offers from the declaration on and second rejections counted."""
     out = []
-    for policies, seed, rule in ((["random"] * 2, 31, "contra_re"),
-                                 (["heuristic"] * 2, 32, "contra_re"),
-                                 (["heuristic", "random"], 33, "contra_re"),
-                                 (["random"] * 2, 34, "offers"),
-                                 (["heuristic", "random"], 35, "offers")):
-        b = play(GAME, seed, 0, 6000, GAME.rules({rule: True}), policies, record=True)
-        out.append((b.columns, b.actions, rule == "contra_re"))
+    for policies, seed, rule, more in ((["random"] * 2, 31, "contra_re", {}),
+                                       (["heuristic"] * 2, 32, "contra_re", {}),
+                                       (["heuristic", "random"], 33, "contra_re", {}),
+                                       (["random"] * 2, 34, "offers", {}),
+                                       (["heuristic", "random"], 35, "offers", {}),
+                                       (["random"] * 2, 36, "contra_re", {**EARLY, **COUNTS}),
+                                       (["heuristic"] * 2, 37, "contra_re", {**EARLY, **COUNTS}),
+                                       (["random"] * 2, 38, "offers", EARLY)):
+        rules = GAME.rules({rule: True, **more})
+        b = play(GAME, seed, 0, 6000, rules, policies, record=True)
+        out.append((b.columns, b.actions, rules))
     return out
 
 
 def test_offers_against_the_rules(offer_deals) -> None:
-    counts = {"accepted": 0, "rejected": 0, "second": 0, "contra": 0, "re": 0, "null": 0}
-    for c, actions, contra_re in offer_deals:
+    """Every offer, answer, Contra and Re of many deals checked against the rules, and each
+    game's value worked out again: offers by the defender before a trick from the second
+    on (or before the opening lead too under ``offer_timing`` ``from_declaration``), each
+    kind once, a "Stich" after a rejected "raus"; under contra_re the first rejection one
+    level more and x 1.5, a second one again under ``second_rejection`` ``counts``."""
+    counts = {"accepted": 0, "rejected": 0, "second": 0, "contra": 0, "re": 0, "null": 0,
+              "early": 0, "early accepted": 0, "second counted": 0}
+    for c, actions, rules in offer_deals:
+        contra_re = rules["contra_re"]
+        early = rules["offer_timing"] == "from_declaration"
+        second_counts = contra_re and rules["second_rejection"] == "counts"
         for i in np.flatnonzero(c["declarer"] >= 0):
             if c["give_up"][i]:
                 continue
@@ -894,9 +982,10 @@ def test_offers_against_the_rules(offer_deals) -> None:
             at = made[0]
             offer = rows[at][2]
             before = kinds[:at].count(A.PLAY)
-            # an offer by the defender, before a trick from the second on
+            # an offer by the defender, before a trick from the second on (or the first)
             assert rows[at][1] == 1 - declarer and offer in (RAUS, STICH)
-            assert before % 3 == 0 and before >= 3, "an offer before the second trick"
+            assert before % 3 == 0 and (before >= 3 or early), "an offer before the second trick"
+            counts["early"] += before == 0
             assert c["offer_trick"][i] == before // 3 and c["offer"][i] == offer
             rejected = kinds[at + 1] == A.REJECT
             assert contra_re or (A.CONTRA not in kinds and A.RE not in kinds)
@@ -923,6 +1012,7 @@ def test_offers_against_the_rules(offer_deals) -> None:
                 counts["accepted"] += 1
                 # the game ends at once, scored as offered
                 assert kinds[last + 2:] == [] and c["accepted"][i]
+                counts["early accepted"] += before == 0 and len(made) == 1
                 plain = base * (levels + (taken == STICH))
                 won = plain >= bid
             else:
@@ -940,7 +1030,12 @@ def test_offers_against_the_rules(offer_deals) -> None:
             expected = plain
             if rejected and contra_re:  # the first offer rejected: one level more, x 1.5
                 counts["rejected"] += 1
-                expected = -(-(plain + base) * 3 // 2) * (4 if re else 2 if contra else 1)
+                expected = -(-(plain + base) * 3 // 2)
+                if second_counts and len(made) == 2 and not taken:
+                    # both rejections: two levels more, then x 1.5 twice, each rounded up
+                    counts["second counted"] += 1
+                    expected = -(-(-(-(plain + 2 * base) * 3 // 2)) * 3 // 2)
+                expected *= 4 if re else 2 if contra else 1
             counts["contra"] += contra
             counts["re"] += re
             assert value == expected

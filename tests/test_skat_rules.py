@@ -107,6 +107,31 @@ def test_announcements() -> None:
     assert settle(GRAND, 4, 120, tricks=10, hand=1, ouvert=1) == (True, 264, True, True, False)
 
 
+def test_a_missed_announcement_still_counts_its_levels() -> None:
+    """ISkO 5.2.5 (RULES.md, "Skat game value"): an announced Schneider or Schwarz counts its
+    levels whether reached or not, and missing it loses the game at that value."""
+    # Grand hand with 2, Schwarz announced, 9 tricks and 110 points: 24 x (2 + 1 game + 1
+    # hand + 1 Schneider + 1 announced + 1 Schwarz + 1 announced) = 192, lost
+    assert settle(GRAND, 2, 110, tricks=9, hand=1, schw=1) == (False, 192, True, False, False)
+    # Grand hand with 1, Schwarz announced, 75 points: not even Schneider, still 24 x 7 = 168
+    assert settle(GRAND, 1, 75, tricks=6, hand=1, schw=1) == (False, 168, False, False, False)
+    # Clubs hand without 3, Schneider announced, 89 points: 12 x (3 + 1 + 1 + 1 + 1) = 84
+    assert settle(CLUBS, -3, 89, hand=1, sch=1) == (False, 84, False, False, False)
+
+
+def test_a_null_game_below_the_bid_is_refused() -> None:
+    """A null game may only be declared if its value reaches the bid (RULES.md): the
+    declaration step never offers one, and the settlement refuses one too."""
+    from sim.games.skat_family.values import REJECTION_PREMIUM, Contract, Offers, game_terms
+    none = Offers(0, False, 0, False, False)
+    won = game_terms(Contract(NULL, 0, 0, 0, 0, 0, 0), 0, 0, 10, 23, none, 2, REJECTION_PREMIUM)
+    assert (int(won[21]), int(won[22])) == (23, 1)  # value, won: null at a bid of 23
+    with pytest.raises(ValueError, match="null game below the bid"):
+        game_terms(Contract(NULL, 0, 0, 0, 0, 0, 0), 0, 0, 10, 24, none, 2, REJECTION_PREMIUM)
+    assert int(game_terms(Contract(NULL, 0, 1, 1, 0, 0, 0), 0, 0, 10, 59, none, 2,
+                          REJECTION_PREMIUM)[21]) == 59
+
+
 def test_null_values() -> None:
     assert [int(null_value(h, o)) for o in (0, 1) for h in (0, 1)] == [23, 35, 46, 59]
 

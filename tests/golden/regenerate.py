@@ -37,6 +37,11 @@ GOLDEN: dict[str, dict[str, Any]] = {
                                          rules={"contra_re": True}, policies=["heuristic"] * 2),
     "skat_en_deux_random.jsonl": dict(game="skat_en_deux", seed=7, first=0, deals=30, rules={},
                                       policies=["random"] * 2),
+    "skat_en_deux_random_revision_4.jsonl": dict(
+        game="skat_en_deux", seed=7, first=0, deals=30,
+        rules={"contra_re": True, "offer_timing": "from_declaration",
+               "second_rejection": "counts", "pickup_give_up_score": "penalty"},
+        policies=["random"] * 2),
     "doko_duell_heuristic.jsonl": dict(game="doko_duell", seed=7, first=0, deals=30, rules={},
                                        policies=["heuristic"] * 2),
     "doko_duell_random.jsonl": dict(game="doko_duell", seed=7, first=0, deals=30,

@@ -233,6 +233,16 @@ def contract(state, decl, declarer, defender, bid, hand_game, skat, skat_seen, o
 
 
 @numba.njit(**JIT)
+def offer_before_lead(state):
+    """``offer_timing`` ``from_declaration``: once the game is declared (``contract``) the
+    defender may offer before the opening lead, while the blind and the skat are hidden, when
+    the game allows offers."""
+    if offers_left(state):
+        state[S.PHASE] = OFFER
+        _to_move(state, state[S.DEFENDER])
+
+
+@numba.njit(**JIT)
 def declaration_of(game, ouvert, schneider_announced, schwarz_announced, open_level):
     """The declaration code (``observation``: game | ``DECL_OUVERT`` | announcements | open
     level) of a game with these flags."""
@@ -586,13 +596,18 @@ def en_deux_result(state: np.ndarray) -> dict[str, int]:
 
 
 @numba.njit(**JIT)
-def offer_outcome(first, second_trick, accepted, contra_re):
+def offer_outcome(first, second_trick, accepted, contra_re, second_counts):
     """What the offers did to a game: the offer accepted (``OFFER_*``; none: the game was
-    played out) and whether the rejection level applies (a first offer rejected under
-    ``contra_re``). ``first`` is the first offer, ``second_trick`` the trick of a "Stich"
-    after a rejected "raus" (-1: none)."""
+    played out) and how many rejections raise its value: under ``contra_re`` the first
+    offer's, and with ``second_counts`` (``second_rejection`` ``counts``) a second offer's
+    too. ``first`` is the first offer, ``second_trick`` the trick of a "Stich" after a
+    rejected "raus" (-1: none)."""
     taken = (OFFER_STICH if second_trick >= 0 else first) if accepted else OFFER_NONE
-    rejected = contra_re and first != OFFER_NONE and (second_trick >= 0 or not accepted)
+    rejected = 0
+    if contra_re and first != OFFER_NONE and (second_trick >= 0 or not accepted):
+        rejected = 1
+        if second_counts and second_trick >= 0 and not accepted:
+            rejected = 2
     return taken, rejected
 
 
@@ -683,9 +698,10 @@ def start_en_deux(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
     state actions; ``None`` for a deal thrown in or given up.
 
     Without ``rules`` the card play's rules are read from the deal: offers are allowed when
-    one was made (``offers``), Contra and Re when one was said (``contra_re``; a declined
-    one changes nothing in the card play), the observation's highest open level is 2 for a pickup game
-    or an open hand game (``open_hand``)."""
+    one was made (``offers``), before the opening lead when one was made there
+    (``offer_timing``), Contra and Re when one was said (``contra_re``; a declined one
+    changes nothing in the card play), the observation's highest open level is 2 for a
+    pickup game or an open hand game (``open_hand``)."""
     if columns["passed_out"][i] or columns["give_up"][i]:
         return None
     dealer = int(columns["dealer"][i])
@@ -708,13 +724,17 @@ def start_en_deux(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
         offers = bool(np.any(kinds == A.OFFER))
         contra_re = bool(np.any((kinds == A.CONTRA) | (kinds == A.RE)))
         open_hand = bool(hand and level)
+        early = offers and int(columns["offer_trick"][i]) == 0
     else:
         offers, contra_re = bool(rules["offers"]), bool(rules["contra_re"])
         open_hand = bool(rules["open_hand"])
+        early = rules["offer_timing"] == "from_declaration"
     begin(state, 3, FH, BLIND, 2 if (not hand or open_hand) else 0)
     for p in range(3):
         sit(state, p, hands[p], declarer if p == place else 1 - declarer)
     decl = declaration_of(int(columns["game"][i]), int(columns["ouvert"][i]), 0, 0, level)
     contract(state, decl, place, RH if place == FH else FH, int(columns["bid"][i]), hand,
              np.uint64(skat), np.uint64(seen), offers, contra_re)
+    if early:
+        offer_before_lead(state)
     return state, _state_actions(state, rows)

@@ -27,6 +27,11 @@ from sim.games.skat_family.values import GIVE_UP_SCORE, NULL, cheapest_give_up
 CONTRA_LEAD = 10
 """Card points the defence wants ahead of the declarer before it says Contra to a
 rejected offer (and that the declarer wants ahead before he answers with Re)."""
+EARLY_RAUS_CHANCE = 0.98
+"""Before the opening lead (``offer_timing`` ``from_declaration``) the defender sees neither
+the blind nor the discard: he offers "raus" only against a declarer's hand laid open
+(zweimal offen) that he rates won at least this surely, where playing on risks Schneider for
+almost nothing."""
 
 
 @numba.njit(cache=True)
@@ -83,10 +88,17 @@ def _points(obs, declarer_side):
 def offer(obs):
     """The defender's offer before a trick, among those he may still make (``OFFERS_LEFT``):
     "raus" once the declarer has won anyway and the defence is out of Schneider; "Stich"
-    when the defence cannot escape Schneider."""
+    when the defence cannot escape Schneider. Before the opening lead, "raus" against an
+    open hand rated won (``EARLY_RAUS_CHANCE``)."""
     allowed = obs[O.OFFERS_LEFT]
     if obs[O.GAME] == NULL:
         return OFFER_NONE
+    if obs[O.TRICK_NO] < 0:  # before the opening lead: nothing played to count
+        if not (allowed >> OFFER_RAUS) & 1 or obs[O.OPEN_HAND] == 0:
+            return OFFER_NONE
+        chance = win_chance(margin_of(np.uint64(obs[O.OPEN_HAND]), obs[O.GAME],
+                                      obs[O.DECLARER] == obs[O.FOREHAND]))
+        return OFFER_RAUS if chance >= EARLY_RAUS_CHANCE else OFFER_NONE
     declarer = _points(obs, True)
     defence = _points(obs, False)
     remaining = 120 - declarer - defence

@@ -40,9 +40,25 @@ from sim.games.skat_family.heuristic import (
     margin_of,
     win_chance,
 )
+from sim.games.skat_family.observation import (
+    DECL_OUVERT,
+    PH_ACCEPT,
+    PH_CONTRA,
+    PH_FH18,
+    PH_GIVE_UP,
+    PH_PICKUP,
+    PH_RE,
+)
 from sim.games.skat_family.observation import FIELDS as O
-from sim.games.skat_family.observation import PH_ACCEPT, PH_CONTRA, PH_FH18, PH_GIVE_UP, PH_PICKUP, PH_RE
-from sim.games.skat_family.values import GIVE_UP_SCORE, JIT, JIT_NRT, cheapest_give_up, declaration_choices
+from sim.games.skat_family.values import (
+    GIVE_UP_SCORE,
+    JIT,
+    JIT_NRT,
+    NULL,
+    cheapest_give_up,
+    declaration_choices,
+    null_value,
+)
 from sim.games.skat_family.worlds import (
     CHOOSE,
     DEFAULT_LOST_FACTOR,
@@ -295,10 +311,12 @@ def _pickup_plans(obs):
 def _discard_plans(obs):
     """After the pickup (twelve cards): the heuristic's game and each game it gives
     ``HAND_CHANCE`` after its discard, each with every pair of its ``DISCARD_CARDS``
-    least-kept cards."""
+    least-kept cards. A null may only be declared if its value reaches the bid: null, else
+    null ouvert, else none."""
     cards = np.uint64(obs[O.HAND])
     forehand = obs[O.POSITION] == 0
-    chosen, _, _ = choose_game(cards, obs[O.BID], forehand, obs[O.MAX_OPEN])
+    bid = obs[O.BID]
+    chosen, _, _ = choose_game(cards, bid, forehand, obs[O.MAX_OPEN])
     pairs = DISCARD_CARDS * (DISCARD_CARDS - 1) // 2
     plans = np.empty(GAMES * pairs, np.int64)
     n = 0
@@ -306,6 +324,11 @@ def _discard_plans(obs):
         if game != chosen and win_chance(
                 margin_of(cards & ~discard_for(cards, game), game, forehand)) < HAND_CHANCE:
             continue
+        decl = game
+        if game == NULL and null_value(0, 0) < bid:
+            if null_value(0, 1) < bid:
+                continue
+            decl = NULL | DECL_OUVERT
         low = least_kept(cards, game, DISCARD_CARDS)
         first = low
         while first:
@@ -315,7 +338,7 @@ def _discard_plans(obs):
             while rest:
                 b = bit(lsb(rest))
                 rest &= ~b
-                plans[n] = plan(game, True, a | b)
+                plans[n] = plan(decl, True, a | b)
                 n += 1
     return plans[:n]
 

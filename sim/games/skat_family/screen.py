@@ -290,8 +290,13 @@ class SkatFamilyScreen:
                 Choice("give up", (A.GIVE_UP, me, 0, 0), ("GIVE", "YES", "Y")), play_on))
         keys = ("C", "S", "H", "D", "G")
         bid = int(view[O.BID])
-        named = tuple(Choice(f"give up: {GAME_LABELS[g]} cannot reach {bid} (lost as "
-                             f"{GAME_LABELS[g]} at {overbid_value(g, bid)})",
+
+        def cost(g: int) -> str:
+            if self.rules.get("pickup_give_up_score") == "penalty":
+                return f"- {self.rules['give_up_penalty']}, as a give-up at 18"
+            return f"lost as {GAME_LABELS[g]} at {overbid_value(g, bid)}"
+
+        named = tuple(Choice(f"give up: {GAME_LABELS[g]} cannot reach {bid} ({cost(g)})",
                              (A.GIVE_UP, me, g + 1, 0), (keys[g],))
                       for g in range(5) if games >> g & 1)
         return Question("Give the game up, naming the game you intended", (play_on, *named))
@@ -536,6 +541,9 @@ class SkatFamilyScreen:
                            f"lost as {GAME_LABELS[c['game']]} overbid, the smallest multiple of "
                            f"its base reaching the bid {c['bid']}: {t['value']}; "
                            f"-{t['lost_factor']} x {t['value']} = {t['score']:+d}")
+            elif c["game"] >= 0:  # pickup_give_up_score penalty
+                out.append(f"{who} gave up {GAME_LABELS[c['game']]} after picking up the skat: "
+                           f"- {-t['score']}, as a give-up at 18")
             else:
                 out.append(f"{who} gave up at 18: - {-t['score']}")
         else:
@@ -619,7 +627,10 @@ class SkatFamilyScreen:
                              f"smallest multiple of {t['base']} reaching it: {t['overbid_value']}")
             if c.get("accepted") and c.get("second_offer_trick", -1) >= 0:
                 lines.append("Stich offered after the rejected raus, and accepted")
-            if t["rejected"]:
+            if t["rejected"] == 2:  # second_rejection counts: the Stich after the raus
+                lines.append(f"Offers raus and Stich rejected: two levels more, "
+                             f"{self.premium()} twice (each rounded up) = {t['rejected_value']}")
+            elif t["rejected"]:
                 lines.append(f"Offer {OFFER_LABELS[c['offer']]} rejected: one level more, "
                              f"{self.premium()} (rounded up) = {t['rejected_value']}")
                 for term, word in (("contra", "Contra"), ("re", "Re")):

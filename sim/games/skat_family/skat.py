@@ -430,7 +430,7 @@ def settle(game, mat, hand, ouvert, schneider_announced, schwarz_announced, decl
     return game_terms(Contract(game, mat, hand, ouvert, schneider_announced, schwarz_announced,
                                0),
                       declarer_points, declarer_tricks, TRICKS, bid,
-                      Offers(0, False, False, False, False), lost_factor, REJECTION_PREMIUM)
+                      Offers(0, False, 0, False, False), lost_factor, REJECTION_PREMIUM)
 
 
 def settlement_terms(c: dict[str, Any], rules: dict[str, Any]) -> dict[str, int]:

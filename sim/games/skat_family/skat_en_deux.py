@@ -80,6 +80,7 @@ from sim.games.skat_family.cardplay import (
     finished,
     legal,
     observe,
+    offer_before_lead,
     offer_outcome,
     playout,
     ramsch,
@@ -161,15 +162,25 @@ OPTIONS = OptionTable([
            "after picking up, the declarer may give up naming his intended suit or grand when "
            "it cannot reach the bid even at its highest level (lost as that game overbid); "
            "never with contra_re"),
+    Option("pickup_give_up_score", "overbid", ("overbid", "penalty"),
+           "a give-up after the pickup is lost as the named game overbid, or costs "
+           "give_up_penalty as a give-up at 18", scoring_only=True, revision=4),
     Option("lost_factor", 2, (2, 1), "a lost game costs this many times its value",
            scoring_only=True),
     Option("offers", False, (False, True),
            "the defender may offer 'raus' or 'Stich' before a trick from the second on, each "
            "once ('Stich' may follow a rejected 'raus'); the declarer accepts or rejects"),
+    Option("offer_timing", "from_trick_2", ("from_trick_2", "from_declaration"),
+           "offers before the tricks from the second on, or also once the game is declared, "
+           "before the opening lead, while the blind and the skat are hidden", revision=4),
     Option("contra_re", False, (False, True),
            "implies offers; a game whose first offer was rejected gets one more level and x1.5 "
            "(rejection_premium_percent), then the defender may say Contra (x2) and the "
            "declarer Re (x4)"),
+    Option("second_rejection", "no_effect", ("no_effect", "counts"),
+           "with contra_re, a second rejected offer (a 'Stich' after a rejected 'raus') "
+           "changes nothing, or raises the value again: one more level and the premium once "
+           "more", scoring_only=True, revision=4),
     Option.integer("give_up_penalty", GIVE_UP_SCORE, 0, PENALTY_MAX,
                    "what giving up at 18 costs the declarer", scoring_only=True,
                    beyond_rules=True),
@@ -183,10 +194,12 @@ OPTIONS = OptionTable([
                    scoring_only=True, beyond_rules=True),
 ])
 
-(P_ALL_PASS, P_OPEN_HAND, P_GIVE_UP_18, P_GIVE_UP_PICKUP, P_LOST_FACTOR, P_OFFERS,
- P_CONTRA_RE, P_PENALTY, P_PREMIUM, P_COMPENSATION) = (OPTIONS.position(n) for n in (
-     "all_pass", "open_hand", "give_up_at_18", "give_up_after_pickup", "lost_factor", "offers",
-     "contra_re", "give_up_penalty", "rejection_premium_percent", "compensation"))
+(P_ALL_PASS, P_OPEN_HAND, P_GIVE_UP_18, P_GIVE_UP_PICKUP, P_PICKUP_SCORE, P_LOST_FACTOR,
+ P_OFFERS, P_OFFER_TIMING, P_CONTRA_RE, P_SECOND_REJECTION, P_PENALTY, P_PREMIUM,
+ P_COMPENSATION) = (OPTIONS.position(n) for n in (
+     "all_pass", "open_hand", "give_up_at_18", "give_up_after_pickup", "pickup_give_up_score",
+     "lost_factor", "offers", "offer_timing", "contra_re", "second_rejection",
+     "give_up_penalty", "rejection_premium_percent", "compensation"))
 """Where each option's code lies in the kernel's parameters (``kernel_params``; an integer
 option's code is its value)."""
 RAMSCH_ON = OPTIONS.code("all_pass", "ramsch")
@@ -195,6 +208,9 @@ GIVE_UP_18_ON = OPTIONS.code("give_up_at_18", True)
 GIVE_UP_PICKUP_ON = OPTIONS.code("give_up_after_pickup", True)
 OFFERS_ON = OPTIONS.code("offers", True)
 CONTRA_RE_ON = OPTIONS.code("contra_re", True)
+PICKUP_PENALTY = OPTIONS.code("pickup_give_up_score", "penalty")
+OFFERS_AT_DECLARATION = OPTIONS.code("offer_timing", "from_declaration")
+SECOND_COUNTS = OPTIONS.code("second_rejection", "counts")
 LOST_FACTORS = np.array(OPTIONS.by_name["lost_factor"].allowed, np.int64)
 """``lost_factor`` by its code."""
 
@@ -210,8 +226,9 @@ def extra_levels(rules: dict) -> int:
 
 
 def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray]:
-    """Played deals' columns under other scoring-only rules (``lost_factor``,
-    ``give_up_penalty``, ``rejection_premium_percent``, ``compensation``): every deal's
+    """Played deals' columns under other scoring-only rules (``pickup_give_up_score``,
+    ``lost_factor``, ``second_rejection``, ``give_up_penalty``, ``rejection_premium_percent``,
+    ``compensation``): every deal's
     settlement again from the facts its play left in its row, by the kernel's own rule
     (``score_row``)."""
     rows = np.stack([np.asarray(columns[name]).astype(np.int64) for name, _ in COLUMNS], axis=1)
@@ -305,15 +322,18 @@ the pickup naming a game (lost as that game overbid)."""
 def settle(kind, contract, declarer_points, declarer_tricks, bid, offers, params):
     """Skat-en-deux's settlement of the declarer's game (its ``Contract``, the ``Offers``)
     under the rules ``params`` (``lost_factor``, ``give_up_penalty``,
-    ``rejection_premium_percent``): its terms (``values.TERMS``). A game given up has only
-    its value, lost, the lost factor and the score; after the pickup the contract's game is
-    the one he named."""
+    ``rejection_premium_percent``, ``pickup_give_up_score``): its terms (``values.TERMS``). A
+    game given up has only its value, lost, the lost factor and the score; after the pickup
+    the contract's game is the one he named, lost as overbid, or under
+    ``pickup_give_up_score`` ``penalty`` worth nothing and costing ``give_up_penalty`` as at
+    18."""
     lost_factor = LOST_FACTORS[params[P_LOST_FACTOR]]
     if kind == DECLARED:
         return game_terms(contract, declarer_points, declarer_tricks, TRICKS, bid, offers,
                           lost_factor, params[P_PREMIUM])
-    value = overbid_value(contract.game, bid) if kind == GIVEN_UP_AFTER_PICKUP else 0
-    score = -lost_factor * value if kind == GIVEN_UP_AFTER_PICKUP else -params[P_PENALTY]
+    overbid = kind == GIVEN_UP_AFTER_PICKUP and params[P_PICKUP_SCORE] != PICKUP_PENALTY
+    value = overbid_value(contract.game, bid) if overbid else 0
+    score = -lost_factor * value if overbid else -params[P_PENALTY]
     z = np.int64(0)
     return (z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, np.int64(value), z,
             np.int64(lost_factor), np.int64(score), z, z)
@@ -331,7 +351,8 @@ def _row_terms(row, params):
     if row[C_GIVE_UP]:
         kind = GIVEN_UP_AFTER_PICKUP if row[C_GAME] >= 0 else GIVEN_UP_AT_18
     taken, rejected = offer_outcome(row[C_OFFER], row[C_SECOND_OFFER], row[C_ACCEPTED] != 0,
-                                    params[P_CONTRA_RE] == CONTRA_RE_ON)
+                                    params[P_CONTRA_RE] == CONTRA_RE_ON,
+                                    params[P_SECOND_REJECTION] == SECOND_COUNTS)
     contract = Contract(row[C_GAME], row[C_MATADORS], row[C_HAND], row[C_OUVERT], 0, 0,
                         row[C_OPEN])
     offers = Offers(taken, row[C_ACCEPTED], rejected, row[C_CONTRA], row[C_RE])
@@ -665,6 +686,8 @@ def _game(place, declarer, bid, pickup, decl, skat, seen, scratch, pols, params,
         sit(state, p, hands[p], declarer if p == place else 1 - declarer)
     contract(state, decl, place, RH if place == FH else FH, bid, 0 if pickup else 1, skat, seen,
              params[P_OFFERS] == OFFERS_ON, params[P_CONTRA_RE] == CONTRA_RE_ON)
+    if params[P_OFFER_TIMING] == OFFERS_AT_DECLARATION:
+        offer_before_lead(state)
     row[C_GAME] = game
     row[C_HAND] = state[S.HAND_GAME]
     row[C_OUVERT] = state[S.OUVERT]

@@ -173,7 +173,9 @@ class Offers(NamedTuple):
     """The offer taken: 1 "raus", 2 "Stich", 0 none (``offer_outcome``)."""
     accepted: Any
     rejected: Any
-    """Whether the rejection level applies (``offer_outcome``)."""
+    """How many rejected offers raise the value (``offer_outcome``): 0, 1 for the first
+    rejected under ``contra_re``, 2 when a second rejection counts too
+    (``second_rejection`` ``counts``)."""
     contra: Any
     re: Any
 
@@ -214,16 +216,20 @@ def game_terms(contract, declarer_points, declarer_tricks, total_tricks, bid, of
     announced implies Schneider announced) and a missed announcement loses; won with 61 card
     points. A game below the bid is lost at the smallest multiple of its base reaching the
     bid. Skat-en-deux's offers: an accepted ``offer`` (1 "raus", 2 "Stich") scores as offered
-    (Schneider for "Stich"); when ``rejected`` (a first offer rejected under ``contra_re``) the
-    value gets one more level, then ``premium`` per cent more rounded up (``with_premium``:
-    the seed's x 1.5 at 50), x 2 for ``contra`` and x 2 more for ``re``. Null: 23, hand 35, ouvert 46,
-    ouvert hand 59, won without a trick. Lost: - ``lost_factor`` x value.
+    (Schneider for "Stich"); for each of the ``rejected`` offers that count (a first offer
+    rejected under ``contra_re``, a second one too under ``second_rejection`` ``counts``) the
+    value gets one more level, then ``premium`` per cent more rounded up once for each
+    (``with_premium``: the seed's x 1.5 at 50), x 2 for ``contra`` and x 2 more for ``re``.
+    Null: 23, hand 35, ouvert 46, ouvert hand 59, won without a trick; one below the bid
+    cannot be declared and is refused (``ValueError``). Lost: - ``lost_factor`` x value.
     """
     game, mat, hand, ouvert, schneider_announced, schwarz_announced, open_levels = contract
     offer, accepted, rejected, contra, re = offers
     z = np.int64(0)
     if game == NULL:
         value = null_value(hand, ouvert)
+        if value < bid:
+            raise ValueError("a null game below the bid cannot be declared")
         won = declarer_tricks == 0
         score = value if won else -lost_factor * value
         return (z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, np.int64(value),
@@ -239,14 +245,15 @@ def game_terms(contract, declarer_points, declarer_tricks, total_tricks, bid, of
         won = False
         value = overbid_value(game, bid)
     overbid_v = value if overbid else 0
-    if rejected:
-        value = with_premium(value + base, premium)
+    value += rejected * base
+    for _ in range(rejected):
+        value = with_premium(value, premium)
     rejected_v = value if rejected else 0
-    said_contra = rejected and contra != 0
+    said_contra = rejected > 0 and contra != 0
     if said_contra:
         value *= 2
     contra_v = value if said_contra else 0
-    said_re = rejected and re != 0
+    said_re = rejected > 0 and re != 0
     if said_re:
         value *= 2
     re_v = value if said_re else 0
@@ -275,7 +282,7 @@ def settle_suit(game, mat, hand, ouvert_announced, schneider_announced, schwarz_
     t = game_terms(Contract(game, mat, hand, ouvert_announced, schneider_announced,
                             schwarz_announced, open_levels),
                    declarer_points, declarer_tricks, total_tricks, bid,
-                   Offers(0, False, False, False, False), 1, REJECTION_PREMIUM)
+                   Offers(0, False, 0, False, False), 1, REJECTION_PREMIUM)
     return (t[T_WON] == 1, t[T_VALUE], t[T_SCHNEIDER_MADE] == 1, t[T_SCHWARZ_MADE] == 1,
             t[T_OVERBID] == 1)
 

@@ -385,7 +385,7 @@ def value(state, player):
     declarer = state[S.DECLARER]
     mat = 0 if game == NULL else matadors(declarer_cards(state), game)
     taken, rejected = offer_outcome(state[S.OFFER], state[S.SECOND_OFFER_TRICK],
-                                    state[S.ACCEPTED] != 0, state[S.CONTRA_RE] != 0)
+                                    state[S.ACCEPTED] != 0, state[S.CONTRA_RE] != 0, False)
     contract = Contract(game, mat, state[S.HAND_GAME], state[S.OUVERT], state[S.SCHNEIDER_ANN],
                         state[S.SCHWARZ_ANN], state[S.OPEN_LEVEL])
     offers = Offers(taken, state[S.ACCEPTED], rejected, state[S.SAID_CONTRA], state[S.SAID_RE])
