@@ -225,9 +225,10 @@ def test_doko_skat_teaches_its_first_round_from_the_kernels_view() -> None:
     assert first_round > 12 * 2
 
 
-def test_answers_before_the_card_play_are_shown_as_the_kernel_shows_them() -> None:
-    """Skat-en-deux's network may answer the bids, holds, 18, the pickup and a give-up at 18:
-    each is labelled from the observation the kernel showed (the deal replayed with the
+@pytest.mark.parametrize("name", ["skat", "skat_en_deux"])
+def test_answers_before_the_card_play_are_shown_as_the_kernel_shows_them(name: str) -> None:
+    """The network may answer the bids, holds, the pickup, and in Skat-en-deux 18 and a
+    give-up at 18: each is labelled from the observation the kernel showed (the deal replayed with the
     player's decisions as a person's), with the answers 0 and 1 alone legal. The heuristic,
     which played the deals, gives the recorded answer to that observation again; passing is
     worth nothing and giving up at 18 costs ``GIVE_UP_SCORE``, as the lookahead weighs them;
@@ -238,12 +239,13 @@ def test_answers_before_the_card_play_are_shown_as_the_kernel_shows_them() -> No
     from sim.games.skat_family.observation import PH_ANSWER, PH_BID, PH_FH18, PH_GIVE_UP, PH_PICKUP
     from sim.games.skat_family.values import GIVE_UP_SCORE
 
-    game = GAMES["skat_en_deux"]
+    game = GAMES[name]
     rules = game.rules()
-    d = D.label_deals(game, 11, 0, 40, rules, ["heuristic"] * 2, EIGHT)
+    d = D.label_deals(game, 11, 0, 40, rules, ["heuristic"] * game.n_players, EIGHT)
     asked = d.phase == D.BEFORE_PLAY
     phases = d.obs[asked, O.PHASE]
-    assert {PH_BID, PH_ANSWER, PH_PICKUP, PH_GIVE_UP} <= set(phases.tolist())
+    assert {PH_BID, PH_ANSWER, PH_PICKUP} <= set(phases.tolist())
+    assert (PH_GIVE_UP in phases) == (name == "skat_en_deux")
     assert set(phases.tolist()) <= {PH_BID, PH_ANSWER, PH_FH18, PH_PICKUP, PH_GIVE_UP}
     legal = d.legal()[asked]
     assert legal[:, :2].all() and not legal[:, 2:].any()
@@ -272,5 +274,3 @@ def test_answers_before_the_card_play_are_shown_as_the_kernel_shows_them() -> No
             assert said == (means[1] > means[0]), row
             weighed += 1
     assert weighed > 20
-    skat = D.label_deals(GAMES["skat"], 11, 0, 10, GAMES["skat"].rules(), ["heuristic"] * 3, EIGHT)
-    assert (skat.phase != D.BEFORE_PLAY).all()  # Skat's network plays the cards only

@@ -18,8 +18,9 @@ from sim.engine.net import LAYERS, NetError, encode, encode_all, features, load
 from sim.engine.play import play
 from sim.engine.seats import HEURISTIC
 from sim.games.skat_family.features import FEATURES as SKAT
+from sim.games.skat_family.features import YES_OR_NO
 from sim.games.skat_family.observation import FIELDS as O
-from sim.games.skat_family.observation import PH_BID, PH_PLAY
+from sim.games.skat_family.observation import PH_OFFER, PH_PLAY
 from sim.learn.fit import forward
 from sim.registry import GAMES
 
@@ -64,6 +65,8 @@ def test_skat_features_worked_out_by_hand() -> None:
     obs[O.VOIDS] = 1 << (5 * 2 + 4)     # seat 2 showed it has no trump
     obs[O.POINTS:O.POINTS + 3] = (14, 0, 63)
     obs[O.TRICKS:O.TRICKS + 3] = (1, 0, 1)
+    obs[O.POSITION] = 1                 # middlehand
+    obs[O.BID] = 20
     rows = SKAT.rows
     at = dict(zip(range(1, len(rows)), _offsets(rows)))
     row_of = {(int(r[0]), int(r[1])): k for k, r in enumerate(rows) if k}
@@ -89,6 +92,10 @@ def test_skat_features_worked_out_by_hand() -> None:
     expected |= {points + 0 * 25 + 0, points + 1 * 25 + 12, points + 2 * 25 + 2}
     tricks = first(O.TRICKS, ONE_HOT)
     expected |= {tricks + 0 * 11 + 0, tricks + 1 * 11 + 1, tricks + 2 * 11 + 1}
+    # the question asked (the card play), the position and the bid (20 // 3: bucket 6)
+    expected.add(first(O.PHASE, ONE_HOT) + PH_PLAY)
+    expected.add(first(O.POSITION, ONE_HOT) + 1)
+    expected.add(first(O.BID, BUCKET) + 6)
     for field in (O.HAND_GAME, O.OUVERT, O.RAMSCH):
         assert (MASK, field) in row_of
     idx = np.zeros(features(rows), np.int64)
@@ -276,8 +283,12 @@ def test_weights_that_do_not_fit_are_refused_in_one_line(tmp_path: Path) -> None
     np.savez(tmp_path / "old.npz", **{**arrays, "features": np.array("0123456789abcdef")})
     with pytest.raises(NetError, match="trained on features 0123456789abcdef"):
         load(tmp_path / "old.npz", "skat", spec)
-    np.savez(tmp_path / "plays.npz", **{**arrays, "plays": np.array(1 << PH_BID)})
-    with pytest.raises(NetError, match="plays phases 0x1, the game's network may play 0x40"):
+    # Skat's network may play the cards and the yes-or-no questions, not an offer
+    head = int(spec.rows[0, 3])
+    assert head == 1 << PH_PLAY | YES_OR_NO and not head >> PH_OFFER & 1
+    np.savez(tmp_path / "plays.npz", **{**arrays, "plays": np.array(1 << PH_OFFER)})
+    with pytest.raises(NetError, match=f"plays phases {1 << PH_OFFER:#x}, the game's network "
+                                       f"may play {head:#x}"):
         load(tmp_path / "plays.npz", "skat", spec)
     np.savez(tmp_path / "shape.npz", **{**arrays, "b3": np.zeros(5, np.float32)})
     with pytest.raises(NetError, match="layer b3 has shape"):

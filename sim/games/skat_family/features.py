@@ -6,11 +6,12 @@ hand, the blind's face-up cards and the defender's other hand (Skat-en-deux), th
 seat played, the trick's cards in order; then the contract (declarer, game, hand, ouvert,
 announcements, open level, ramsch, Contra and Re), the trick's leader and size, the trick
 number, the suits each seat failed to follow, and each seat's card points and tricks.
-Skat's network plays the cards (``PH_PLAY``); Skat-en-deux's (``EN_DEUX``) reads the same
-bits and more, the decision asked, the bid, the seat's position and the offers' state, and
-may play besides, where its weights say so (``sim.engine.net``'s ``plays``), the yes-or-no
-questions before the card play (bid or pass, hold, take 18, pick up, give up at 18: the answers
-0 and 1 in ``LEGAL``, ``bidding``) and its offers, their answers, Contra and Re between tricks.
+Both games' networks read besides the decision asked, the seat's position and the bid, and
+may play, where their weights say so (``sim.engine.net``'s ``plays``), the cards and the
+yes-or-no questions before the card play (bid or pass, hold, pick up; in Skat-en-deux also
+take 18 and give up at 18: the answers 0 and 1 in ``LEGAL``, ``bidding``); Skat-en-deux's
+(``EN_DEUX``) reads the offers' state too and may play its offers, their answers, Contra and
+Re between tricks.
 The bidding's other fields (``NEXT_BID``, ``PASSED``, ``SEAT_BID``, ``ALL_PASS_RAMSCH``) are
 left out: the card-play state does not show them (``cardplay.observe`` leaves them as they
 are), so a card decision taught from it (``sim.learn.decisions``) would read them otherwise
@@ -54,11 +55,6 @@ CARD_ROWS = [
     (SEAT_BITS, O.VOIDS, 5, 5, 1), (BUCKET, O.POINTS, 25, 5, 1), (ONE_HOT, O.TRICKS, 11, 0, 1)]
 """What a seat knows of the card play, as feature rows (both games)."""
 
-FEATURES = spec((O.SEAT, 3, O.PHASE, 1 << PH_PLAY, O.LEGAL), CARD_ROWS, CARDS, Fields)
-"""Skat's feature spec: the cards."""
-ROWS = FEATURES.rows
-"""The spec's rows, as the kernel reads them (a global array is a constant to numba)."""
-
 BETWEEN_TRICKS = 1 << PH_OFFER | 1 << PH_ACCEPT | 1 << PH_CONTRA | 1 << PH_RE
 """Skat-en-deux's decisions between tricks: the defender's offer, its answer, Contra, Re
 (their actions are the codes 0-2 and no/yes, ``cardplay.legal``)."""
@@ -66,11 +62,20 @@ YES_OR_NO = 1 << PH_BID | 1 << PH_ANSWER | 1 << PH_FH18 | 1 << PH_PICKUP | 1 << 
 """The yes-or-no questions before the card play (``bidding.YES_NO``): bid the next value or
 pass, hold, take 18, pick the skat up, give up at 18 (the give-up naming a game after the
 pickup shares ``PH_GIVE_UP`` but is no yes or no: the heuristic answers it)."""
+QUESTION = (ONE_HOT, O.PHASE, PH_RE + 1, 0, 0)
+"""The decision asked, one of every phase (both games)."""
+SEAT_AND_BID = [(ONE_HOT, O.POSITION, 3, 0, 0), (BUCKET, O.BID, 24, 3, 0)]
+"""The seat's position in the bidding and the bid so far (both games)."""
+FEATURES = spec((O.SEAT, 3, O.PHASE, 1 << PH_PLAY | YES_OR_NO, O.LEGAL),
+                [*CARD_ROWS, QUESTION, *SEAT_AND_BID], CARDS, Fields)
+"""Skat's feature spec: the cards, the decision asked, the position and the bid."""
+ROWS = FEATURES.rows
+"""The spec's rows, as the kernel reads them (a global array is a constant to numba)."""
 EN_DEUX = spec(
     (O.SEAT, 3, O.PHASE, 1 << PH_PLAY | BETWEEN_TRICKS | YES_OR_NO, O.LEGAL),
-    [*CARD_ROWS, (ONE_HOT, O.PHASE, PH_RE + 1, 0, 0), (ONE_HOT, O.OFFER, 3, 0, 0),
-     (MASK, O.OFFERS_LEFT, 3, 0, 0), (MASK, O.REJECTED, 1, 0, 0), (MASK, O.CONTRA_RE, 1, 0, 0),
-     (SEAT, O.NEXT_LEADER, 3, 0, 0), (ONE_HOT, O.POSITION, 3, 0, 0), (BUCKET, O.BID, 24, 3, 0)],
+    [*CARD_ROWS, QUESTION, (ONE_HOT, O.OFFER, 3, 0, 0), (MASK, O.OFFERS_LEFT, 3, 0, 0),
+     (MASK, O.REJECTED, 1, 0, 0), (MASK, O.CONTRA_RE, 1, 0, 0), (SEAT, O.NEXT_LEADER, 3, 0, 0),
+     *SEAT_AND_BID],
     CARDS, Fields)
 """Skat-en-deux's feature spec: the cards, the decision asked (before the card play and
 between tricks), the position and the bid."""
