@@ -31,8 +31,10 @@ from sim.games.doko_skat.values import (
     GRAND,
     GRAND_CODE,
     LONE,
+    MAIN_LEAD,
     N_KINDS,
     PAIR,
+    TEAM_CARDS,
     band,
     band_index,
     declaration_order,
@@ -42,7 +44,8 @@ from sim.games.doko_skat.values import (
 D = DOKO_DECK_48
 GAME = G.GAME
 S = cp.S
-RULE_SETS = [{}, {"bridge_order": "skat", "team_cards": "all", "first_round_points": False}]
+RULE_SETS = [{}, {"bridge_order": "skat", "team_cards": "all", "first_round_points": False},
+             {"team_cards": "won", "main_lead": "first_round_winner", "spitzen_of": "declarer"}]
 
 
 def mask(cards: list[int]) -> int:
@@ -73,7 +76,7 @@ def first_round(bridge_skat: int = 0, turned: str = "HK") -> tuple[np.ndarray, d
     hands = np.array([mask([c["C9"], c["CJ"], c["HK2"]]), mask([c["CA"], c["HK1"], c["SJ"]]),
                       mask([c["CT"], c["HA"], c["D9"]])], np.uint64)
     state = np.zeros(cp.LENGTH, np.int64)
-    cp.start_first_round(state, 1, D.index(turned) % N_KINDS, hands, 0, 1, bridge_skat)
+    cp.start_first_round(state, 1, D.index(turned) % N_KINDS, hands, 0, 1, bridge_skat, 0)
     c["taken"] = take.taken
     return state, c
 
@@ -93,6 +96,7 @@ def test_the_first_round_laid_by_hand() -> None:
     assert state[S.TO_MOVE] == 1 and state[S.FR_TRICKS + 1] == 1 and state[S.FR_POINTS + 1] == 21
     assert (state[S.TRICK_NO], state[S.TRICK_N], state[S.TRICK_LEADER]) == (1, 0, 1)
     assert [state[S.TRICK_CARD + k] for k in range(3)] == [-1, -1, -1]
+    assert state[S.FR_COPIES:S.FR_COPIES + 3].tolist() == [0, 0, 0] and state[S.FR_LAST] == -1
     # trick 2: SJ led; seat 2's only trump is HA; seat 0's CJ beats both
     play(state, c["SJ"])
     assert legal_names(state) == "HA"
@@ -108,6 +112,9 @@ def test_the_first_round_laid_by_hand() -> None:
     assert cp.finished(state) and state[S.DONE] == 1
     assert [state[S.FR_TRICKS + s] for s in range(3)] == [2, 1, 0]
     assert [state[S.FR_POINTS + s] for s in range(3)] == [23, 21, 0]
+    # seat 0 took both HK in the last trick: under team_cards = won he alone holds the
+    # turned-up card (by the cards dealt seats 0 and 1 do)
+    assert state[S.FR_COPIES:S.FR_COPIES + 3].tolist() == [2, 0, 0] and state[S.FR_LAST] == 0
     assert [state[S.FR_PLAYED + s] for s in range(3)] == [
         mask([c["C9"], c["CJ"], c["HK2"]]), mask([c["CA"], c["SJ"], c["HK1"]]),
         mask([c["CT"], c["HA"], c["D9"]])]
@@ -126,7 +133,7 @@ def test_a_bridge_in_either_order() -> None:
         hands = np.array([mask([h9] + take("S9 SA")), mask([hk] + take("C9 CA")),
                           mask([ht] + take("D9 HA"))], np.uint64)
         state = np.zeros(cp.LENGTH, np.int64)
-        cp.start_first_round(state, 1, D.index("HA"), hands, 0, 1, bridge_skat)
+        cp.start_first_round(state, 1, D.index("HA"), hands, 0, 1, bridge_skat, 0)
         assert state[S.FR_GAME] == BRIDGE_BASE + 2
         assert state[S.FR_TABLE] == table_of(BRIDGE_BASE + 2, bridge_skat)
         for card in (hk, ht, h9):
@@ -163,7 +170,12 @@ def test_the_teams_take_up_their_cards_and_the_special_points() -> None:
     # (team_cards first_round) would not see it, the stock and skat readings would
     state[S.BOTH_AT] = 1
     assert [cp.earned(state, reading) for reading in range(3)] == [(1, 0), (1, 1), (1, 1)]
-    state[S.TEAM_ALL] = 1
+    state[S.TEAM_CARDS] = TEAM_CARDS.index("all")
+    assert cp.earned(state, 0) == (1, 1)
+    # under team_cards = won the team_cards reading asks whether he took both copies
+    state[S.TEAM_CARDS] = TEAM_CARDS.index("won")
+    assert [cp.earned(state, reading) for reading in range(3)] == [(1, 0), (1, 1), (1, 1)]
+    state[S.FR_COPIES + 2] = 2
     assert cp.earned(state, 0) == (1, 1)
     state, _ = take_up_after_the_first_round()
     order = np.zeros(3, np.int64)
@@ -186,8 +198,8 @@ def test_a_late_grand_built_field_by_field() -> None:
     assert state[S.DISCARDS + 2] == c["skat"] and state[S.HANDS + 2] == mask([c["SK"], c["CJ2"]])
     cp.start_main_game(state)
     # one CJ of the two among the lone player's cards (hand and discards): 1 Spitze by
-    # copies; by ranks also 1 (no SJ follows)
-    assert (state[S.SPITZEN], state[S.SPITZEN + 1]) == (1, 1)
+    # copies; by ranks also 1 (no SJ follows); the declarer's own are his side's
+    assert state[S.SPITZEN:S.SPITZEN + 4].tolist() == [1, 1, 1, 1]
     assert (state[S.ROUND], state[S.N_TRICKS], state[S.TO_MOVE], state[S.TABLE]) == (
         PH_PLAY, 12, 1, GRAND_CODE)
     state[S.TRICK_NO] = 10
@@ -216,12 +228,13 @@ def test_a_late_grand_built_field_by_field() -> None:
     assert cp.settlement(state, 0, 0, 1, True, BAND_POINTS)[2][6:] == (7, -14)
     # the scoring rules that do not apply here change nothing: both copies, Spitzen by
     # ranks (the declaring side lost), the tie's special points
-    assert all(cp.settlement(state, both, ranks, tie_special, False, BAND_POINTS)[2] == terms
-               for both in range(3) for ranks in (0, 1) for tie_special in (0, 1))
+    assert all(cp.settlement(state, both, counted, tie_special, False, BAND_POINTS)[2] == terms
+               for both in range(3) for counted in range(4) for tie_special in (0, 1))
     assert cp.result(state) == {
         "points_0": 0, "points_1": 15, "points_2": 12, "tricks_0": 0, "tricks_1": 1,
         "tricks_2": 1, "discard_points_pair": 0, "discard_points_lone": 3, "points_pair": 59,
-        "points_lone": 15, "spitzen_copies": 1, "spitzen_ranks": 1, "lone_both_by": -1,
+        "points_lone": 15, "spitzen_copies": 1, "spitzen_ranks": 1, "spitzen_declarer_copies": 1,
+        "spitzen_declarer_ranks": 1, "lone_both_by": -1,
         "winner_side": PAIR, "tie": 0}
 
 
@@ -235,7 +248,28 @@ def test_the_redeal_sets_the_game_and_gives_no_special_points() -> None:
     assert state[S.OUT] == 0 and all(cp.earned(state, reading) == (0, 0) for reading in range(3))
     assert all(int(state[S.HANDS + s]) & int(extra[s]) == int(extra[s]) for s in range(3))
     cp.start_main_game(state)
-    assert state[S.SPITZEN] == state[S.SPITZEN + 1] == 0 and state[S.TABLE] == BRIDGE_BASE + 1
+    assert not state[S.SPITZEN:S.SPITZEN + 4].any() and state[S.TABLE] == BRIDGE_BASE + 1
+
+
+def test_who_leads_the_main_game() -> None:
+    """``main_lead``: forehand (seat 1), the taker of the first round's last trick (seat 0,
+    who took both HK), or the declarer (the lone seat 2); after a redeal the declarer's
+    lead is forehand's."""
+    for rule, leader in (("forehand", 1), ("first_round_winner", 0), ("declarer", 2)):
+        state, c = take_up_after_the_first_round()
+        state[S.MAIN_LEAD] = MAIN_LEAD.index(rule)
+        cp.name_game(state, 2, GRAND_CODE)
+        cp.put_away(state, 2, np.uint64(c["skat"]))
+        cp.start_main_game(state)
+        assert (state[S.TRICK_LEADER], state[S.TO_MOVE], state[S.PLAYER]) == (leader, leader, leader)
+        obs = np.zeros(O.LENGTH, np.int64)
+        cp.observe(state, leader, obs)
+        assert obs[O.LEGAL] == obs[O.HAND] and obs[O.MAIN_LEAD] == MAIN_LEAD.index(rule)
+    state, _ = take_up_after_the_first_round()
+    state[S.MAIN_LEAD] = MAIN_LEAD.index("declarer")
+    cp.redeal(state, D.index("SA") % N_KINDS, np.zeros(3, np.uint64))
+    cp.start_main_game(state)
+    assert state[S.TO_MOVE] == 1
 
 
 def test_a_finished_state_steps_to_nothing() -> None:
@@ -271,7 +305,8 @@ def state_before(columns: dict[str, np.ndarray], i: int, rows: np.ndarray) -> tu
 
     state = np.zeros(cp.LENGTH, np.int64)
     cp.start_first_round(state, (c["dealer"] + 1) % 3, c["turned_up"], seats("first_round"),
-                         c["team_cards"], int(c["first_round_points"]), c["bridge_order"])
+                         c["team_cards"], int(c["first_round_points"]), c["bridge_order"],
+                         c["main_lead"])
     plays = [int(r[2]) for r in rows if r[0] == A.PLAY]
     for card in plays[:cp.FIRST_ROUND_CARDS]:
         cp.step(state, card)
@@ -378,14 +413,16 @@ def test_the_heuristics_playout_plays_the_recorded_main_game(rules: dict) -> Non
 def scoring(rules: dict[str, Any]) -> tuple[Any, ...]:
     """The scoring rules as ``settlement`` takes them, from the kernel's parameters."""
     p = G.kernel_params(rules)
-    return (int(p[G.P_BOTH_COPIES]), int(G.SPITZEN_RANKS[p[G.P_SPITZEN]]),
+    return (int(p[G.P_BOTH_COPIES]), int(G.spitzen_counted(p)),
             int(G.TIE_SPECIAL[p[G.P_TIE_SPECIAL]]), int(G.ZERO_SUM[p[G.P_ZERO_SUM]]),
             G.rule_bands(rules))
 
 
 @pytest.mark.parametrize("given", [{}, {"zero_sum": True}, {
     "both_copies": "skat", "spitzen": "ranks", "tie_special_points": False}, {"both_copies": "stock"},
-    {"points_band_90": 0, "points_band_30": 11, "points_band_zero": 30, "zero_sum": True}])
+    {"points_band_90": 0, "points_band_30": 11, "points_band_zero": 30, "zero_sum": True},
+    {"team_cards": "won", "spitzen_of": "declarer", "main_lead": "declarer"},
+    {"team_cards": "won", "spitzen_of": "declarer", "spitzen": "ranks", "both_copies": "stock"}])
 def test_the_settlements_terms_add_up_to_the_columns(given: dict) -> None:
     """The settlement of each recorded deal's finished state under the scoring rules it was
     played under gives its columns, term by term."""
@@ -434,13 +471,14 @@ def test_start_reads_the_rules_from_their_columns() -> None:
     """The rule columns hold the rules the card play followed; ``start`` copies them into
     the state, so a bridge under the skat order is played in its table. Rules given to
     ``start`` must be those."""
-    given = {"bridge_order": "skat", "team_cards": "all", "first_round_points": False}
+    given = {"bridge_order": "skat", "team_cards": "won", "first_round_points": False,
+             "main_lead": "declarer"}
     rules = GAME.rules(given)
     batch = play_deals(GAME, 5, 0, 400, rules, ["heuristic"] * 3, record=True)
     assert batch.actions is not None
-    assert (batch.columns["bridge_order"] == 1).all() and (batch.columns["team_cards"] == 1).all()
-    assert not batch.columns["first_round_points"].any()
-    assert G.rule_flags(given) == G.rule_flags(rules) == (1, 1, 0)
+    assert (batch.columns["bridge_order"] == 1).all() and (batch.columns["team_cards"] == 2).all()
+    assert not batch.columns["first_round_points"].any() and (batch.columns["main_lead"] == 2).all()
+    assert G.rule_flags(given) == G.rule_flags(rules) == (1, 2, 0, 2)
     told = G.start_card_play(batch.columns, 0, batch.actions[0], given)
     untold = cp.start(batch.columns, 0, batch.actions[0])
     assert told is not None and untold is not None and np.array_equal(told[0], untold[0])
@@ -451,24 +489,29 @@ def test_start_reads_the_rules_from_their_columns() -> None:
         started = cp.start(batch.columns, i, batch.actions[i])
         assert started is not None
         state, _ = started
-        assert (state[S.BRIDGE_SKAT], state[S.TEAM_ALL], state[S.COUNT_FIRST_ROUND]) == (1, 1, 0)
+        assert (state[S.BRIDGE_SKAT], state[S.TEAM_CARDS], state[S.COUNT_FIRST_ROUND],
+                state[S.MAIN_LEAD]) == (1, 2, 0, 2)
         assert state[S.TABLE] == table_of(state[S.GAME], 1)
         bridges += int(state[S.GAME] >= BRIDGE_BASE)
     assert bridges > 20
     default = play_deals(GAME, 5, 0, 50, GAME.rules(), ["heuristic"] * 3).columns
     assert not default["bridge_order"].any() and not default["team_cards"].any()
+    assert not default["main_lead"].any()
     assert default["first_round_points"].all()
 
 
 def test_the_kernel_parameters_are_the_option_codes() -> None:
     for given in ({}, {"bridge_order": "skat", "first_round_points": False, "zero_sum": True,
                        "both_copies": "skat", "spitzen": "ranks", "tie_special_points": False},
-                  {"team_cards": "all", "both_copies": "stock"}):
+                  {"team_cards": "all", "both_copies": "stock"},
+                  {"team_cards": "won", "main_lead": "first_round_winner", "spitzen_of": "declarer"}):
         rules = GAME.rules(given)
         params = G.kernel_params(rules)
         assert params.tolist() == GAME.options.codes(rules).tolist()
         assert G.SKAT_ORDER[params[G.P_BRIDGE_ORDER]] == (rules["bridge_order"] == "skat")
-        assert G.ALL_CARDS[params[G.P_TEAM_CARDS]] == (rules["team_cards"] == "all")
+        assert TEAM_CARDS[params[G.P_TEAM_CARDS]] == rules["team_cards"]
+        assert MAIN_LEAD[params[G.P_MAIN_LEAD]] == rules["main_lead"]
+        assert G.SPITZEN_OWN[params[G.P_SPITZEN_OF]] == (rules["spitzen_of"] == "declarer")
         assert G.FIRST_ROUND_COUNTS[params[G.P_FIRST_ROUND_POINTS]] == rules["first_round_points"]
         assert G.ZERO_SUM[params[G.P_ZERO_SUM]] == rules["zero_sum"]
         assert G.SPITZEN_RANKS[params[G.P_SPITZEN]] == (rules["spitzen"] == "ranks")

@@ -26,7 +26,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import numpy as np
 import pytest
@@ -41,6 +41,7 @@ from sim.games.doko_skat.values import (
     GAME_LABELS,
     STRENGTH,
     SUIT_MASKS,
+    TEAM_CARDS,
     band,
     both_copies_at,
     declaration_order,
@@ -186,23 +187,29 @@ def turned_game(card: int) -> int:
     return CODES.index(("bridge" if rank == "A" else "suit", suit))
 
 
-def ref_teams(first_round: list[int], stocks: list[int], turned: int, all_cards: bool) -> int:
+def ref_teams(first_round: list[int], stocks: list[int], turned: int, team_cards: str,
+              won: list[int] | None = None) -> int:
     """The lone player: the holders of the turned-up card have a copy among the first-round
-    cards (or with ``team_cards = all`` anywhere in their cards); two holders play against
-    the third, a single holder alone."""
-    looked = [first_round[s] | (stocks[s] if all_cards else 0) for s in range(3)]
+    cards (``team_cards = all``: anywhere in their cards; ``won``: among the cards of the
+    first-round tricks they took, ``won[s]``); two holders play against the third, a single
+    holder alone."""
+    looked = {"first_round": first_round, "all": [first_round[s] | stocks[s] for s in range(3)],
+              "won": won}[team_cards]
+    assert looked is not None
     holders = [s for s in range(3) if looked[s] & copies(turned)]
     return holders[0] if len(holders) == 1 else next(s for s in range(3) if s not in holders)
 
 
 def ref_lone_both(first_round: int, stock: int, skat: int, turned: int, reading: str,
-                  all_cards: bool) -> bool:
+                  team_cards: str, won: int = 0) -> bool:
     """The lone player holds both copies of the turned-up card under ``both_copies``
-    ``reading``: among the cards team_cards looks at (his first-round cards, and his stock
-    with ``team_cards = all``), among his first-round cards and his stock, or among those
-    and the skat he takes."""
-    looked = {"team_cards": first_round | (stock if all_cards else 0),
-              "stock": first_round | stock, "skat": first_round | stock | skat}[reading]
+    ``reading``: among the cards team_cards looks at (his first-round cards, with his stock
+    under ``team_cards = all``, the cards of the first-round tricks he took, ``won``, under
+    ``won``), among his first-round cards and his stock, or among those and the skat he
+    takes."""
+    by_teams = {"first_round": first_round, "all": first_round | stock, "won": won}[team_cards]
+    looked = {"team_cards": by_teams, "stock": first_round | stock,
+              "skat": first_round | stock | skat}[reading]
     return count(looked & copies(turned)) == 2
 
 
@@ -421,12 +428,50 @@ def test_golden_teams(first_round: list[str], stocks: list[str], by_first_round:
     cards = masks(*first_round, *stocks)
     fr, st = cards[:3], cards[3:]
     turned = next(c for c in bits(fr[0] | fr[1] | fr[2]) if NAMES[c] == "CK")
-    for all_cards, expected in ((False, by_first_round), (True, by_all)):
-        lone = teams(np.array(fr, np.uint64), np.array(st, np.uint64), turned, all_cards)
+    for team_cards, expected in (("first_round", by_first_round), ("all", by_all)):
+        code = TEAM_CARDS.index(team_cards)
+        lone = teams(np.array(fr, np.uint64), np.array(st, np.uint64), turned, code, NO_COPIES)
         at = both_copies_at(np.uint64(fr[lone]), np.uint64(st[lone]), np.uint64(0), turned)
-        assert (int(lone), bool(holds_both(at, BOTH_COPIES.index("team_cards"), all_cards))) == expected
-        ref = ref_teams(fr, st, turned, all_cards)
-        assert (ref, ref_lone_both(fr[ref], st[ref], 0, turned, "team_cards", all_cards)) == expected
+        assert (int(lone), bool(holds_both(at, BOTH_COPIES.index("team_cards"), code, 0))) == expected
+        ref = ref_teams(fr, st, turned, team_cards)
+        assert (ref, ref_lone_both(fr[ref], st[ref], 0, turned, "team_cards", team_cards)) == expected
+
+
+NO_COPIES = np.zeros(3, np.int64)
+"""No copy of the turned-up card taken in the first round (what ``team_cards = won`` reads)."""
+
+
+@pytest.mark.parametrize(("tricks", "lone", "lone_both"), [
+    # team_cards = won: the takers of the turned-up card's copies (CK) in the first round.
+    # Seat 0 holds CK and plays it under seat 1's ace, seat 2 takes the other CK: seats 1 and
+    # 2 play together, though seat 0 holds a copy (by first_round he was in the pair)
+    (((("CK", "CA", "C9"), 1), (("D9", "DA", "CK"), 2)), 0, False),
+    # one taker of one copy, the other copy never played (in a stock or the skat): he is alone
+    (((("CK", "CA", "C9"), 1),), 1, False),
+    # one taker of both copies, in two tricks or in one: alone, and he "has" both
+    (((("CK", "CA", "C9"), 1), (("CK", "DA", "D9"), 1)), 1, True),
+    (((("CK", "CK", "CA"), 2),), 2, True),
+    # two copies taken by the two others: the seat that took none is the lone player
+    (((("CK", "C9", "CA"), 2), (("CK", "DA", "D9"), 1)), 0, False),
+])
+def test_golden_teams_by_the_copies_taken(tricks: tuple, lone: int, lone_both: bool) -> None:
+    """``team_cards = won`` reads the first-round tricks, not the cards dealt: each trick's
+    cards and its taker by hand; the kernel's ``teams`` and the referee agree."""
+    turned = D.index("CK")
+    taken = np.zeros(3, np.int64)
+    won = [0, 0, 0]
+    for cards, taker in tricks:
+        mask = masks(" ".join(cards))[0]
+        taken[taker] += count(mask & copies(turned))
+        won[taker] |= mask
+    code = TEAM_CARDS.index("won")
+    nobody = np.zeros(3, np.uint64)
+    assert teams(nobody, nobody, turned, code, taken) == lone
+    assert ref_teams([0, 0, 0], [0, 0, 0], turned, "won", won) == lone
+    # the both_copies team_cards reading: he took both; stock and skat look at his cards
+    for at in (-1, 0, 1, 2):
+        assert holds_both(at, BOTH_COPIES.index("team_cards"), code, taken[lone]) == lone_both
+        assert holds_both(at, BOTH_COPIES.index("stock"), code, taken[lone]) == (0 <= at <= 1)
 
 
 @pytest.mark.parametrize(("lone_cards", "at", "holds"), [
@@ -451,10 +496,10 @@ def test_golden_both_copies(lone_cards: tuple[str, str, str], at: str | None, ho
     assert both_copies_at(np.uint64(fr), np.uint64(st), np.uint64(sk), turned) == code
     assert ref_both_by(fr, st, sk, turned) == code
     for reading, expected in holds.items():
-        for all_cards in (False, True):
+        for all_cards, team_cards in enumerate(("first_round", "all")):
             want = expected[all_cards] if reading == "team_cards" else expected
-            assert holds_both(code, BOTH_COPIES.index(reading), all_cards) == want, (reading, all_cards)
-            assert ref_lone_both(fr, st, sk, turned, reading, all_cards) == want, (reading, all_cards)
+            assert holds_both(code, BOTH_COPIES.index(reading), all_cards, 0) == want, (reading, team_cards)
+            assert ref_lone_both(fr, st, sk, turned, reading, team_cards) == want, (reading, team_cards)
 
 
 def test_golden_the_special_point_for_both_copies_by_reading() -> None:
@@ -467,14 +512,14 @@ def test_golden_the_special_point_for_both_copies_by_reading() -> None:
     turned = next(c for c in bits(fr) if NAMES[c] == "CK")
     at = both_copies_at(np.uint64(fr), np.uint64(st), np.uint64(sk), turned)
     for reading, value in (("team_cards", 2), ("stock", 3), ("skat", 3)):
-        special = special_points(holds_both(at, BOTH_COPIES.index(reading), False), 1, False)
+        special = special_points(holds_both(at, BOTH_COPIES.index(reading), 0, 0), 1, False)
         assert special == (0, value - 2), reading
         assert settle(110, 130, LONE, False, 0, *special, True, False, BAND_POINTS) == \
             (LONE, False, value, 0, value)
     fr, st, sk = masks("CK S9 D9", "HA SA", "CK DT DQ")
     at = both_copies_at(np.uint64(fr), np.uint64(st), np.uint64(sk), turned)
     for reading, value in (("team_cards", 3), ("stock", 3), ("skat", 4)):
-        special = special_points(holds_both(at, BOTH_COPIES.index(reading), False), 3, False)
+        special = special_points(holds_both(at, BOTH_COPIES.index(reading), 0, 0), 3, False)
         assert settle(100, 140, LONE, False, 0, *special, True, False, BAND_POINTS) == \
             (LONE, False, value, 0, value)
     # a redeal earns no special point, whatever the cards
@@ -633,6 +678,21 @@ def test_golden_spitzen(game: str, bridge_order: str, cards: str, by_copies: int
         assert ref_spitzen(parse(cards), rule(code, bridge_order), ("copies", "ranks")[ranks]) == n
 
 
+def test_golden_spitzen_of_the_declarer_alone() -> None:
+    """``spitzen_of``: the pair declares a heart suit game; the declarer holds CJ SJ SJ HJ,
+    his partner CJ DJ DJ, neither a heart. The side holds CJ CJ SJ SJ HJ DJ DJ: by copies 5
+    (CJ CJ SJ SJ HJ, the second HJ missing), by ranks 4 (every jack, no HA); the declarer's
+    own: by copies 1 (one CJ, the second missing), by ranks 3 (CJ SJ HJ, no DJ). Won
+    151 : 89: band 3, plus the Spitzen."""
+    declarer, partner = masks("CJ SJ SJ HJ CA", "CJ DJ DJ C9")
+    hearts = table_of(GAME_LABELS.index("suit H"), False)
+    side = np.uint64(declarer | partner)
+    assert [spitzen(side, hearts, r) for r in (0, 1)] == [5, 4]
+    assert [spitzen(np.uint64(declarer), hearts, r) for r in (0, 1)] == [1, 3]
+    for n, value in ((5, 8), (4, 7), (1, 4), (3, 6)):
+        assert settle(151, 89, PAIR, False, n, 0, 0, True, False, BAND_POINTS)[2] == value
+
+
 def test_golden_spitzen_by_ranks_and_by_copies_in_one_settlement() -> None:
     """The pair declares grand holding CJ SJ SJ HJ DJ DJ and wins 150 : 90: band 2, and the
     Spitzen doubled in grand: by copies 1 (one CJ), 2 + 2 = 4; by ranks 4 (every jack), 2 + 8
@@ -758,8 +818,9 @@ class Plan:
 
 
 def play_trick(leader: int, hands: list[int], game: Rule, decide: Decisions, rows: list[list[int]],
-               taken: list[int], seen: Counter) -> tuple[int, int]:
-    """One trick from ``leader``, every card legal and held: ``(winner, card points)``."""
+               taken: list[int], seen: Counter) -> tuple[int, int, int]:
+    """One trick from ``leader``, every card legal and held: ``(winner, card points, its
+    cards)``."""
     trick: list[int] = []
     for n in range(3):
         seat = (leader + n) % 3
@@ -773,7 +834,8 @@ def play_trick(leader: int, hands: list[int], game: Rule, decide: Decisions, row
     best = game.winner(trick)
     if any(NAMES[c] == NAMES[trick[best]] for c in trick[best + 1:]):
         seen["identical_best_first_wins"] += 1
-    return (leader + best) % 3, points(sum(1 << c for c in trick))
+    cards = sum(1 << c for c in trick)
+    return (leader + best) % 3, points(cards), cards
 
 
 def per_seat(name: str, values: list[int]) -> dict[str, int]:
@@ -827,16 +889,27 @@ def put_away(seats: list[int], n: int, decide: Decisions, hands: list[int], rows
     return discards
 
 
+class Round(NamedTuple):
+    """A round of tricks, per seat: card points and tricks taken, the cards played and the
+    cards of the tricks taken; and who took the last trick."""
+
+    points: list[int]
+    tricks: list[int]
+    played: list[int]
+    won: list[int]
+    last: int
+
+
 def play_round(n: int, leader: int, hands: list[int], game: Rule, decide: Decisions,
-               rows: list[list[int]], seen: Counter) -> tuple[list[int], list[int], list[int]]:
-    """``n`` tricks from ``leader``, the winner leading the next: card points, tricks and the
-    cards played, per seat."""
-    points_won, tricks, taken = [0, 0, 0], [0, 0, 0], [0, 0, 0]
+               rows: list[list[int]], seen: Counter) -> Round:
+    """``n`` tricks from ``leader``, the winner leading the next."""
+    done = Round([0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], -1)
     for _ in range(n):
-        leader, won = play_trick(leader, hands, game, decide, rows, taken, seen)
-        points_won[leader] += won
-        tricks[leader] += 1
-    return points_won, tricks, taken
+        leader, won, cards = play_trick(leader, hands, game, decide, rows, done.played, seen)
+        done.points[leader] += won
+        done.tricks[leader] += 1
+        done.won[leader] |= cards
+    return done._replace(last=leader)
 
 
 def referee(d: Dealt, rules: dict, decide: Decisions, seen: Counter | None = None
@@ -852,16 +925,17 @@ def referee(d: Dealt, rules: dict, decide: Decisions, seen: Counter | None = Non
     exp["fr_game"], exp["fr_trump"] = game_columns(fr_code)
 
     # the first round: 3 tricks with the 3 cards, forehand leads; then the teams
-    fr_points, fr_tricks, _ = play_round(3, fh, list(d.first_round), rule(fr_code, order), decide, rows, seen)
-    all_cards = rules["team_cards"] == "all"
-    lone = ref_teams(d.first_round, d.stocks, d.turned, all_cards)
+    first = play_round(3, fh, list(d.first_round), rule(fr_code, order), decide, rows, seen)
+    fr_points, fr_tricks = first.points, first.tricks
+    lone = ref_teams(d.first_round, d.stocks, d.turned, rules["team_cards"], first.won)
     lone_cards = (d.first_round[lone], d.stocks[lone], d.skat, d.turned)
-    both = ref_lone_both(*lone_cards, rules["both_copies"], all_cards)
+    both = ref_lone_both(*lone_cards, rules["both_copies"], rules["team_cards"], first.won[lone])
     pair = [s for s in range(3) if s != lone]
     special = [int(fr_tricks[pair[0]] + fr_tricks[pair[1]] == 3), int(both) + int(fr_tricks[lone] == 3)]
     exp |= {"pair_0": pair[0], "pair_1": pair[1], "lone": lone, "lone_both": int(both),
-            "lone_both_by": ref_both_by(*lone_cards)}
+            "lone_both_by": ref_both_by(*lone_cards), "fr_last": first.last}
     exp |= per_seat("fr_tricks", fr_tricks) | per_seat("fr_points", fr_points)
+    exp |= per_seat("fr_copies", [count(first.won[s] & copies(d.turned)) for s in range(3)])
 
     # the lone player takes the skat; the declaration in the order of the first-round tricks
     hands = [d.stocks[s] | (d.skat if s == lone else 0) for s in range(3)]
@@ -889,8 +963,12 @@ def referee(d: Dealt, rules: dict, decide: Decisions, seen: Counter | None = Non
     exp["game"], exp["trump"] = game_columns(code)
     exp |= per_seat("extra", extra) | per_seat("discard", discards)
 
-    # the main game: 12 tricks, forehand leads
-    main_points, main_tricks, taken = play_round(12, fh, hands, game, decide, rows, seen)
+    # the main game: 12 tricks, led by forehand, the first round's last taker or the declarer
+    leader = {"forehand": fh, "first_round_winner": first.last,
+              "declarer": declarer if declarer >= 0 else fh}[rules["main_lead"]]
+    seen["lead_moved"] += leader != fh
+    main = play_round(12, leader, hands, game, decide, rows, seen)
+    main_points, main_tricks, taken = main.points, main.tricks, main.played
     assert hands == [0, 0, 0]
     exp |= per_seat("points", main_points) | per_seat("tricks", main_tricks)
 
@@ -902,11 +980,12 @@ def referee(d: Dealt, rules: dict, decide: Decisions, seen: Counter | None = Non
         discard_points[side_of[s]] += points(discards[s])
         by_side[side_of[s]] += main_points[s] + points(discards[s]) + (fr_points[s] if count_fr else 0)
     assert sum(main_points) + sum(discard_points) + (sum(fr_points) if declarer >= 0 else 0) == 240
-    by_reading = {"copies": 0, "ranks": 0}
-    if declarer >= 0:  # the declaring side's main-game cards and discards
-        cards = sum(taken[s] | discards[s] for s in range(3) if side_of[s] == side)
-        by_reading = {reading: ref_spitzen(cards, game, reading) for reading in by_reading}
-    n_spitzen = by_reading[rules["spitzen"]]
+    by_reading = {(of, reading): 0 for of in ("side", "declarer") for reading in ("copies", "ranks")}
+    if declarer >= 0:  # the declaring side's (or the declarer's) main-game cards and discards
+        cards = {"side": sum(taken[s] | discards[s] for s in range(3) if side_of[s] == side),
+                 "declarer": taken[declarer] | discards[declarer]}
+        by_reading = {(of, reading): ref_spitzen(cards[of], game, reading) for of, reading in by_reading}
+    n_spitzen = by_reading[rules["spitzen_of"], rules["spitzen"]]
     result = ref_settle(by_side[PAIR], by_side[LONE], side, game.kind == "grand", n_spitzen,
                         special[PAIR], special[LONE], bool(rules["tie_special_points"]),
                         bool(rules["zero_sum"]),
@@ -914,7 +993,9 @@ def referee(d: Dealt, rules: dict, decide: Decisions, seen: Counter | None = Non
     exp |= {"discard_points_pair": discard_points[PAIR], "discard_points_lone": discard_points[LONE],
             "points_pair": by_side[PAIR], "points_lone": by_side[LONE], "special_pair": special[PAIR],
             "special_lone": special[LONE], "spitzen": n_spitzen,
-            "spitzen_copies": by_reading["copies"], "spitzen_ranks": by_reading["ranks"]}
+            "spitzen_copies": by_reading["side", "copies"], "spitzen_ranks": by_reading["side", "ranks"],
+            "spitzen_declarer_copies": by_reading["declarer", "copies"],
+            "spitzen_declarer_ranks": by_reading["declarer", "ranks"]}
     exp |= {k: result[k] for k in ("winner_side", "tie", "value")}
     exp |= per_seat("score", [result["lone" if s == lone else "pair"] for s in range(3)])
     seen["deals"] += 1
@@ -923,6 +1004,8 @@ def referee(d: Dealt, rules: dict, decide: Decisions, seen: Counter | None = Non
     seen["tie_special"] += result["tie"] and result["value"] > 1
     seen["fr_sweep"] += 3 in fr_tricks
     seen["lone_both"] += both
+    seen["teams_not_first_round"] += lone != ref_teams(d.first_round, d.stocks, d.turned, "first_round")
+    seen["own_spitzen_differ"] += by_reading["side", "copies"] != by_reading["declarer", "copies"]
     return exp, rows
 
 
@@ -951,11 +1034,15 @@ RULE_SETS = [{}, {"bridge_order": "skat", "team_cards": "all", "first_round_poin
                   "zero_sum": True, "both_copies": "skat", "spitzen": "ranks"},
              {"team_cards": "all", "zero_sum": True, "tie_special_points": False},
              {"both_copies": "stock", "spitzen": "ranks", "points_band_90": 1, "points_band_60": 5,
-              "points_band_30": 0, "points_band_under_30": 12, "points_band_zero": 30}]
+              "points_band_30": 0, "points_band_under_30": 12, "points_band_zero": 30},
+             {"team_cards": "won", "main_lead": "first_round_winner", "spitzen_of": "declarer"},
+             {"team_cards": "won", "main_lead": "declarer", "spitzen_of": "declarer",
+              "spitzen": "ranks", "both_copies": "skat", "first_round_points": False}]
 
 
 @pytest.mark.parametrize("given", RULE_SETS, ids=["default", "skat_all_nofr_zero_skat_ranks",
-                                                  "all_zero_no_tie_special", "stock_ranks_bands"])
+                                                  "all_zero_no_tie_special", "stock_ranks_bands",
+                                                  "won_winner_leads_own", "won_declarer_leads_own_ranks"])
 @pytest.mark.parametrize("policies", [RANDOM, ["heuristic"] * 3, ["heuristic", "random", "random"]],
                          ids=["random", "heuristic", "mixed"])
 def test_played_deals_agree_with_the_rules(policies: list[str], given: dict) -> None:
@@ -965,6 +1052,10 @@ def test_played_deals_agree_with_the_rules(policies: list[str], given: dict) -> 
     referee_recorded(batch.columns, batch.actions, rules, seen)
     assert seen["deals"] == 1000 and seen["identical_best_first_wins"] > 100, seen
     assert seen["turn_0"] > 500 and seen["fr_sweep"] > 50 and seen["lone_both"] > 20, seen
+    # the revision-4 rules change what they say in many deals
+    assert (seen["teams_not_first_round"] > 100) == (rules["team_cards"] != "first_round"), seen
+    assert (seen["lead_moved"] > 100) == (rules["main_lead"] != "forehand"), seen
+    assert seen["own_spitzen_differ"] > 100, seen
 
 
 def test_deals_where_random_players_all_pass_agree_with_the_rules() -> None:
@@ -1084,7 +1175,7 @@ def test_the_redeal_end_to_end() -> None:
 
 def lone_of(d: Dealt) -> int:
     """The lone player under ``team_cards = first_round``."""
-    return ref_teams(d.first_round, d.stocks, d.turned, False)
+    return ref_teams(d.first_round, d.stocks, d.turned, "first_round")
 
 
 def test_a_lone_declarer_s_discarded_top_trumps_are_his_spitzen() -> None:

@@ -583,7 +583,9 @@ def test_doko_duell_policies_see_only_their_hand_face_up_cards_and_played_cards(
 DSK_RUNS = [({}, ["heuristic"] * 3, 3000), ({"team_cards": "all"}, ["random"] * 3, 30000),
             ({"team_cards": "all", "bridge_order": "skat", "first_round_points": False},
              ["heuristic", "random", "heuristic"], 3000),
-            ({"zero_sum": True}, ["random"] * 3, 30000)]
+            ({"zero_sum": True}, ["random"] * 3, 30000),
+            ({"team_cards": "won", "main_lead": "first_round_winner"},
+             ["heuristic", "random", "heuristic"], 3000)]
 """(rules, policies, deals searched): the random runs are long enough to hold redeals."""
 DSK_CARD_FIELDS = [KO.HAND, KO.LEGAL, KO.OUT, KO.DISCARDED, KO.SKAT] \
     + [KO.FR_PLAYED + s for s in range(3)] + [KO.PLAYED + s for s in range(3)]

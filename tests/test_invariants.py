@@ -332,10 +332,11 @@ def doko_duell_invariants(batch: Batch, rules: dict) -> None:
 
 
 def _doko_skat_tricks(plays: list[list[int]], holding: list[int], table: int, leader: int
-                      ) -> tuple[list[int], list[int], int]:
+                      ) -> tuple[list[int], list[int], int, list[int]]:
     """Play out ``plays`` (3 per trick) from ``leader``: each card held and legal, the winner
-    leads next. Returns the card points and tricks per seat and the last trick's winner."""
-    points, tricks = [0, 0, 0], [0, 0, 0]
+    leads next. Returns the card points and tricks per seat, the last trick's winner and the
+    cards of the tricks each seat took."""
+    points, tricks, won = [0, 0, 0], [0, 0, 0], [0, 0, 0]
     eff, strength, masks = dv.EFF[table], dv.STRENGTH[table], dv.SUIT_MASKS[table]
     for k in range(0, len(plays), 3):
         trick = []
@@ -349,7 +350,8 @@ def _doko_skat_tricks(plays: list[list[int]], holding: list[int], table: int, le
         leader = (leader + trick_winner(np.array(trick, np.int64), 3, eff, strength)) % 3
         points[leader] += int(dv.POINTS[trick].sum())
         tricks[leader] += 1
-    return points, tricks, leader
+        won[leader] |= sum(1 << c for c in trick)
+    return points, tricks, leader, won
 
 
 def doko_skat_invariants(batch: Batch, rules: dict) -> None:
@@ -362,7 +364,6 @@ def doko_skat_invariants(batch: Batch, rules: dict) -> None:
     and 1 to him, everyone 4); side totals and scores as ``settle`` has them."""
     c = batch.columns
     full = DOKO_DECK_48.full
-    team_all = rules["team_cards"] == "all"
     bridge_skat = rules["bridge_order"] == "skat"
     counts: Counter = Counter()
     for i, actions in enumerate(batch.actions):
@@ -386,12 +387,15 @@ def doko_skat_invariants(batch: Batch, rules: dict) -> None:
         rows = [[int(x) for x in r] for r in actions]
         plays = [r for r in rows if r[0] == A.PLAY]
         assert len(plays) == 45 and [r[0] for r in rows[:9]] == [A.PLAY] * 9
-        fr_points, fr_tricks, _ = _doko_skat_tricks(plays[:9], list(first), dv.table_of(fr_code, bridge_skat),
-                                                    forehand)
+        fr_points, fr_tricks, fr_last, fr_won = _doko_skat_tricks(
+            plays[:9], list(first), dv.table_of(fr_code, bridge_skat), forehand)
         assert [int(c[f"fr_points_{s}"][i]) for s in range(3)] == fr_points
         assert [int(c[f"fr_tricks_{s}"][i]) for s in range(3)] == fr_tricks
         # the teams: the holders of the turned-up card (among the cards team_cards looks at)
-        looked = [first[s] | (stocks[s] if team_all else 0) for s in range(3)]
+        looked = {"first_round": first, "all": [first[s] | stocks[s] for s in range(3)],
+                  "won": fr_won}[rules["team_cards"]]
+        assert [int(c[f"fr_copies_{s}"][i]) for s in range(3)] == [
+            bin(fr_won[s] & both).count("1") for s in range(3)]
         holders = [s for s in range(3) if looked[s] & both]
         lone = int(c["lone"][i])
         pair = sorted({0, 1, 2} - {lone})
@@ -436,9 +440,12 @@ def doko_skat_invariants(batch: Batch, rules: dict) -> None:
         for _, s, cards, _ in discard_rows:
             assert cards == discards[s] and cards & ~held[s] == 0
         assert [bin(d).count("1") for d in discards] == n_discard
-        # the main game from forehand; 240 card points in all
+        # the main game, led as main_lead says; 240 card points in all
         hands = [held[s] & ~discards[s] for s in range(3)]
-        points, tricks, _ = _doko_skat_tricks(plays[9:], hands, dv.table_of(code, bridge_skat), forehand)
+        leader = {"forehand": forehand, "first_round_winner": fr_last,
+                  "declarer": declarer if declarer >= 0 else forehand}[rules["main_lead"]]
+        points, tricks, _, _ = _doko_skat_tricks(plays[9:], hands, dv.table_of(code, bridge_skat),
+                                                 leader)
         assert hands == [0, 0, 0] and sum(tricks) == 12
         assert [int(c[f"points_{s}"][i]) for s in range(3)] == points
         assert [int(c[f"tricks_{s}"][i]) for s in range(3)] == tricks
@@ -486,7 +493,8 @@ RULE_SETS = {"skat": [{}, {"all_pass": "ramsch", "announcements": True, "lost_fa
                              "b_marker_mode": "v2", "tie_rule": "last_trick"},
                             {"equal_cards": "second_heart_ten", "tie_rule": "b_markers"}],
              "doko_skat": [{}, {"bridge_order": "skat", "team_cards": "all", "first_round_points": False,
-                            "zero_sum": True, "both_copies": "skat", "tie_special_points": False}]}
+                            "zero_sum": True, "both_copies": "skat", "tie_special_points": False},
+                           {"team_cards": "won", "main_lead": "declarer", "spitzen_of": "declarer"}]}
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

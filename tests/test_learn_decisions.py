@@ -192,7 +192,8 @@ def test_doko_skat_teaches_its_first_round_from_the_kernels_view() -> None:
         state = np.zeros(cp.LENGTH, np.int64)
         cp.start_first_round(state, (col["dealer"] + 1) % 3, col["turned_up"],
                              np.array([col[f"first_round_{s}"] for s in range(3)], np.uint64),
-                             col["team_cards"], int(col["first_round_points"]), col["bridge_order"])
+                             col["team_cards"], int(col["first_round_points"]), col["bridge_order"],
+                             col["main_lead"])
         cards = [int(r[2]) for r in batch.actions[i] if r[0] == A.PLAY][:cp.FIRST_ROUND_CARDS]
         rows = iter(mine[:n])
         for k, card in enumerate(cards):

@@ -78,9 +78,12 @@ def redeal_deal(seat: int) -> int:
 # --- the score, as the engine settles it ----------------------------------------------------
 
 READINGS = GAME.rules({"both_copies": "skat", "spitzen": "ranks", "tie_special_points": False})
+REVISION_4 = GAME.rules({"team_cards": "won", "main_lead": "first_round_winner",
+                         "spitzen_of": "declarer"})
 
 
-@pytest.mark.parametrize("rules", [DEFAULT, ZERO_SUM, READINGS], ids=["default", "zero_sum", "readings"])
+@pytest.mark.parametrize("rules", [DEFAULT, ZERO_SUM, READINGS, REVISION_4],
+                         ids=["default", "zero_sum", "readings", "revision_4"])
 @pytest.mark.parametrize("policy", ["random", "heuristic"])
 def test_the_score_breakdown_arrives_at_the_engines_value_and_scores(rules: dict, policy: str) -> None:
     n = 2000
@@ -104,7 +107,10 @@ def test_the_score_breakdown_arrives_at_the_engines_value_and_scores(rules: dict
         kinds["by_rank"] += any("Spitzen by rank" in line for line in lines)
         kinds["special"] += any("special point" in line for line in lines)
         kinds["with_skat"] += any("turned-up cards with the skat" in line for line in lines)
+        kinds["own"] += any("Spitzen of the declarer's own cards" in line for line in lines)
+        kinds["took_both"] += any("took both turned-up cards" in line for line in lines)
     assert kinds["spitzen"] > 100 and kinds["special"] > 100, kinds
+    assert (kinds["own"] > 100) == (kinds["took_both"] > 10) == (rules is REVISION_4), kinds
     assert (kinds["by_rank"] > 100) == (rules is READINGS) and kinds["by_rank"] <= kinds["spitzen"]
     assert (kinds["with_skat"] > 0) == (rules is READINGS), kinds
     if policy == "random":
@@ -237,6 +243,41 @@ def test_each_heuristic_decision_is_offered_and_replays_the_same_deal() -> None:
                 assert moment.columns[key][0] == ref.columns[key][0]
 
 
+def test_the_screen_says_who_took_the_turned_up_cards_and_who_leads() -> None:
+    """Under ``team_cards = won`` each first-round question shows the copies each seat has
+    taken so far, the teams' rule; under ``main_lead = first_round_winner`` the questions
+    between the rounds name the last trick's taker as the main game's leader, and the
+    main game's first trick is his lead."""
+    checked: Counter[str] = Counter()
+    for seed, seat in [(seed, seat) for seed in range(6) for seat in range(3)]:
+        table = Table(GAME, REVISION_4, seed, 0, seat, "heuristic")
+        screen = DokoSkatScreen(GAME, REVISION_4, seat, 0)
+        while (view := table.moment().view) is not None:
+            lines = screen.view_lines(view)
+            taken = ", ".join(f"{screen.player_name(p)} {int(view[O.FR_COPIES + p])}" for p in range(3))
+            assert f"Copies of the turned-up card taken in the first round (their takers are the " \
+                   f"team): {taken}" in lines
+            leads = [line for line in lines if line.startswith("The main game is led by")]
+            if view[O.PHASE] == PH_FIRST_ROUND:
+                assert not leads
+                checked["first round"] += 1
+            elif view[O.PHASE] in (PH_DECLARE, PH_DISCARD):
+                assert leads == [f"The main game is led by {screen.player_name(int(view[O.FR_LAST]))}, "
+                                 "who took the first round's last trick"]
+                checked["between"] += 1
+            elif view[O.TRICK_NO] == 0:
+                assert int(view[O.TRICK_LEADER]) == int(view[O.FR_LAST])
+                checked["first trick"] += 1
+            question = screen.question(view)
+            if view[O.PHASE] == PH_DISCARD:
+                got = answer(question, " ".join(DECK.name_list(int(view[O.HAND]))[:int(view[O.N_DISCARD])]))
+                assert isinstance(got, tuple)
+                table.decide(got)
+            else:
+                table.decide(question.choices[0].row)
+    assert checked["first round"] >= 40 and checked["between"] >= 5 and checked["first trick"] >= 10, checked
+
+
 def declaration_view(seat: int) -> np.ndarray:
     """The observation of the first deal (seeds from 0) where ``seat`` is asked for a game."""
     for seed in range(50):
@@ -314,8 +355,8 @@ def test_a_wrong_entry_is_refused_and_asked_again(tmp_path: Path) -> None:
 
 # --- hidden information on the screen -------------------------------------------------------
 
-@pytest.mark.parametrize("rules", [DEFAULT, GAME.rules({"team_cards": "all", "bridge_order": "skat"})],
-                         ids=["default", "all_skat"])
+@pytest.mark.parametrize("rules", [DEFAULT, GAME.rules({"team_cards": "all", "bridge_order": "skat"}),
+                                   REVISION_4], ids=["default", "all_skat", "revision_4"])
 def test_the_screen_never_shows_a_hidden_card(tmp_path: Path, rules: dict) -> None:
     """At every question, and at the end, the text said so far names only cards the person
     may know then: his first-round cards, his stock once the first round is over, the skat

@@ -49,10 +49,12 @@ from sim.games.doko_skat.observation import PH_FIRST_ROUND, PH_PLAY
 from sim.games.doko_skat.values import (
     BOTH_COPIES,
     SPITZEN,
+    SPITZEN_OF,
     SUIT_MASKS,
     both_copies_at,
     copies,
     spitzen,
+    spitzen_count,
     teams,
 )
 from sim.trace import replay_file, write_trace
@@ -61,10 +63,11 @@ GAME = G.GAME
 S = cp.S
 FULL = (1 << 48) - 1
 SHOWN = [("TO_MOVE", "DONE"), ("ROUND", "N_TRICKS"), ("FOREHAND", "DECLARER"), ("REDEAL", "OUT"),
-         ("TEAM_ALL", "BRIDGE_SKAT")]
+         ("TEAM_CARDS", "MAIN_LEAD")]
 """State blocks the observation determines: a world must hold the true state's values."""
 RULES: list[dict] = [{}, {"team_cards": "all"},
-         {"team_cards": "all", "bridge_order": "skat", "first_round_points": False}]
+         {"team_cards": "all", "bridge_order": "skat", "first_round_points": False},
+         {"team_cards": "won", "main_lead": "first_round_winner", "spitzen_of": "declarer"}]
 
 
 def bits(mask: int) -> list[int]:
@@ -92,10 +95,10 @@ def first_round_state(col: dict, resolved: dict) -> np.ndarray:
     ``col`` under rules ``resolved``): the first-round hands, with the true stocks and skat
     behind the card-play state."""
     state = np.zeros(sd.LENGTH, np.int64)
-    bridge_skat, team_all, counts = G.rule_flags(resolved)
+    bridge_skat, team_cards, counts, main_lead = G.rule_flags(resolved)
     cp.start_first_round(state, (col["dealer"] + 1) % 3, col["turned_up"],
                          np.array([col[f"first_round_{s}"] for s in range(3)], np.uint64),
-                         team_all, counts, bridge_skat)
+                         team_cards, counts, bridge_skat, main_lead)
     for s in range(3):
         state[sd.STOCKS + s] = col[f"stock_{s}"]
     state[sd.SKAT_DEALT] = col["skat"]
@@ -203,7 +206,7 @@ def check_world(world: np.ndarray, state: np.ndarray, seat: int, obs: np.ndarray
         stocks = stocks_of(world)
         fr_hands = np.array([int(world[S.FR_PLAYED + s]) for s in range(3)], np.uint64)
         assert teams(fr_hands, np.array(stocks, np.uint64), int(state[S.TURNED_UP]),
-                     int(state[S.TEAM_ALL])) == lone
+                     int(state[S.TEAM_CARDS]), world[S.FR_COPIES:S.FR_COPIES + 3]) == lone
         if redealt:
             assert [ones(cards_of(world, s) & nine_of(world)) for s in range(3)] == [
                 1 if s == lone else 4 for s in range(3)]
@@ -216,10 +219,12 @@ def check_world(world: np.ndarray, state: np.ndarray, seat: int, obs: np.ndarray
             for s in range(3):
                 if (s == lone) == (declarer == lone):
                     side |= cards_of(world, s)
-            for ranks in range(2):
-                assert world[S.SPITZEN + ranks] == spitzen(np.uint64(side), int(state[S.TABLE]), ranks)
+            for of, cards in enumerate((side, cards_of(world, declarer))):
+                for ranks in range(2):
+                    assert world[S.SPITZEN + 2 * of + ranks] == spitzen(
+                        np.uint64(cards), int(state[S.TABLE]), ranks)
             if seat == lone == declarer:
-                assert world[S.SPITZEN:S.SPITZEN + 2].tolist() == state[S.SPITZEN:S.SPITZEN + 2].tolist()
+                assert world[S.SPITZEN:S.SPITZEN + 4].tolist() == state[S.SPITZEN:S.SPITZEN + 4].tolist()
     assert sum(ones(p) for p in parts) == 48 and np.bitwise_or.reduce(parts) == FULL
 
 
@@ -228,7 +233,8 @@ def check_world(world: np.ndarray, state: np.ndarray, seat: int, obs: np.ndarray
 @pytest.mark.parametrize("rules, policies, seed, n", [
     (RULES[0], ["heuristic"] * 3, 31, 25), (RULES[1], ["random"] * 3, 32, 25),
     (RULES[2], ["random", "heuristic", "random"], 33, 25),
-    (RULES[0], ["random"] * 3, 1, -3), (RULES[1], ["random"] * 3, 1, -3)])
+    (RULES[0], ["random"] * 3, 1, -3), (RULES[1], ["random"] * 3, 1, -3),
+    (RULES[3], ["heuristic", "random", "heuristic"], 34, 25)])
 def test_every_world_is_consistent_with_the_observation(rules: dict, policies: list[str],
                                                         seed: int, n: int) -> None:
     """``n`` deals from the first; -n: ``n`` redeals."""
@@ -354,7 +360,8 @@ def enumerate_main(obs: np.ndarray, full: bool, bind: bool = True) -> Counter[tu
             stocks = np.array([world_cards[s] & ~nine & ~(copies_in_skat if s == lone else 0)
                                for s in range(3)], np.uint64)
             if ways and (not bind or teams(fr_hands, stocks, int(obs[O.TURNED_UP]),
-                                           int(obs[O.TEAM_ALL])) == lone):
+                                           int(obs[O.TEAM_CARDS]),
+                                           obs[O.FR_COPIES:O.FR_COPIES + 3]) == lone):
                 out[(*key, ones(copies_in_skat))] += ways
 
     def deal(cards: list[int], k: int, got: list[int]) -> None:
@@ -516,11 +523,13 @@ def test_states_differing_in_unseen_cards_give_the_same_worlds_and_decisions() -
 def test_the_defaults_the_value_scores_under_are_the_options_defaults() -> None:
     defaults = GAME.rules()
     assert sd.DEFAULT_BOTH_COPIES == BOTH_COPIES.index(defaults["both_copies"])
-    assert sd.DEFAULT_RANKS == SPITZEN.index(defaults["spitzen"])
+    assert sd.DEFAULT_SPITZEN == spitzen_count(SPITZEN_OF.index(defaults["spitzen_of"]),
+                                               SPITZEN.index(defaults["spitzen"]))
     assert sd.DEFAULT_TIE_SPECIAL == int(defaults["tie_special_points"])
     assert sd.DEFAULT_ZERO_SUM == defaults["zero_sum"]
     scoring = {name for name, option in GAME.options.by_name.items() if option.scoring_only}
-    assert scoring == {"both_copies", "spitzen", "tie_special_points", "zero_sum", *G.BAND_OPTIONS}
+    assert scoring == {"both_copies", "spitzen", "spitzen_of", "tie_special_points", "zero_sum",
+                       *G.BAND_OPTIONS}
     assert G.rule_bands(defaults) == sd.BAND_POINTS
 
 

@@ -28,7 +28,7 @@ from sim.games.doko_skat.values import declaration_order, teams
 GAME = G.GAME
 S = cp.S
 FULL = (1 << 48) - 1
-SHOWN = [("FOREHAND", "DECLARER"), ("REDEAL", "OUT"), ("TEAM_ALL", "BRIDGE_SKAT")]
+SHOWN = [("FOREHAND", "DECLARER"), ("REDEAL", "OUT"), ("TEAM_CARDS", "MAIN_LEAD")]
 """State blocks the observation shows: a world holds the true state's values."""
 
 
@@ -110,7 +110,8 @@ def check_world(world: np.ndarray, true: np.ndarray, obs: np.ndarray, index: int
     first_round = np.array(true[S.FR_PLAYED:S.FR_PLAYED + 3], np.uint64)
     stocks = np.array([held[s] & ~nine & ~(skat if s == lone else 0) for s in range(3)],
                       np.uint64)
-    assert teams(first_round, stocks, int(obs[O.TURNED_UP]), int(obs[O.TEAM_ALL])) == lone
+    assert teams(first_round, stocks, int(obs[O.TURNED_UP]), int(obs[O.TEAM_CARDS]),
+                 obs[O.FR_COPIES:O.FR_COPIES + 3]) == lone
     stage = sd.DECLARING if obs[O.PHASE] == PH_DECLARE else (
         sd.REDEAL_DISCARD if redealt else sd.LONE_DISCARD)
     assert world[sd.STAGE] == stage and world[sd.NEXT] == (index if stage != sd.LONE_DISCARD else 0)

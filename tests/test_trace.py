@@ -1320,6 +1320,10 @@ DSK_RULES = {
     "mixed": (["random", "heuristic", "random"], {"first_round_points": False, "zero_sum": True,
                                                   "both_copies": "stock", "spitzen": "ranks",
                                                   "tie_special_points": False}),
+    "heuristic_revision_4": (["heuristic"] * 3, {"team_cards": "won", "main_lead": "first_round_winner",
+                                                 "spitzen_of": "declarer"}),
+    "random_revision_4": (["random"] * 3, {"team_cards": "won", "main_lead": "declarer",
+                                           "spitzen_of": "declarer", "spitzen": "ranks"}),
 }
 DSK_DEALS = 250
 DSK_CARDS = ["stock", "skat", "turned_up", "first_round_hands"]
@@ -1328,7 +1332,8 @@ DSK_ACTION_FIELDS = {"play": {"card", "from"}, "declare": {"game", "trump"}, "pa
 DSK_RESULT_FIELDS = ["pair", "lone", "declarer", "declaring_side", "game", "trump", "side_points",
                      "first_round_tricks", "special_points", "spitzen", "winner_side", "scores"]
 DSK_EXTRA_RESULT = ["first_round_game", "first_round_trump", "nobody_declared", "declarer_turn",
-                    "lone_both", "lone_both_by", "spitzen_copies", "spitzen_ranks", "tie", "value",
+                    "lone_both", "lone_both_by", "first_round_copies", "spitzen_copies",
+                    "spitzen_ranks", "spitzen_declarer_copies", "spitzen_declarer_ranks", "tie", "value",
                     "points", "tricks", "first_round_points",
                     "discard_points", "discards"]
 
@@ -1403,9 +1408,10 @@ def dsk_points(cards: list[str]) -> int:
 
 
 def dsk_tricks(plays: list[dict[str, Any]], leader: int, hands: list[list[str]],
-               orders: tuple[list[str], str]) -> tuple[list[int], list[int]]:
+               orders: tuple[list[str], str]) -> tuple[list[int], list[int], list[list[str]], int]:
     """Play tricks by hand: each card from its seat's hand, in turn, following the led
-    card's effective suit when it can; card points and tricks per seat."""
+    card's effective suit when it can; card points, tricks and the cards taken per seat,
+    and who took the last trick."""
     trumps, plain = orders
 
     def suit(c: str) -> str:
@@ -1417,6 +1423,7 @@ def dsk_tricks(plays: list[dict[str, Any]], leader: int, hands: list[list[str]],
         return 50 - plain.index(c[1]) if c[0] == led else -1
 
     points, tricks = [0, 0, 0], [0, 0, 0]
+    taken: list[list[str]] = [[], [], []]
     assert len(plays) % 3 == 0
     for t in range(0, len(plays), 3):
         trick = plays[t:t + 3]
@@ -1433,8 +1440,9 @@ def dsk_tricks(plays: list[dict[str, Any]], leader: int, hands: list[list[str]],
         leader = trick[best]["seat"]
         points[leader] += dsk_points(cards)
         tricks[leader] += 1
+        taken[leader] += cards
     assert hands == [[], [], []]
-    return points, tricks
+    return points, tricks, taken, leader
 
 
 def dsk_spitzen(cards: list[str], trumps: list[str], reading: str) -> int:
@@ -1466,9 +1474,10 @@ def dsk_by_hand(obj: dict[str, Any]) -> dict[str, Any]:
     first = [list(h) for h in cards["first_round_hands"]]
     assert turned in [c for h in first for c in h]
     fr_game, fr_trump = dsk_game_of(turned)
-    fr_points, fr_tricks = dsk_tricks(acts[:9], forehand, [list(h) for h in first],
-                                      dsk_orders(fr_game, fr_trump, rules["bridge_order"]))
-    looked = [first[s] + (cards["stock"][s] if rules["team_cards"] == "all" else []) for s in range(3)]
+    fr_points, fr_tricks, fr_taken, fr_last = dsk_tricks(
+        acts[:9], forehand, [list(h) for h in first], dsk_orders(fr_game, fr_trump, rules["bridge_order"]))
+    looked = {"first_round": first, "all": [first[s] + cards["stock"][s] for s in range(3)],
+              "won": fr_taken}[rules["team_cards"]]
     holders = [s for s in range(3) if turned in looked[s]]
     lone = holders[0] if len(holders) == 1 else 3 - sum(holders)
     pair = sorted({0, 1, 2} - {lone})
@@ -1513,7 +1522,9 @@ def dsk_by_hand(obj: dict[str, Any]) -> dict[str, Any]:
         discards[seat] = act["cards"]
     assert [len(h) for h in hands] == [12, 12, 12]
     orders = dsk_orders(game, trump, rules["bridge_order"])
-    points, tricks = dsk_tricks(acts[k:], forehand, [list(h) for h in hands], orders)
+    leader = {"forehand": forehand, "first_round_winner": fr_last,
+              "declarer": forehand if declarer is None else declarer}[rules["main_lead"]]
+    points, tricks, _, _ = dsk_tricks(acts[k:], leader, [list(h) for h in hands], orders)
     assert len(acts) == k + 36
     side_of = ["lone" if s == lone else "pair" for s in range(3)]
     side_points = {"pair": 0, "lone": 0}
@@ -1528,16 +1539,21 @@ def dsk_by_hand(obj: dict[str, Any]) -> dict[str, Any]:
     if declarer is None:
         special = {"pair": 0, "lone": 0}
     declaring = side_of[declarer] if declarer is not None else None
-    spitzen = {"copies": 0, "ranks": 0}
+    spitzen = {(of, reading): 0 for of in ("side", "declarer") for reading in ("copies", "ranks")}
     if declaring is not None:
-        held = [c for s in range(3) if side_of[s] == declaring
-                for c in cards["stock"][s] + (cards["skat"] if s == lone else [])]
-        spitzen = {reading: dsk_spitzen(held, orders[0], reading) for reading in spitzen}
+        held = {of: [c for s in range(3) if (side_of[s] == declaring if of == "side" else s == declarer)
+                     for c in cards["stock"][s] + (cards["skat"] if s == lone else [])]
+                for of in ("side", "declarer")}
+        spitzen = {(of, reading): dsk_spitzen(held[of], orders[0], reading) for of, reading in spitzen}
     return {"pair": pair, "lone": lone, "declarer": declarer, "declaring_side": declaring,
             "game": game, "trump": trump, "side_points": side_points,
             "first_round_tricks": fr_tricks, "special_points": special,
-            "spitzen": spitzen[rules["spitzen"]], "spitzen_copies": spitzen["copies"],
-            "spitzen_ranks": spitzen["ranks"], "first_round_game": fr_game,
+            "spitzen": spitzen[rules["spitzen_of"], rules["spitzen"]],
+            "spitzen_copies": spitzen["side", "copies"], "spitzen_ranks": spitzen["side", "ranks"],
+            "spitzen_declarer_copies": spitzen["declarer", "copies"],
+            "spitzen_declarer_ranks": spitzen["declarer", "ranks"],
+            "first_round_copies": [fr_taken[s].count(turned) for s in range(3)],
+            "first_round_game": fr_game,
             "first_round_trump": fr_trump, "nobody_declared": declarer is None,
             "lone_both": lone_both, "lone_both_by": lone_both_by, "points": points,
             "tricks": tricks, "first_round_points": fr_points, "discard_points": discard_points,
@@ -1642,10 +1658,13 @@ def test_doko_skat_fields_match_the_columns(dsk_traces: dict[str, Path]) -> None
             for key, column in (("spitzen", "spitzen"), ("value", "value"), ("tie", "tie"),
                                 ("nobody_declared", "nobody_declared"), ("lone_both", "lone_both"),
                                 ("spitzen_copies", "spitzen_copies"),
-                                ("spitzen_ranks", "spitzen_ranks")):
+                                ("spitzen_ranks", "spitzen_ranks"),
+                                ("spitzen_declarer_copies", "spitzen_declarer_copies"),
+                                ("spitzen_declarer_ranks", "spitzen_declarer_ranks")):
                 assert r[key] == col[column] and type(r[key]) is (bool if cols[column].dtype == bool
                                                                   else int)
             for key, column in (("scores", "score"), ("first_round_tricks", "fr_tricks"),
+                                ("first_round_copies", "fr_copies"),
                                 ("first_round_points", "fr_points"), ("points", "points"),
                                 ("tricks", "tricks")):
                 assert r[key] == [col[f"{column}_{s}"] for s in range(3)], key

@@ -57,6 +57,15 @@ GOLDEN: dict[str, dict[str, Any]] = {
                                    rules={"bridge_order": "skat", "team_cards": "all",
                                           "first_round_points": False, "zero_sum": True},
                                    policies=["random"] * 3),
+    "doko_skat_heuristic_revision_4.jsonl": dict(
+        game="doko_skat", seed=7, first=0, deals=15,
+        rules={"team_cards": "won", "main_lead": "first_round_winner", "spitzen_of": "declarer"},
+        policies=["heuristic"] * 3),
+    "doko_skat_random_revision_4.jsonl": dict(
+        game="doko_skat", seed=7, first=0, deals=15,
+        rules={"team_cards": "won", "main_lead": "declarer", "spitzen_of": "declarer",
+               "spitzen": "ranks"},
+        policies=["random"] * 3),
 }
 """Each golden file and how it is made."""
 

@@ -17,11 +17,12 @@ observation's own order (``sim.games.doko_skat.observation``: the trick in play,
 seat played in each round, tricks and card points per seat, voids in each round, the
 turned-up card and the games and trick tables, the teams, the declarer, the redeal, the
 cards out), the rules the card play follows (``team_cards``, ``first_round_points``,
-``bridge_order``), then what one seat alone sees (``DISCARDS`` per seat, the ``SKAT`` the
-lone player took) and what the settlement needs besides (``SPITZEN`` by either reading,
-``BOTH_AT``). ``observe`` copies the shared part block by block.
+``bridge_order``, ``main_lead``), then what one seat alone sees (``DISCARDS`` per seat, the
+``SKAT`` the lone player took) and what the settlement needs besides (``SPITZEN`` by every
+reading, ``BOTH_AT``). ``observe`` copies the shared part block by block.
 
-The scoring-only rules (``both_copies``, ``spitzen``, ``tie_special_points``, ``zero_sum``)
+The scoring-only rules (``both_copies``, ``spitzen``, ``spitzen_of``, ``tie_special_points``,
+``zero_sum``)
 are no part of the state: it holds what the cards decided under every reading, and
 ``settlement`` takes the readings.
 
@@ -52,10 +53,15 @@ from sim.games.doko_skat.values import (
     GRAND,
     JIT,
     JIT_NRT,
+    LEAD_DECLARER,
+    LEAD_FIRST_ROUND_WINNER,
     LONE,
     N_CARDS,
+    N_KINDS,
+    N_SPITZEN_COUNTS,
     PAIR,
     POINTS,
+    SPITZEN_COLUMNS,
     STRENGTH,
     SUIT_MASKS,
     TRICKS,
@@ -68,6 +74,7 @@ from sim.games.doko_skat.values import (
     side_points,
     special_points,
     spitzen,
+    spitzen_count,
     table_of,
 )
 from sim.tricks import legal_mask, trick_winner
@@ -99,6 +106,8 @@ class State(NamedTuple):
     FR_POINTS: int = 3
     VOIDS: int = 3
     FR_VOIDS: int = 3
+    FR_COPIES: int = 3
+    FR_LAST: int = 1
     TURNED_UP: int = 1
     FR_GAME: int = 1
     FR_TABLE: int = 1
@@ -111,23 +120,24 @@ class State(NamedTuple):
     SECOND_TURNED_UP: int = 1
     OUT: int = 1
     # the rules, in the observation's order
-    TEAM_ALL: int = 1
+    TEAM_CARDS: int = 1
     COUNT_FIRST_ROUND: int = 1
     BRIDGE_SKAT: int = 1
+    MAIN_LEAD: int = 1
     # one seat's own
     DISCARDS: int = 3
     SKAT: int = 1
     # the settlement's besides
-    SPITZEN: int = 2
-    """The declaring side's Spitzen, undoubled, by copies and by ranks (``spitzen``'s codes;
-    0 without a declaring side)."""
+    SPITZEN: int = N_SPITZEN_COUNTS
+    """The Spitzen, undoubled, of the declaring side and of the declarer alone, by copies
+    and by ranks (at ``spitzen_count(own, ranks)``; 0 without a declaring side)."""
     BOTH_AT: int = 1
     """Where the lone player's cards first hold both turned-up cards (``both_copies_at``)."""
 
 
 S, LENGTH = offsets(State)
 
-_SHOWN = (("FOREHAND", "DECLARER"), ("REDEAL", "OUT"), ("TEAM_ALL", "BRIDGE_SKAT"))
+_SHOWN = (("FOREHAND", "DECLARER"), ("REDEAL", "OUT"), ("TEAM_CARDS", "MAIN_LEAD"))
 """The state's blocks that ``observe`` copies as they are: each lies as in the observation."""
 for _first, _last in _SHOWN:
     _names = State._fields[State._fields.index(_first):State._fields.index(_last) + 1]
@@ -154,10 +164,12 @@ def _round(state, which, tricks, leader):
 
 
 @numba.njit(**JIT)
-def start_first_round(state, forehand, turned_up, hands, team_all, count_first_round, bridge_skat):
+def start_first_round(state, forehand, turned_up, hands, team_cards, count_first_round, bridge_skat,
+                      main_lead):
     """The position before the first round's first trick: each seat holds his three
     first-round cards (``hands``), the turned-up card (a kind, 0-23: both copies look the
-    same) sets the game, forehand leads; the rules' flags as the kernel reads them."""
+    same) sets the game, forehand leads; the rules as the kernel reads them (``team_cards``'
+    and ``main_lead``'s codes, the flags of ``first_round_points`` and ``bridge_order``)."""
     state[:] = 0
     for s in range(3):
         state[S.HANDS + s] = np.int64(hands[s])
@@ -171,9 +183,11 @@ def start_first_round(state, forehand, turned_up, hands, team_all, count_first_r
     state[S.LONE] = -1
     state[S.DECLARER] = -1
     state[S.SECOND_TURNED_UP] = -1
-    state[S.TEAM_ALL] = team_all
+    state[S.FR_LAST] = -1
+    state[S.TEAM_CARDS] = team_cards
     state[S.COUNT_FIRST_ROUND] = count_first_round
     state[S.BRIDGE_SKAT] = bridge_skat
+    state[S.MAIN_LEAD] = main_lead
     _round(state, PH_FIRST_ROUND, FIRST_ROUND_TRICKS, forehand)
 
 
@@ -221,20 +235,45 @@ def put_away(state, seat, cards):
 
 
 @numba.njit(**JIT)
-def start_main_game(state):
-    """The position before the main game's first trick: forehand leads; a declaring side's
-    Spitzen are counted on its cards (its hands and discards, the skat included), by
-    copies and by ranks."""
+def count_spitzen(state):
+    """Count the declaring side's Spitzen and the declarer's own by every reading
+    (``SPITZEN``) on each seat's main-game cards, held, played or put away (the skat
+    included)."""
     declarer = state[S.DECLARER]
-    if declarer >= 0:
-        lone = state[S.LONE]
-        cards = np.uint64(0)
-        for s in range(3):
-            if (s == lone) == (declarer == lone):
-                cards |= np.uint64(state[S.HANDS + s] | state[S.DISCARDS + s])
-        for ranks in range(2):
-            state[S.SPITZEN + ranks] = spitzen(cards, state[S.TABLE], ranks)
-    _round(state, PH_PLAY, TRICKS, state[S.FOREHAND])
+    if declarer < 0:
+        return
+    lone = state[S.LONE]
+    side = np.uint64(0)
+    own = np.uint64(0)
+    for s in range(3):
+        cards = np.uint64(state[S.HANDS + s] | state[S.PLAYED + s] | state[S.DISCARDS + s])
+        if (s == lone) == (declarer == lone):
+            side |= cards
+        if s == declarer:
+            own = cards
+    for ranks in range(2):
+        state[S.SPITZEN + spitzen_count(0, ranks)] = spitzen(side, state[S.TABLE], ranks)
+        state[S.SPITZEN + spitzen_count(1, ranks)] = spitzen(own, state[S.TABLE], ranks)
+
+
+@numba.njit(inline="always", **JIT)
+def main_leader(state):
+    """Who leads the main game (``main_lead``): forehand; the taker of the first round's
+    last trick; or the declarer (forehand when nobody declared)."""
+    rule = state[S.MAIN_LEAD]
+    if rule == LEAD_FIRST_ROUND_WINNER:
+        return state[S.FR_LAST]
+    if rule == LEAD_DECLARER and state[S.DECLARER] >= 0:
+        return state[S.DECLARER]
+    return state[S.FOREHAND]
+
+
+@numba.njit(**JIT)
+def start_main_game(state):
+    """The position before the main game's first trick: ``main_leader`` leads; the Spitzen
+    are counted on the cards (``count_spitzen``: hands and discards, the skat included)."""
+    count_spitzen(state)
+    _round(state, PH_PLAY, TRICKS, main_leader(state))
 
 
 # --- the tricks ----------------------------------------------------------------------------
@@ -294,7 +333,15 @@ def _trick_taken(state, main, table):
     state[(S.POINTS if main else S.FR_POINTS) + winner] += won
     state[(S.TRICKS if main else S.FR_TRICKS) + winner] += 1
     state[S.TO_MOVE] = winner
-    if state[S.TRICK_NO] + 1 == state[S.N_TRICKS]:
+    last = state[S.TRICK_NO] + 1 == state[S.N_TRICKS]
+    if not main:
+        turned = state[S.TURNED_UP]
+        for k in range(3):
+            if cards[k] % N_KINDS == turned:
+                state[S.FR_COPIES + winner] += 1
+        if last:
+            state[S.FR_LAST] = winner
+    if last:
         state[S.DONE] = 1
     else:
         state[S.TRICK_NO] += 1
@@ -323,8 +370,8 @@ def observe(state, seat, obs):
     obs[O.DISCARDED] = state[S.DISCARDS + seat]
     obs[O.SKAT] = state[S.SKAT] if seat == state[S.LONE] else 0
     obs[O.N_DISCARD] = 0
-    for k in range(O.BRIDGE_SKAT + 1 - O.TEAM_ALL):
-        obs[O.TEAM_ALL + k] = state[S.TEAM_ALL + k]
+    for k in range(O.MAIN_LEAD + 1 - O.TEAM_CARDS):
+        obs[O.TEAM_CARDS + k] = state[S.TEAM_CARDS + k]
 
 
 @numba.njit(inline="always", **JIT)
@@ -351,7 +398,8 @@ def playout(state, pols, rngs, net):
 def lone_both(state, both_copies):
     """Whether the lone player holds both turned-up cards under ``both_copies`` reading
     ``both_copies`` (a code, ``holds_both``)."""
-    return holds_both(state[S.BOTH_AT], both_copies, state[S.TEAM_ALL])
+    return holds_both(state[S.BOTH_AT], both_copies, state[S.TEAM_CARDS],
+                      state[S.FR_COPIES + state[S.LONE]])
 
 
 @numba.njit(inline="always", **JIT)
@@ -363,17 +411,18 @@ def earned(state, both_copies):
 
 
 @numba.njit(inline="always", **JIT)
-def side_spitzen(state, ranks):
-    """The declaring side's Spitzen, undoubled, by copies or (``ranks``) by ranks."""
-    return state[S.SPITZEN + ranks]
+def side_spitzen(state, counted):
+    """The Spitzen, undoubled, as counted at place ``counted`` (``spitzen_count``: of the
+    side or the declarer, by copies or ranks)."""
+    return state[S.SPITZEN + counted]
 
 
 @numba.njit(**JIT)
-def settlement(state, both_copies, ranks, tie_special, zero_sum, bands):
+def settlement(state, both_copies, counted, tie_special, zero_sum, bands):
     """The finished main game settled under the scoring rules (``both_copies``'s code, the
-    ``spitzen`` flag ``ranks``, ``tie_special_points``, ``zero_sum``, the ``points_band_*``
-    points ``bands``): ``(pair, lone, terms)``, each side's card points part by part
-    (``side_points``) and ``settle_terms``'s terms."""
+    Spitzen's place ``counted`` by ``spitzen_of`` and ``spitzen``, ``tie_special_points``,
+    ``zero_sum``, the ``points_band_*`` points ``bands``): ``(pair, lone, terms)``, each
+    side's card points part by part (``side_points``) and ``settle_terms``'s terms."""
     lone = state[S.LONE]
     declarer = state[S.DECLARER]
     pair_parts, lone_parts = side_points(
@@ -384,7 +433,7 @@ def settlement(state, both_copies, ranks, tie_special, zero_sum, bands):
     special_pair, special_lone = earned(state, both_copies)
     terms = settle_terms(
         pair_parts[0] + pair_parts[1] + pair_parts[2], lone_parts[0] + lone_parts[1] + lone_parts[2],
-        declaring, GAME_TYPE[state[S.GAME]] == GRAND, side_spitzen(state, ranks), special_pair,
+        declaring, GAME_TYPE[state[S.GAME]] == GRAND, side_spitzen(state, counted), special_pair,
         special_lone, tie_special, zero_sum, bands)
     return pair_parts, lone_parts, terms
 
@@ -395,7 +444,7 @@ FIRST_ROUND_CARDS = 3 * FIRST_ROUND_TRICKS
 
 
 def _opening(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
-             flags: tuple[int, int, int] | None
+             flags: tuple[int, int, int, int] | None
              ) -> tuple[np.ndarray, list[int], dict[str, Any]] | None:
     """Deal ``i``'s state before the first round's first trick, its recorded plays (both
     rounds') and its result columns as values; ``None`` for a deal that did not reach its
@@ -404,13 +453,14 @@ def _opening(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
     plays = [int(r[2]) for r in rows if r[0] == A.PLAY]
     if col["replay_error"] or len(plays) != FIRST_ROUND_CARDS + 3 * TRICKS:
         return None
-    played = (col["bridge_order"], col["team_cards"], int(col["first_round_points"]))
+    played = (col["bridge_order"], col["team_cards"], int(col["first_round_points"]),
+              col["main_lead"])
     if flags is not None and played != flags:
-        raise ValueError(f"deal {i} was played under other rules than those given "
-                         f"(its columns: bridge_order, team_cards, first_round_points {played})")
+        raise ValueError(f"deal {i} was played under other rules than those given (its columns: "
+                         f"bridge_order, team_cards, first_round_points, main_lead {played})")
     state = np.zeros(LENGTH, np.int64)
     start_first_round(state, (col["dealer"] + 1) % 3, col["turned_up"], _per_seat(col, "first_round"),
-                      played[1], played[2], played[0])
+                      played[1], played[2], played[0], played[3])
     return state, plays, col
 
 
@@ -419,7 +469,7 @@ def _per_seat(col: Mapping[str, Any], name: str) -> np.ndarray:
 
 
 def first_round(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
-                flags: tuple[int, int, int] | None = None) -> tuple[np.ndarray, Sequence[int]] | None:
+                flags: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, Sequence[int]] | None:
     """Deal ``i``'s state before the first round's first trick and the first round's recorded
     plays (``CardPlay.opening``: the round that decides the teams); ``None`` as ``start``."""
     opened = _opening(columns, i, rows, flags)
@@ -430,12 +480,13 @@ def first_round(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
 
 
 def start(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
-          flags: tuple[int, int, int] | None = None) -> tuple[np.ndarray, Sequence[int]] | None:
+          flags: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, Sequence[int]] | None:
     """Deal ``i``'s state before the main game's first trick, rebuilt from its result
     columns (the cards dealt, the teams, the declared game or the redeal, the discards, the
     rules the card play followed) and its first-round plays; and the main game's recorded
     plays. ``None`` for a deal that did not reach its end (a replay error, a person's stop).
-    The columns hold the rules (``bridge_order``, ``team_cards``, ``first_round_points``);
+    The columns hold the rules (``bridge_order``, ``team_cards``, ``first_round_points``,
+    ``main_lead``);
     ``flags``, the rules' as ``game.rule_flags`` reads them, if given, must be the same."""
     opened = _opening(columns, i, rows, flags)
     if opened is None:
@@ -459,7 +510,7 @@ def start(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
 def result(state: np.ndarray) -> dict[str, int]:
     """What a finished main game decides under every scoring rule, by result column: each
     seat's card points and tricks, each side's discards and card points, the winning side
-    and the tie, the Spitzen by either reading and where the lone player's cards hold both
+    and the tie, the Spitzen by every reading and where the lone player's cards hold both
     turned-up cards (what the special points and the value are settled from,
     ``settlement``)."""
     # no scoring rule moves the winner
@@ -468,7 +519,7 @@ def result(state: np.ndarray) -> dict[str, int]:
     out.update({f"tricks_{s}": int(state[S.TRICKS + s]) for s in range(3)})
     out.update(discard_points_pair=int(pair[1]), discard_points_lone=int(lone[1]),
                points_pair=int(sum(pair)), points_lone=int(sum(lone)),
-               spitzen_copies=int(state[S.SPITZEN]), spitzen_ranks=int(state[S.SPITZEN + 1]),
+               **{name: int(state[S.SPITZEN + k]) for k, name in enumerate(SPITZEN_COLUMNS)},
                lone_both_by=int(state[S.BOTH_AT]), winner_side=int(terms[0]), tie=int(terms[1]))
     return out
 

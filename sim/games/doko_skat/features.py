@@ -5,7 +5,8 @@ His cards and legal cards, the cards each seat played in each round, the trick's
 order, the turned-up card, the cards out of the main game, his discards and (the lone
 player) the skat; the games and trick tables of both rounds, the
 lone player, the declarer and the forehand; the trick's leader, size and number, each seat's
-card points and tricks in both rounds, the suits each failed to follow, the rules of the
+card points and tricks in both rounds, the suits each failed to follow, the copies of the
+turned-up card each took in the first round and who took its last trick, the rules of the
 play, and which round is in play. The network plays the cards of both rounds: the first
 round's, which decide the teams, and the main game's (it is taught from both:
 ``CardPlay.opening`` and ``CardPlay.start``, ``sim.learn.decisions``).
@@ -31,7 +32,9 @@ FEATURES = spec(
      (SEAT, O.TRICK_LEADER, 3, 0, 0), (ONE_HOT, O.TRICK_N, 3, 0, 0), (ONE_HOT, O.TRICK_NO, 16, 0, 0),
      (BUCKET, O.POINTS, 49, 5, 1), (ONE_HOT, O.TRICKS, 17, 0, 1), (BUCKET, O.FR_POINTS, 20, 5, 1),
      (ONE_HOT, O.FR_TRICKS, 4, 0, 1), (MASK, O.VOIDS, 5, 0, 1), (MASK, O.FR_VOIDS, 5, 0, 1),
-     (MASK, O.TEAM_ALL, 1, 0, 0), (MASK, O.COUNT_FIRST_ROUND, 1, 0, 0), (MASK, O.BRIDGE_SKAT, 1, 0, 0)],
+     (ONE_HOT, O.FR_COPIES, 3, 0, 1), (SEAT, O.FR_LAST, 3, 0, 0),
+     (ONE_HOT, O.TEAM_CARDS, 3, 0, 0), (MASK, O.COUNT_FIRST_ROUND, 1, 0, 0), (MASK, O.BRIDGE_SKAT, 1, 0, 0),
+     (ONE_HOT, O.MAIN_LEAD, 3, 0, 0)],
     CARDS, Fields)
 """Doko-Skat's feature spec."""
 ROWS = FEATURES.rows

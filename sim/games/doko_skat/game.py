@@ -17,9 +17,9 @@ What the game is
 * Nobody declares: the 9 first-round cards are shuffled, the top one turned up sets the
   game, they are shuffled again and dealt 2 to each pair member, 1 to the lone player,
   2 to each pair member; everyone discards 4 (for his side).
-* Main game: 12 tricks; more card points wins; bands, Spitzen and special points
+* Main game: 12 tricks, led as ``main_lead`` says; more card points wins; bands, Spitzen and special points
   (``settle_terms``). Options: ``OPTIONS`` below; ``both_copies``, ``spitzen``,
-  ``tie_special_points``, ``zero_sum`` and the bands' points (``points_band_*``, options
+  ``spitzen_of``, ``tie_special_points``, ``zero_sum`` and the bands' points (``points_band_*``, options
   beyond the rule book, the seed's values by default) only score (no policy reads them), and
   ``rescore`` scores played deals under other values from their columns.
 
@@ -92,16 +92,22 @@ from sim.games.doko_skat.values import (
     JIT,
     JIT_NRT,
     LONE,
+    MAIN_LEAD,
     N_GAMES,
     N_KINDS,
+    N_SPITZEN_COUNTS,
     PAIR,
     SIDES,
     SPITZEN,
+    SPITZEN_COLUMNS,
+    SPITZEN_OF,
+    TEAM_CARDS,
     TRICKS,
     declaration_order,
     game_of_card,
     held_copies,
     settle_all,
+    spitzen_count,
     teams,
 )
 from sim.options import Option, OptionTable
@@ -127,19 +133,27 @@ points on top)."""
 OPTIONS = OptionTable([
     Option("bridge_order", "natural", ("natural", "skat"),
            "in a bridge every suit ranks A K Q J T 9 (natural) or A T K Q J 9 (skat)"),
-    Option("team_cards", "first_round", ("first_round", "all"),
+    Option("team_cards", "first_round", TEAM_CARDS,
            "a holder of the turned-up card has a copy among his three first-round cards; or "
-           "anywhere in his cards, his stock included"),
+           "anywhere in his cards, his stock included; or took a copy in a first-round trick "
+           "(won)"),
     Option("both_copies", "team_cards", BOTH_COPIES,
            "the lone player's special point for both copies of the turned-up card: both among "
            "the cards team_cards looks at; among his first-round cards and his stock; or "
            "among those and the skat he takes", scoring_only=True),
     Option("first_round_points", True, (True, False),
            "first-round tricks count for the side that took them (in a redeal for nobody)"),
+    Option("main_lead", "forehand", MAIN_LEAD,
+           "the main game's first trick is led by forehand, by the taker of the first round's "
+           "last trick, or by the declarer (forehand when nobody declared)", revision=4),
     Option("spitzen", "copies", SPITZEN,
            "the declaring side's consecutive top trumps: each copy one, up to the first copy "
            "it lacks; or each rank it holds a copy of one, up to the first rank it lacks "
            "entirely", scoring_only=True),
+    Option("spitzen_of", "side", SPITZEN_OF,
+           "the Spitzen are counted on the declaring side's cards, or on the declarer's own "
+           "(his main-game cards, and his discards if he is the lone player)",
+           scoring_only=True, revision=4),
     Option("tie_special_points", True, (True, False),
            "in a tie the non-declaring side scores 1 plus its first-round special points; "
            "false: 1 only (never Spitzen)", scoring_only=True),
@@ -155,10 +169,10 @@ OPTIONS = OptionTable([
           "the losers have 30-59", "the losers have under 30", "the losers have none"))),
 ])
 
-P_BRIDGE_ORDER, P_TEAM_CARDS, P_BOTH_COPIES, P_FIRST_ROUND_POINTS, P_SPITZEN, P_TIE_SPECIAL, \
-    P_ZERO_SUM = (OPTIONS.position(n) for n in (
-        "bridge_order", "team_cards", "both_copies", "first_round_points", "spitzen",
-        "tie_special_points", "zero_sum"))
+P_BRIDGE_ORDER, P_TEAM_CARDS, P_BOTH_COPIES, P_FIRST_ROUND_POINTS, P_MAIN_LEAD, P_SPITZEN, \
+    P_SPITZEN_OF, P_TIE_SPECIAL, P_ZERO_SUM = (OPTIONS.position(n) for n in (
+        "bridge_order", "team_cards", "both_copies", "first_round_points", "main_lead", "spitzen",
+        "spitzen_of", "tie_special_points", "zero_sum"))
 P_BAND = OPTIONS.position(BAND_OPTIONS[0])
 """Where each option's code lies in the kernel's parameters (``kernel_params``); band
 ``k``'s points (an integer option: its value) at ``P_BAND + k``."""
@@ -170,13 +184,13 @@ def _is(name: str, value: object) -> np.ndarray:
     return np.array([v == value for v in OPTIONS.by_name[name].allowed], np.int64)
 
 
-SKAT_ORDER, ALL_CARDS, FIRST_ROUND_COUNTS, SPITZEN_RANKS, TIE_SPECIAL, ZERO_SUM = (
-    _is("bridge_order", "skat"), _is("team_cards", "all"), _is("first_round_points", True),
-    _is("spitzen", "ranks"), _is("tie_special_points", True), _is("zero_sum", True))
-"""The rules' flags by option code: bridges in the skat order, team cards anywhere, the
-first-round tricks count, Spitzen by ranks, special points in a tie, zero sum.
-``both_copies``'s code is itself the reading the settlement takes (its values are
-``values.BOTH_COPIES``)."""
+SKAT_ORDER, FIRST_ROUND_COUNTS, SPITZEN_RANKS, SPITZEN_OWN, TIE_SPECIAL, ZERO_SUM = (
+    _is("bridge_order", "skat"), _is("first_round_points", True), _is("spitzen", "ranks"),
+    _is("spitzen_of", "declarer"), _is("tie_special_points", True), _is("zero_sum", True))
+"""The rules' flags by option code: bridges in the skat order, the first-round tricks count,
+Spitzen by ranks, Spitzen of the declarer's own cards, special points in a tie, zero sum.
+The codes of ``team_cards``, ``main_lead`` and ``both_copies`` are themselves what the
+kernel reads (their values are ``values.TEAM_CARDS``, ``MAIN_LEAD``, ``BOTH_COPIES``)."""
 
 
 def kernel_params(rules: dict) -> np.ndarray:
@@ -198,13 +212,20 @@ def rule_bands(rules: Mapping[str, Any]) -> tuple[int, ...]:
     return tuple(int(rules[name]) for name in BAND_OPTIONS)
 
 
-def rule_flags(rules: Mapping[str, Any]) -> tuple[int, int, int]:
-    """``(bridge_skat, team_all, first_round_counts)``: the card play's rules as the kernel
-    reads them from its parameters (and the state and the rule columns hold them), of
-    ``rules`` (the defaults where they name no value)."""
+def rule_flags(rules: Mapping[str, Any]) -> tuple[int, int, int, int]:
+    """``(bridge_skat, team_cards, first_round_counts, main_lead)``: the card play's rules as
+    the kernel reads them from its parameters (and the state and the rule columns hold
+    them), of ``rules`` (the defaults where they name no value)."""
     p = kernel_params(OPTIONS.resolve(dict(rules), NAME))
-    return (int(SKAT_ORDER[p[P_BRIDGE_ORDER]]), int(ALL_CARDS[p[P_TEAM_CARDS]]),
-            int(FIRST_ROUND_COUNTS[p[P_FIRST_ROUND_POINTS]]))
+    return (int(SKAT_ORDER[p[P_BRIDGE_ORDER]]), int(p[P_TEAM_CARDS]),
+            int(FIRST_ROUND_COUNTS[p[P_FIRST_ROUND_POINTS]]), int(p[P_MAIN_LEAD]))
+
+
+@numba.njit(inline="always", **JIT)
+def spitzen_counted(params):
+    """Where the Spitzen ``spitzen_of`` and ``spitzen`` count lie among a deal's counts
+    (``spitzen_count``), from the kernel's parameters."""
+    return spitzen_count(SPITZEN_OWN[params[P_SPITZEN_OF]], SPITZEN_RANKS[params[P_SPITZEN]])
 
 
 def start_card_play(columns: Mapping[str, np.ndarray], i: int, rows: np.ndarray,
@@ -231,6 +252,8 @@ COLUMNS = (
     ("deal", "int64"), ("dealer", "int8"), ("turned_up", "int8"), ("fr_game", "int8"),
     ("fr_trump", "int8"),
 ) + _per_seat("fr_tricks", "int8") + _per_seat("fr_points", "int16") + (
+    ("fr_last", "int8"),
+) + _per_seat("fr_copies", "int8") + (
     ("pair_0", "int8"), ("pair_1", "int8"), ("lone", "int8"), ("lone_both", "bool"),
     ("lone_both_by", "int8"),
     ("declarer", "int8"), ("declaring_side", "int8"), ("declarer_turn", "int8"),
@@ -238,34 +261,39 @@ COLUMNS = (
 ) + _per_seat("points", "int16") + _per_seat("tricks", "int8") + (
     ("discard_points_pair", "int16"), ("discard_points_lone", "int16"),
     ("points_pair", "int16"), ("points_lone", "int16"), ("special_pair", "int8"),
-    ("special_lone", "int8"), ("spitzen", "int8"), ("spitzen_copies", "int8"),
-    ("spitzen_ranks", "int8"), ("winner_side", "int8"), ("tie", "bool"),
+    ("special_lone", "int8"), ("spitzen", "int8"),
+) + tuple((name, "int8") for name in SPITZEN_COLUMNS) + (
+    ("winner_side", "int8"), ("tie", "bool"),
     ("value", "int8"),
 ) + _per_seat("score", "int16") + _per_seat("stock", "uint64") + (("skat", "uint64"),) \
     + _per_seat("first_round", "uint64") + _per_seat("extra", "uint64") \
     + _per_seat("discard", "uint64") + (
     ("bridge_order", "int8"), ("team_cards", "int8"), ("first_round_points", "bool"),
-    ("replay_error", "int16"))
+    ("main_lead", "int8"), ("replay_error", "int16"))
 """Result columns. ``turned_up`` / ``second_turned_up``: the card (its kind, 0-23; -1: no
 redeal); ``fr_game`` / ``game``: the game type (suit, grand, bridge) and ``fr_trump`` /
 ``trump`` its trump suit (-1 in grand); ``fr_tricks`` / ``fr_points``: first-round tricks and
-their card points per seat; ``declarer_turn``: 0-2, the declarer's place in the declaration
+their card points per seat; ``fr_last``: who took the first round's last trick;
+``fr_copies_s``: the copies of the turned-up card seat ``s`` took in first-round tricks;
+``declarer_turn``: 0-2, the declarer's place in the declaration
 order; ``lone_both``: the lone player holds both turned-up cards by the ``both_copies``
 reading, ``lone_both_by``: where his cards first hold them (``BOTH_PLACES``; -1: not even
 with the skat), so any reading can be scored again; ``points_s`` / ``tricks_s``: main-game
 tricks per seat; ``points_pair`` / ``points_lone``: the side totals that decide the game
 (main-game tricks, discards, and the first-round tricks when they count); ``special_*``:
 special points as earned (they count only for a side that scores); ``spitzen``: the
-declaring side's, undoubled, by the ``spitzen`` reading, ``spitzen_copies`` /
-``spitzen_ranks``: by each reading; ``value``: what each player of the scoring side scores;
-``stock_s``, ``skat``, ``first_round_s``, ``extra_s`` (redeal), ``discard_s``:
-card masks; ``bridge_order``, ``team_cards``, ``first_round_points``: the rules the deal's
-card play followed (``natural``/``skat``, ``first_round``/``all``: labels of the kernel's
-flags), so that a recorded deal's card play can be set up from its columns alone
-(``cardplay.start``)."""
+Spitzen, undoubled, by the ``spitzen_of`` and ``spitzen`` readings; ``spitzen_copies`` /
+``spitzen_ranks``: the declaring side's by each ``spitzen`` reading,
+``spitzen_declarer_copies`` / ``spitzen_declarer_ranks``: the declarer's own; ``value``:
+what each player of the scoring side scores; ``stock_s``, ``skat``, ``first_round_s``,
+``extra_s`` (redeal), ``discard_s``: card masks; ``bridge_order``, ``team_cards``,
+``first_round_points``, ``main_lead``: the rules the deal's card play followed (labels of
+the kernel's codes), so that a recorded deal's card play can be set up from its columns
+alone (``cardplay.start``)."""
 COL = {name: j for j, (name, _) in enumerate(COLUMNS)}
-C_DEAL, C_DEALER, C_TURNED, C_FR_GAME, C_FR_TRUMP, C_FR_TRICKS, C_FR_POINTS = (COL[n] for n in (
-    "deal", "dealer", "turned_up", "fr_game", "fr_trump", "fr_tricks_0", "fr_points_0"))
+C_DEAL, C_DEALER, C_TURNED, C_FR_GAME, C_FR_TRUMP, C_FR_TRICKS, C_FR_POINTS, C_FR_LAST, \
+    C_FR_COPIES = (COL[n] for n in ("deal", "dealer", "turned_up", "fr_game", "fr_trump",
+                                    "fr_tricks_0", "fr_points_0", "fr_last", "fr_copies_0"))
 C_PAIR, C_LONE, C_BOTH, C_BOTH_BY = COL["pair_0"], COL["lone"], COL["lone_both"], COL["lone_both_by"]
 C_DECLARER, C_SIDE, C_TURN, C_NOBODY = (COL[n] for n in ("declarer", "declaring_side",
                                                           "declarer_turn", "nobody_declared"))
@@ -275,38 +303,45 @@ C_DISC_PAIR, C_DISC_LONE, C_PTS_PAIR, C_PTS_LONE, C_SP_PAIR, C_SP_LONE, C_SPITZE
     C_TIE, C_VALUE, C_SCORE = (COL[n] for n in (
         "discard_points_pair", "discard_points_lone", "points_pair", "points_lone", "special_pair",
         "special_lone", "spitzen", "winner_side", "tie", "value", "score_0"))
-C_SPITZEN_COPIES, C_SPITZEN_RANKS = COL["spitzen_copies"], COL["spitzen_ranks"]
+C_SPITZEN_COUNTS = COL[SPITZEN_COLUMNS[0]]
 C_STOCK, C_SKAT, C_FIRST, C_EXTRA, C_DISCARD, C_ERROR = (COL[n] for n in (
     "stock_0", "skat", "first_round_0", "extra_0", "discard_0", "replay_error"))
-C_BRIDGE_ORDER, C_TEAM_CARDS, C_FR_COUNTS = (COL[n] for n in (
-    "bridge_order", "team_cards", "first_round_points"))
+C_BRIDGE_ORDER, C_TEAM_CARDS, C_FR_COUNTS, C_MAIN_LEAD = (COL[n] for n in (
+    "bridge_order", "team_cards", "first_round_points", "main_lead"))
 
 CATEGORIES = {"turned_up": DECK.names[:N_KINDS], "second_turned_up": DECK.names[:N_KINDS],
               "fr_game": GAME_TYPES, "game": GAME_TYPES, "fr_trump": tuple(SUITS),
               "trump": tuple(SUITS), "declaring_side": SIDES, "winner_side": SIDES,
-              "bridge_order": ("natural", "skat"), "team_cards": ("first_round", "all"),
-              "lone_both_by": BOTH_PLACES}
+              "bridge_order": ("natural", "skat"), "team_cards": TEAM_CARDS,
+              "main_lead": MAIN_LEAD, "lone_both_by": BOTH_PLACES}
 """Integer-coded columns written as labels (``sim.runner``); -1 is null."""
 
 
 def rescore(columns: dict[str, np.ndarray], rules: dict) -> dict[str, np.ndarray]:
     """Played deals' columns under other scoring-only rules (``both_copies``, ``spitzen``,
-    ``tie_special_points``, ``zero_sum``, ``points_band_*``): the lone player's both copies,
+    ``spitzen_of``, ``tie_special_points``, ``zero_sum``, ``points_band_*``): the lone
+    player's both copies,
     the special points, the Spitzen and the settlement again (``settle_all``), from what the
     play decided."""
     p = kernel_params(rules)
     out = dict(columns)
     i64 = {k: columns[k].astype(np.int64) for k in (
-        "points_pair", "points_lone", "declaring_side", "spitzen_copies", "spitzen_ranks",
-        "lone_both_by", "team_cards", "lone", "game")}
+        "points_pair", "points_lone", "declaring_side", "lone_both_by", "team_cards", "lone",
+        "game")}
     lone = i64["lone"]
-    fr_tricks = np.stack([columns[f"fr_tricks_{s}"].astype(np.int64) for s in range(N_PLAYERS)])
+    deals = np.arange(lone.shape[0])
+
+    def lone_seat(name: str) -> np.ndarray:
+        return np.stack([columns[f"{name}_{s}"].astype(np.int64) for s in range(N_PLAYERS)])[
+            lone, deals]
+
+    counts = np.stack([columns[name].astype(np.int64) for name in SPITZEN_COLUMNS])
     (out["lone_both"], special_pair, special_lone, spitzen, winner, out["tie"], value, pair_score,
      lone_score) = settle_all(
         i64["points_pair"], i64["points_lone"], i64["declaring_side"], i64["game"] == GRAND,
-        i64["spitzen_copies"], i64["spitzen_ranks"], i64["lone_both_by"], i64["team_cards"],
-        fr_tricks[lone, np.arange(lone.shape[0])], columns["nobody_declared"],
-        (p[P_BOTH_COPIES], SPITZEN_RANKS[p[P_SPITZEN]], TIE_SPECIAL[p[P_TIE_SPECIAL]],
+        counts, i64["lone_both_by"], i64["team_cards"], lone_seat("fr_copies"),
+        lone_seat("fr_tricks"), columns["nobody_declared"],
+        (p[P_BOTH_COPIES], int(spitzen_counted(p)), TIE_SPECIAL[p[P_TIE_SPECIAL]],
          ZERO_SUM[p[P_ZERO_SUM]], rule_bands(rules)))
     for name, values in (("special_pair", special_pair), ("special_lone", special_lone),
                          ("spitzen", spitzen), ("winner_side", winner), ("value", value)):
@@ -454,8 +489,8 @@ def _deal_again(state, perm9, nine, forehand, first_round, lone, extra):
 
 
 @numba.njit(inline="always", **JIT)
-def _dealt(row, deal, dealer, turned, skat, stocks, first_round, bridge_skat, team_all,
-           counts):
+def _dealt(row, deal, dealer, turned, skat, stocks, first_round, bridge_skat, team_cards,
+           counts, main_lead):
     """The columns known once the cards are dealt (the rest as the deal gets there)."""
     row[:] = 0
     row[C_DEAL] = deal
@@ -474,24 +509,27 @@ def _dealt(row, deal, dealer, turned, skat, stocks, first_round, bridge_skat, te
         row[C_STOCK + s] = np.int64(stocks[s])
         row[C_FIRST + s] = np.int64(first_round[s])
     row[C_BRIDGE_ORDER] = bridge_skat
-    row[C_TEAM_CARDS] = team_all
+    row[C_TEAM_CARDS] = team_cards
     row[C_FR_COUNTS] = counts
+    row[C_MAIN_LEAD] = main_lead
 
 
 @numba.njit(inline="always", **JIT)
-def _teams(state, row, first_round, stocks, skat, turned, team_all, both_copies):
+def _teams(state, row, first_round, stocks, skat, turned, team_cards, both_copies):
     """After the first round the holders of the turned-up card form the teams; everyone
     takes up his stock, the lone player the skat too."""
-    lone = teams(first_round, stocks, turned, team_all)
+    lone = teams(first_round, stocks, turned, team_cards, state[S.FR_COPIES:S.FR_COPIES + 3])
     take_up(state, stocks, skat, lone)
     row[C_PAIR] = min((lone + 1) % 3, (lone + 2) % 3)
     row[C_PAIR + 1] = max((lone + 1) % 3, (lone + 2) % 3)
     row[C_LONE] = lone
     row[C_BOTH] = lone_both(state, both_copies)
     row[C_BOTH_BY] = state[S.BOTH_AT]
+    row[C_FR_LAST] = state[S.FR_LAST]
     for s in range(3):
         row[C_FR_TRICKS + s] = state[S.FR_TRICKS + s]
         row[C_FR_POINTS + s] = state[S.FR_POINTS + s]
+        row[C_FR_COPIES + s] = state[S.FR_COPIES + s]
 
 
 @numba.njit(inline="always", **JIT)
@@ -543,24 +581,24 @@ def _redeal(state, obs, row, perm9, nine, first_round, extra, pols, rngs, io):
 
 
 @numba.njit(inline="always", **JIT)
-def _main_game(state, obs, row, ranks, pols, rngs, io):
-    """12 tricks from forehand in the declared game (or the redeal's). Whether they were
-    played."""
+def _main_game(state, obs, row, counted, pols, rngs, io):
+    """12 tricks in the declared game (or the redeal's), led as ``main_lead`` says. Whether
+    they were played."""
     game = state[S.GAME]
     row[C_GAME] = GAME_TYPE[game]
     row[C_TRUMP] = GAME_TRUMP[game]
     start_main_game(state)
-    row[C_SPITZEN] = side_spitzen(state, ranks)
-    row[C_SPITZEN_COPIES] = side_spitzen(state, 0)
-    row[C_SPITZEN_RANKS] = side_spitzen(state, 1)
+    row[C_SPITZEN] = side_spitzen(state, counted)
+    for k in range(N_SPITZEN_COUNTS):
+        row[C_SPITZEN_COUNTS + k] = side_spitzen(state, k)
     return _tricks(state, obs, pols, rngs, io)
 
 
 @numba.njit(inline="always", **JIT)
-def _settlement(state, row, both_copies, ranks, tie_special, zero_sum, bands):
+def _settlement(state, row, both_copies, counted, tie_special, zero_sum, bands):
     """More card points win; each winner scores the band's points (``bands``), the Spitzen
     and his side's special points; a tie the non-declaring side (``settlement``)."""
-    pair, lone, terms = settlement(state, both_copies, ranks, tie_special, zero_sum, bands)
+    pair, lone, terms = settlement(state, both_copies, counted, tie_special, zero_sum, bands)
     winner, tie, _, _, _, value, pair_score, lone_score = terms
     row[C_SP_PAIR], row[C_SP_LONE] = earned(state, both_copies)
     for s in range(3):
@@ -594,19 +632,21 @@ def play_deal(seed, deal, params, pols, row, scratch, io, preset):
         extra[s] = 0
     skat, turned = _deal(rngs[STREAM_DEAL], perm, perm9, forehand, stocks, first_round, preset)
     bridge_skat = SKAT_ORDER[params[P_BRIDGE_ORDER]]
-    team_all = ALL_CARDS[params[P_TEAM_CARDS]]
+    team_cards = params[P_TEAM_CARDS]
     counts = FIRST_ROUND_COUNTS[params[P_FIRST_ROUND_POINTS]]
+    main_lead = params[P_MAIN_LEAD]
     both_copies = params[P_BOTH_COPIES]
-    ranks = SPITZEN_RANKS[params[P_SPITZEN]]
-    _dealt(row, deal, dealer, turned, skat, stocks, first_round, bridge_skat, team_all, counts)
+    counted = spitzen_counted(params)
+    _dealt(row, deal, dealer, turned, skat, stocks, first_round, bridge_skat, team_cards, counts,
+           main_lead)
     io.cur[0] = 0
     io.nlog[0] = 0
-    start_first_round(state, forehand, turned % N_KINDS, first_round, team_all, counts,
-                      bridge_skat)
+    start_first_round(state, forehand, turned % N_KINDS, first_round, team_cards, counts,
+                      bridge_skat, main_lead)
     if not _tricks(state, obs, pols, rngs, io):
         row[C_ERROR] = io.err[0]
         return
-    _teams(state, row, first_round, stocks, skat, turned, team_all, both_copies)
+    _teams(state, row, first_round, stocks, skat, turned, team_cards, both_copies)
     declarer, game = _declaration(state, obs, order, row, pols, rngs, io)
     if io.err[0]:
         row[C_ERROR] = io.err[0]
@@ -615,10 +655,10 @@ def play_deal(seed, deal, params, pols, row, scratch, io, preset):
         put = _lone_discard(state, obs, row, declarer, game, pols, rngs, io)
     else:
         put = _redeal(state, obs, row, perm9, nine, first_round, extra, pols, rngs, io)
-    if not put or not _main_game(state, obs, row, ranks, pols, rngs, io):
+    if not put or not _main_game(state, obs, row, counted, pols, rngs, io):
         row[C_ERROR] = io.err[0]
         return
-    _settlement(state, row, both_copies, ranks, TIE_SPECIAL[params[P_TIE_SPECIAL]],
+    _settlement(state, row, both_copies, counted, TIE_SPECIAL[params[P_TIE_SPECIAL]],
                 ZERO_SUM[params[P_ZERO_SUM]], band_points(params))
 
 

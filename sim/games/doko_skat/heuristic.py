@@ -6,9 +6,11 @@ game type so that a decision costs a few mask operations:
 * **Partners.** In the main game the teams are known. In the first round it works out
   what the played copies of the turned-up card tell: holding both copies makes it the
   lone player; its copy and one played by another make that player its partner; two
-  copies played by the two others make it the lone player. Anyone it cannot place yet
-  counts as an opponent, so it fights for the first-round tricks (two of them give its
-  side the first say in the declaration).
+  copies played by the two others make it the lone player. Under ``team_cards = won``
+  the copies taken tell it the same way (``_taken_partner``), and a trick that holds a
+  copy, or may take its own, is fought for as one with ten points in it: who takes it
+  settles the teams. Anyone it cannot place yet counts as an opponent, so it fights for
+  the first-round tricks (two of them give its side the first say in the declaration).
 * **Following.** A partner's card that nothing unseen can beat (or the last card of the
   trick) gets points smeared on it; otherwise the cheapest card goes. Against an
   opponent's card it wins with the cheapest card that wins when it plays last, with the
@@ -47,6 +49,7 @@ from sim.games.doko_skat.values import (
     POINTS,
     STRENGTH,
     SUIT_MASKS,
+    TEAMS_BY_WON,
     TOP_KINDS,
     TOP_N,
     TRUMP_MASK,
@@ -140,6 +143,8 @@ def _highest(mask, keys):
 def first_round_partner(obs):
     """``(partner, lone)`` as far as the first round's cards tell: the partner's seat (-1:
     none or not known yet) and whether this seat is surely the lone player."""
+    if obs[O.TEAM_CARDS] == TEAMS_BY_WON:
+        return _taken_partner(obs)
     me = obs[O.SEAT]
     both = copies(obs[O.TURNED_UP])
     mine = popcount((np.uint64(obs[O.HAND]) | np.uint64(obs[O.FR_PLAYED + me])) & both)
@@ -156,6 +161,40 @@ def first_round_partner(obs):
     if n_shown == 2:
         return -1, True
     return -1, False
+
+
+@numba.njit(cache=True)
+def _taken_partner(obs):
+    """``first_round_partner`` under ``team_cards = won``, from the copies each seat has
+    taken: its copy and another's make that player its partner, both copies taken by one
+    player make him the lone player (and the other two partners), two taken by the others
+    make this seat the lone player."""
+    me = obs[O.SEAT]
+    mine = obs[O.FR_COPIES + me]
+    if mine == 2:
+        return -1, True
+    for k in range(1, 3):
+        s = (me + k) % 3
+        if obs[O.FR_COPIES + s] == 2:
+            return 3 - me - s, False
+        if obs[O.FR_COPIES + s] == 1 and (mine == 1 or obs[O.FR_COPIES + 3 - me - s] == 1):
+            return (s, False) if mine == 1 else (-1, True)
+    return -1, False
+
+
+@numba.njit(cache=True, inline="always")
+def _team_trick(obs, legal):
+    """Whether the trick in play decides the teams under ``team_cards = won``: it holds a
+    copy of the turned-up card, or this seat may put one in."""
+    if obs[O.TEAM_CARDS] != TEAMS_BY_WON or obs[O.PHASE] != PH_FIRST_ROUND:
+        return False
+    both = copies(obs[O.TURNED_UP])
+    if legal & both:
+        return True
+    for k in range(obs[O.TRICK_N]):
+        if obs[O.TRICK_CARD + k] % N_KINDS == obs[O.TURNED_UP]:
+            return True
+    return False
 
 
 @numba.njit(cache=True, inline="always")
@@ -230,7 +269,7 @@ def play(obs):
                 safe |= ONE << np.uint64(c)
         if safe:
             return _lowest(safe, win)
-        if nxt != partner and POINTS[best] >= 10:
+        if nxt != partner and (POINTS[best] >= 10 or _team_trick(obs, legal)):
             return _highest(winners, win)
     return _lowest(legal, throw)
 

@@ -3,13 +3,14 @@
 An ``int64`` array; ``FIELDS`` names its fields (``Fields`` gives their sizes,
 ``cardplay.offsets`` makes them offsets). Card sets are masks over the 48-card deck (one
 bit per physical card). Before the first round a player sees his three first-round cards
-and the turned-up card; every card played (with who played it) as it is played; after the
-first round his stock, the teams (``LONE``) and, the lone player, the skat; every
-declaration and pass; in a redeal the second turned-up card and the cards he was given.
-Never another player's cards, stock, skat or discards.
+and the turned-up card; every card played (with who played it) as it is played, and who
+took the turned-up card's copies; after the first round his stock, the teams (``LONE``)
+and, the lone player, the skat; every declaration and pass; in a redeal the second
+turned-up card and the cards he was given. Never another player's cards, stock, skat or
+discards.
 
 >>> FIELDS.PLAYED + 1, FIELDS.VOIDS, FIELDS.LENGTH
-(15, 29, 52)
+(15, 29, 57)
 """
 
 from __future__ import annotations
@@ -60,6 +61,11 @@ class Fields(NamedTuple):
     FR_VOIDS: int = 3
     """The same for the first round, under its trick table: what a failure to follow there
     shows of the seat's first-round cards left."""
+    FR_COPIES: int = 3
+    """The copies of the turned-up card each seat took in first-round tricks (the teams
+    under ``team_cards = won``)."""
+    FR_LAST: int = 1
+    """Who took the first round's last trick (-1 while it is in play)."""
     TURNED_UP: int = 1
     """The turned-up card."""
     FR_GAME: int = 1
@@ -90,12 +96,14 @@ class Fields(NamedTuple):
     """The skat, for the lone player after the first round (0 for the others)."""
     N_DISCARD: int = 1
     """Cards to discard now."""
-    TEAM_ALL: int = 1
-    """The rule ``team_cards`` (1: all)."""
+    TEAM_CARDS: int = 1
+    """The rule ``team_cards`` (its code: 0 first_round, 1 all, 2 won)."""
     COUNT_FIRST_ROUND: int = 1
     """The rule ``first_round_points``."""
     BRIDGE_SKAT: int = 1
     """The rule ``bridge_order`` (1: skat)."""
+    MAIN_LEAD: int = 1
+    """The rule ``main_lead`` (its code: 0 forehand, 1 first_round_winner, 2 declarer)."""
     LENGTH: int = 0
     """Where the observation ends: its length."""
 

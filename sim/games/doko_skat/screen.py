@@ -33,10 +33,13 @@ from sim.games.doko_skat.values import (
     GAME_TYPE,
     GRAND,
     GRAND_CODE,
+    LEAD_FIRST_ROUND_WINNER,
+    LEAD_FOREHAND,
     LONE,
     N_GAMES,
     PAIR,
     STRENGTH,
+    TEAMS_BY_WON,
     declaration_order,
     game_code,
     settle_terms,
@@ -156,6 +159,10 @@ class DokoSkatScreen:
         out.append("First-round tricks: " + ", ".join(
             f"{self.player_name(p)} {int(view[O.FR_TRICKS + p])} ({int(view[O.FR_POINTS + p])} points)"
             for p in range(3)) + counts)
+        if view[O.TEAM_CARDS] == TEAMS_BY_WON:
+            out.append("Copies of the turned-up card taken in the first round (their takers are "
+                       "the team): " + ", ".join(f"{self.player_name(p)} {int(view[O.FR_COPIES + p])}"
+                                                 for p in range(3)))
         lone = int(view[O.LONE])
         if lone == me:
             others = " and ".join(self.player_name(p) for p in range(3) if p != me)
@@ -176,6 +183,13 @@ class DokoSkatScreen:
             names = [self.player_name(p) + (" (passed)" if k < order.index(me) else "")
                      for k, p in enumerate(order)]
             out.append("Naming a game, in turn: " + ", ".join(names))
+        lead = int(view[O.MAIN_LEAD])
+        if lead != LEAD_FOREHAND and view[O.FR_LAST] >= 0 and phase != PH_PLAY:
+            if lead == LEAD_FIRST_ROUND_WINNER:
+                out.append(f"The main game is led by {self.player_name(int(view[O.FR_LAST]))}, "
+                           "who took the first round's last trick")
+            else:
+                out.append("The main game is led by the declarer (forehand after a redeal)")
         hand = int(view[O.HAND])
         if phase == PH_FIRST_ROUND:
             out.append("Your first-round cards: " + self.cards(hand, table))
@@ -454,6 +468,8 @@ class DokoSkatScreen:
                  f"band {paid} (the losers have {lone if winner == PAIR else pair} card points)"]
         if spitzen_term:
             by = " by rank" if self.rules["spitzen"] == "ranks" else ""
+            if self.rules["spitzen_of"] == "declarer":
+                by += " of the declarer's own cards"
             terms.append(f"{c['spitzen']} Spitzen{by}{' x 2 in grand' if c['game'] == GRAND else ''}")
         reasons = self.special_reasons(c, scoring)
         counted = reasons if not tie or self.rules["tie_special_points"] else []
@@ -472,8 +488,7 @@ class DokoSkatScreen:
         lines.append("Each winner scores: " + " + ".join(terms) + f" = {value}")
         return lines, value
 
-    @staticmethod
-    def special_reasons(c: dict[str, Any], side: int) -> list[str]:
+    def special_reasons(self, c: dict[str, Any], side: int) -> list[str]:
         """What earned ``side`` its special points (``special_points``): the lone player's
         both turned-up cards, a side's three first-round tricks."""
         if c["nobody_declared"]:
@@ -481,7 +496,11 @@ class DokoSkatScreen:
         reasons = []
         lone_tricks = c[f"fr_tricks_{c['lone']}"]
         if side == LONE and c["lone_both"]:
-            reasons.append(f"the lone player held both turned-up cards {BOTH_WHERE[c['lone_both_by']]}")
+            if self.rules["team_cards"] == "won" and self.rules["both_copies"] == "team_cards":
+                reasons.append("the lone player took both turned-up cards in the first round")
+            else:
+                reasons.append(f"the lone player held both turned-up cards "
+                               f"{BOTH_WHERE[c['lone_both_by']]}")
         if lone_tricks == (FIRST_ROUND_TRICKS if side == LONE else 0):
             reasons.append("all three first-round tricks")
         return reasons

@@ -16,8 +16,11 @@ its ``CODEC``:
   ``first_round_trump``, ``nobody_declared``, ``declarer_turn`` (0-2, the declarer's place
   in the declaration order, or null), ``lone_both`` (by the ``both_copies`` reading),
   ``lone_both_by`` (where his cards first hold both: ``first_round``, ``stock``, ``skat`` or
-  null), ``spitzen_copies`` and ``spitzen_ranks`` (the Spitzen by each ``spitzen`` reading,
-  so that a line can be scored again under another), ``tie``, ``value`` (what each player
+  null), ``first_round_copies`` (per seat, the copies of the turned-up card each took in
+  first-round tricks), ``spitzen_copies`` and ``spitzen_ranks`` (the declaring side's
+  Spitzen by each ``spitzen`` reading) and ``spitzen_declarer_copies`` and
+  ``spitzen_declarer_ranks`` (the declarer's own, ``spitzen_of``), so that a line can be
+  scored again under another reading, ``tie``, ``value`` (what each player
   of the scoring side scores before ``zero_sum``), ``points`` and ``tricks`` (main game,
   per seat), ``first_round_points`` (per seat), ``discard_points`` (``{"pair": p, "lone":
   q}``) and ``discards`` (per seat, the cards each put away). All of it comes from the
@@ -53,6 +56,7 @@ from sim.games.doko_skat.values import (
     GRAND,
     GRAND_CODE,
     SIDES,
+    SPITZEN_COLUMNS,
 )
 from sim.trace_codec import (
     TraceError,
@@ -254,8 +258,8 @@ class DokoSkatTrace:
             "declarer_turn": player(col("declarer_turn")),
             "lone_both": bool(col("lone_both")),
             "lone_both_by": BOTH_PLACES[col("lone_both_by")] if col("lone_both_by") >= 0 else None,
-            "spitzen_copies": col("spitzen_copies"),
-            "spitzen_ranks": col("spitzen_ranks"),
+            "first_round_copies": seats("fr_copies"),
+            **{name: col(name) for name in SPITZEN_COLUMNS},
             "tie": bool(col("tie")),
             "value": col("value"),
             "points": seats("points"),

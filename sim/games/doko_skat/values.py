@@ -9,12 +9,13 @@ tests, so each rule lives once:
   suit game CJ CJ SJ SJ HJ HJ DJ DJ then the trump suit A T K Q 9, plain suits A T K Q 9;
   grand the 8 jacks only; bridge only the named suit trump, jacks in their suits and
   every suit ranked A K Q J T 9 (``natural``) or A T K Q J 9 (``skat``);
-* ``teams``: the holders of the turned-up card and the lone player; ``both_copies_at``
+* ``teams``: the holders of the turned-up card (``team_cards``) and the lone player;
+  ``both_copies_at``
   and ``holds_both``: where his cards hold both copies of it, and whether that earns his
   special point under a ``both_copies`` reading;
 * ``declaration_order``: who may name a game first, from the first-round tricks;
-* ``spitzen``: consecutive top trumps a side holds, copy by copy or rank by rank
-  (``spitzen``);
+* ``spitzen``: consecutive top trumps a side (or the declarer, ``spitzen_of``) holds,
+  copy by copy or rank by rank (``spitzen``);
 * the settlement, term by term (``side_points``, ``special_points``, ``settle_terms``; the
   kernel, the re-scoring and the table screen all read these): each side's card points,
   the band (its points the ``points_band_*`` options, the seed's ``BAND_POINTS`` by
@@ -160,18 +161,33 @@ def held_copies(cards, hand):
     return out
 
 
+TEAM_CARDS = ("first_round", "all", "won")
+"""``team_cards``'s readings, by code: a holder of the turned-up card has a copy among his
+first-round cards, anywhere in his cards (his stock too), or took one in a first-round
+trick."""
+TEAMS_BY_PLAY, TEAMS_BY_ALL, TEAMS_BY_WON = range(3)
+MAIN_LEAD = ("forehand", "first_round_winner", "declarer")
+"""``main_lead``'s readings, by code: who leads the main game."""
+LEAD_FOREHAND, LEAD_FIRST_ROUND_WINNER, LEAD_DECLARER = range(3)
+
+
 @numba.njit(**JIT)
-def teams(first_round, stocks, turned_up, all_cards):
-    """The lone player. The holders of the turned-up card have a copy among their
-    first-round cards (``all_cards``: or in their stocks). Two holders play together against
-    the third; a single holder plays alone against the other two."""
+def teams(first_round, stocks, turned_up, team_cards, taken):
+    """The lone player. The holders of the turned-up card are those with a copy among their
+    first-round cards (``team_cards`` code 0), among those and their stocks (1), or who
+    took a copy in a first-round trick (2: ``taken[s]`` copies each). Two holders play
+    together against the third; a single holder plays alone against the other two."""
     both = copies(turned_up)
     holders = 0
     holder = -1
     other = -1
     for s in range(3):
-        looked = first_round[s] | (stocks[s] if all_cards else np.uint64(0))
-        if looked & both:
+        if team_cards == TEAMS_BY_WON:
+            holds = taken[s] > 0
+        else:
+            looked = first_round[s] | (stocks[s] if team_cards == TEAMS_BY_ALL else np.uint64(0))
+            holds = (looked & both) != 0
+        if holds:
             holders += 1
             holder = s
         else:
@@ -204,12 +220,15 @@ def both_copies_at(first_round, stock, skat, turned_up):
 
 
 @numba.njit(inline="always", **JIT)
-def holds_both(at, reading, all_cards):
+def holds_both(at, reading, team_cards, taken):
     """Whether the lone player, whose cards hold both copies by place ``at``
-    (``both_copies_at``), holds both under ``both_copies`` reading ``reading``: the
-    ``team_cards`` reading looks as far as the teams do (his stock too with ``all_cards``),
-    ``stock`` and ``skat`` as far as they name."""
-    last = reading if reading > 0 else (1 if all_cards else 0)
+    (``both_copies_at``) and who took ``taken`` copies in first-round tricks, holds both
+    under ``both_copies`` reading ``reading``: the ``team_cards`` reading looks as the teams
+    do (``team_cards``' code: his first-round cards, those and his stock, or the copies he
+    took), ``stock`` and ``skat`` as far as they name."""
+    if reading == 0 and team_cards == TEAMS_BY_WON:
+        return taken == 2
+    last = reading if reading > 0 else (1 if team_cards == TEAMS_BY_ALL else 0)
     return 0 <= at <= last
 
 
@@ -234,6 +253,22 @@ def declaration_order(first_round_tricks, lone, forehand, order):
 
 SPITZEN = ("copies", "ranks")
 """``spitzen``'s readings, by code (the kernel's flag ``ranks``)."""
+SPITZEN_OF = ("side", "declarer")
+"""``spitzen_of``'s readings, by code: the Spitzen are counted on the declaring side's cards
+or on the declarer's own (the kernel's flag ``own``)."""
+N_SPITZEN_COUNTS = len(SPITZEN) * len(SPITZEN_OF)
+"""The Spitzen a deal is counted by every reading: ``spitzen_count(own, ranks)`` is where
+each lies."""
+SPITZEN_COLUMNS = ("spitzen_copies", "spitzen_ranks", "spitzen_declarer_copies",
+                   "spitzen_declarer_ranks")
+"""The result columns holding those counts, in their places."""
+
+
+@numba.njit(inline="always", **JIT)
+def spitzen_count(own, ranks):
+    """Where the Spitzen counted on the declarer's ``own`` cards (else his side's), by
+    ``ranks`` (else copies), lie among a deal's ``N_SPITZEN_COUNTS`` counts."""
+    return 2 * own + ranks
 
 
 @numba.njit(**JIT)
@@ -383,16 +418,18 @@ def settle(points_pair, points_lone, declaring, grand, n_spitzen, special_pair, 
 
 
 @numba.njit(**JIT_NRT)
-def settle_all(points_pair, points_lone, declaring, grand, spitzen_copies, spitzen_ranks, both_at,
-               all_cards, lone_fr_tricks, redeal, scoring):
+def settle_all(points_pair, points_lone, declaring, grand, spitzen_counts, both_at, team_cards,
+               lone_taken, lone_fr_tricks, redeal, scoring):
     """Every deal of the arrays scored under the scoring rules (``scoring``: the
-    ``both_copies`` reading, the ``ranks`` flag of ``spitzen``, ``tie_special``, ``zero_sum``,
-    the ``bands``' points) from what its play decided: the side totals and declaring side,
-    the Spitzen by either reading, where the lone player's cards hold both copies
-    (``both_copies_at``) and the teams' ``all_cards``, the lone player's first-round tricks
-    and the redeal. Returns the arrays ``(lone_both, special_pair, special_lone, spitzen,
-    winner_side, tie, value, pair_score, lone_score)``."""
-    both_copies, ranks, tie_special, zero_sum, bands = scoring
+    ``both_copies`` reading, the Spitzen's place ``spitzen_count(own, ranks)`` of
+    ``spitzen_of`` and ``spitzen``, ``tie_special``, ``zero_sum``, the ``bands``' points)
+    from what its play decided: the side totals and declaring side, the Spitzen by every
+    reading (``spitzen_counts[k]``: an array per place ``k``), where the lone player's cards
+    hold both copies (``both_copies_at``), the ``team_cards`` code and the copies the lone
+    player took in the first round, his first-round tricks and the redeal. Returns the
+    arrays ``(lone_both, special_pair, special_lone, spitzen, winner_side, tie, value,
+    pair_score, lone_score)``."""
+    both_copies, counted, tie_special, zero_sum, bands = scoring
     n = points_pair.shape[0]
     lone_both = np.empty(n, np.bool_)
     special_pair = np.empty(n, np.int64)
@@ -404,9 +441,9 @@ def settle_all(points_pair, points_lone, declaring, grand, spitzen_copies, spitz
     pair_score = np.empty(n, np.int64)
     lone_score = np.empty(n, np.int64)
     for i in range(n):
-        lone_both[i] = holds_both(both_at[i], both_copies, all_cards[i])
+        lone_both[i] = holds_both(both_at[i], both_copies, team_cards[i], lone_taken[i])
         special_pair[i], special_lone[i] = special_points(lone_both[i], lone_fr_tricks[i], redeal[i])
-        n_spitzen[i] = spitzen_ranks[i] if ranks else spitzen_copies[i]
+        n_spitzen[i] = spitzen_counts[counted][i]
         winner[i], tie[i], value[i], pair_score[i], lone_score[i] = settle(
             points_pair[i], points_lone[i], declaring[i], grand[i], n_spitzen[i], special_pair[i],
             special_lone[i], tie_special, zero_sum, bands)

@@ -22,23 +22,25 @@ What a seat cannot see (``sim.games.doko_skat.observation``), and so what ``worl
   player, is three of the lone player's cards outside the nine (held, played or put
   away). With ``team_cards = all`` the teams also tell where the copies of the turned-up
   card lie (``teams`` over the first-round cards and the stocks must give the lone player
-  the observation shows). The sampler deals the hidden hands and discards
+  the observation shows; with ``won`` every world does, who took the copies being seen).
+  The sampler deals the hidden hands and discards
   (``sim.search.worlds.deal_world``, uniform under the voids), draws the skat uniformly
   among the lone player's candidates, and keeps the world only if the redeal's counts and
   the teams hold: rejection, so every consistent world is equally likely.
 
 ``world`` then sets the state up exactly as the observation shows the position (``observe``
 of the world gives the observation back) with what the settlement needs of the hidden
-cards: the declaring side's Spitzen and where the lone player's cards hold both turned-up
+cards: the Spitzen (``count_spitzen``) and where the lone player's cards hold both turned-up
 cards. A first-round world also keeps the sampled stocks and skat behind the card-play
 state (``STOCKS``, ``SKAT_DEALT``, so the state here is ``LENGTH`` long, longer than the card
 play's): ``playout`` plays the first round out, forms the teams, asks the declaration and
 the discards (or deals the redeal) as the kernel does, and plays the main game.
 
 ``value`` scores a finished deal for a player's side under the scoring-only options'
-defaults (``both_copies`` team_cards, ``spitzen`` copies, ``tie_special_points`` true,
-``zero_sum`` false, the seed's ``BAND_POINTS``: they do not change how anybody plays): what
-each player of his side scores less what each player of the other side scores.
+defaults (``both_copies`` team_cards, ``spitzen`` copies, ``spitzen_of`` side,
+``tie_special_points`` true, ``zero_sum`` false, the seed's ``BAND_POINTS``: they do not
+change how anybody plays): what each player of his side scores less what each player of
+the other side scores.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from sim.games.doko_skat import cardplay as CP
 from sim.games.doko_skat.cardplay import (
     S,
     both_copies_at,
+    count_spitzen,
     name_game,
     observe,
     put_away,
@@ -75,7 +78,6 @@ from sim.games.doko_skat.values import (
     TRICKS,
     copies,
     declaration_order,
-    spitzen,
     teams,
 )
 from sim.policies.random import random_cards
@@ -110,8 +112,9 @@ the main game about to start."""
 
 DEFAULT_BOTH_COPIES = 0
 """``both_copies``'s default, ``team_cards`` (its code; scoring only)."""
-DEFAULT_RANKS = 0
-"""``spitzen``'s default, ``copies`` (the ``ranks`` flag; scoring only)."""
+DEFAULT_SPITZEN = 0
+"""The Spitzen ``spitzen``'s and ``spitzen_of``'s defaults count, the side's by copies
+(``spitzen_count(0, 0)``; scoring only)."""
 DEFAULT_TIE_SPECIAL = 1
 """``tie_special_points``'s default, true (scoring only)."""
 DEFAULT_ZERO_SUM = False
@@ -159,8 +162,8 @@ def _shown(obs, state, seat):
         state[S.FOREHAND + k] = obs[O.FOREHAND + k]
     for k in range(O.OUT + 1 - O.REDEAL):
         state[S.REDEAL + k] = obs[O.REDEAL + k]
-    for k in range(O.BRIDGE_SKAT + 1 - O.TEAM_ALL):
-        state[S.TEAM_ALL + k] = obs[O.TEAM_ALL + k]
+    for k in range(O.MAIN_LEAD + 1 - O.TEAM_CARDS):
+        state[S.TEAM_CARDS + k] = obs[O.TEAM_CARDS + k]
     state[S.TO_MOVE] = seat
     state[S.PLAYER] = seat
     state[S.PHASE] = PLAY
@@ -346,14 +349,7 @@ def _main_world(obs, rng, state, seat):
     state[S.DISCARDS + seat] = obs[O.DISCARDED]
     state[S.SKAT] = np.int64(skat)
     state[S.BOTH_AT] = both_copies_at(first_round[lone], stocks[lone], skat, obs[O.TURNED_UP])
-    declarer = obs[O.DECLARER]
-    if declarer >= 0:
-        side = np.uint64(0)
-        for s in range(3):
-            if (s == lone) == (declarer == lone):
-                side |= cards[s]
-        for ranks in range(2):
-            state[S.SPITZEN + ranks] = spitzen(side, table, ranks)
+    count_spitzen(state)
 
 
 @numba.njit(**JIT)
@@ -368,7 +364,8 @@ def _consistent(obs, cards, nine, skat, first_round, stocks, seat, lone, redealt
         if redealt and s != seat and popcount(cards[s] & nine) != (
                 LONE_EXTRA if s == lone else PAIR_EXTRA):
             return False
-    return teams(first_round, stocks, obs[O.TURNED_UP], obs[O.TEAM_ALL]) == lone
+    return teams(first_round, stocks, obs[O.TURNED_UP], obs[O.TEAM_CARDS],
+                 obs[O.FR_COPIES:O.FR_COPIES + 3]) == lone
 
 
 # --- the rest of the deal ------------------------------------------------------------------
@@ -409,7 +406,8 @@ def _teams(state):
     for s in range(3):
         first_round[s] = np.uint64(state[S.FR_PLAYED + s])
         stocks[s] = np.uint64(state[STOCKS + s])
-    lone = teams(first_round, stocks, state[S.TURNED_UP], state[S.TEAM_ALL])
+    lone = teams(first_round, stocks, state[S.TURNED_UP], state[S.TEAM_CARDS],
+                 state[S.FR_COPIES:S.FR_COPIES + 3])
     take_up(state, stocks, np.uint64(state[SKAT_DEALT]), lone)
     state[STAGE] = DECLARING
     state[NEXT] = 0
@@ -478,7 +476,7 @@ def _redeal(state, first_round, lone, rng):
 def value(state, player):
     """What the finished deal is worth to ``player``'s side under the scoring-only
     options' defaults: each of its players' score less each of the other side's."""
-    _, _, terms = settlement(state, DEFAULT_BOTH_COPIES, DEFAULT_RANKS, DEFAULT_TIE_SPECIAL,
+    _, _, terms = settlement(state, DEFAULT_BOTH_COPIES, DEFAULT_SPITZEN, DEFAULT_TIE_SPECIAL,
                              DEFAULT_ZERO_SUM, BAND_POINTS)
     pair_score = terms[6]
     lone_score = terms[7]
