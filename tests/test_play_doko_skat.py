@@ -262,8 +262,12 @@ def test_the_screen_says_who_took_the_turned_up_cards_and_who_leads() -> None:
                 assert not leads
                 checked["first round"] += 1
             elif view[O.PHASE] in (PH_DECLARE, PH_DISCARD):
-                assert leads == [f"The main game is led by {screen.player_name(int(view[O.FR_LAST]))}, "
+                leader = int(view[O.FR_LAST])
+                assert leads == [f"The main game is led by {screen.player_name(leader)}, "
                                  "who took the first round's last trick"]
+                facts = dict(screen.board(view, table.moment().actions).facts)
+                assert facts["Main game led by"] == screen.places(int(view[O.LONE]))[leader].name
+                assert facts["Copies taken (the team)"].endswith(str(int(view[O.FR_COPIES + 2])))
                 checked["between"] += 1
             elif view[O.TRICK_NO] == 0:
                 assert int(view[O.TRICK_LEADER]) == int(view[O.FR_LAST])

@@ -33,8 +33,8 @@ from sim.games.doko_skat.values import (
     GAME_TYPE,
     GRAND,
     GRAND_CODE,
+    LEAD_DECLARER,
     LEAD_FIRST_ROUND_WINNER,
-    LEAD_FOREHAND,
     LONE,
     N_GAMES,
     PAIR,
@@ -146,6 +146,22 @@ class DokoSkatScreen:
                           int(view[O.FOREHAND]), order)
         return [int(s) for s in order]
 
+    @staticmethod
+    def main_leader(view: np.ndarray) -> tuple[int, str] | None:
+        """Who will lead the main game and why, where ``main_lead`` is not forehand's and the
+        leader is known before the main game: the first round's last taker, or the declarer
+        once named (forehand after a redeal); None otherwise."""
+        rule = view[O.MAIN_LEAD]
+        if view[O.FR_LAST] < 0 or view[O.PHASE] == PH_PLAY:
+            return None
+        if rule == LEAD_FIRST_ROUND_WINNER:
+            return int(view[O.FR_LAST]), "who took the first round's last trick"
+        if rule == LEAD_DECLARER and view[O.DECLARER] >= 0:
+            return int(view[O.DECLARER]), "the declarer"
+        if rule == LEAD_DECLARER and view[O.REDEAL]:
+            return int(view[O.FOREHAND]), "forehand, as nobody declared"
+        return None
+
     def view_lines(self, view: np.ndarray) -> list[str]:
         """What the seat may see now, one fact a line."""
         self.remember(view)
@@ -183,13 +199,11 @@ class DokoSkatScreen:
             names = [self.player_name(p) + (" (passed)" if k < order.index(me) else "")
                      for k, p in enumerate(order)]
             out.append("Naming a game, in turn: " + ", ".join(names))
-        lead = int(view[O.MAIN_LEAD])
-        if lead != LEAD_FOREHAND and view[O.FR_LAST] >= 0 and phase != PH_PLAY:
-            if lead == LEAD_FIRST_ROUND_WINNER:
-                out.append(f"The main game is led by {self.player_name(int(view[O.FR_LAST]))}, "
-                           "who took the first round's last trick")
-            else:
-                out.append("The main game is led by the declarer (forehand after a redeal)")
+        main_leader = self.main_leader(view)
+        if main_leader is not None:
+            out.append(f"The main game is led by {self.player_name(main_leader[0])}, {main_leader[1]}")
+        elif view[O.MAIN_LEAD] == LEAD_DECLARER and view[O.FR_LAST] >= 0 and phase != PH_PLAY:
+            out.append("The main game is led by the declarer (forehand if nobody declares)")
         hand = int(view[O.HAND])
         if phase == PH_FIRST_ROUND:
             out.append("Your first-round cards: " + self.cards(hand, table))
@@ -355,6 +369,12 @@ class DokoSkatScreen:
                 places[p].said = "pass"
         facts = [("Turned-up card", DECK.names[int(view[O.TURNED_UP])]),
                  ("First round", self.game_text(int(view[O.FR_GAME])))]
+        if view[O.TEAM_CARDS] == TEAMS_BY_WON:
+            facts.append(("Copies taken (the team)", ", ".join(
+                f"{places[p].name} {int(view[O.FR_COPIES + p])}" for p in range(3))))
+        main_leader = self.main_leader(view)
+        if main_leader is not None:
+            facts.append(("Main game led by", places[main_leader[0]].name))
         if view[O.DECLARER] >= 0:
             facts += [("Declarer", places[int(view[O.DECLARER])].name),
                       ("Game", self.game_text(int(view[O.GAME])))]
