@@ -14,7 +14,8 @@ The state
 ``HANDS`` (per seat), ``ROUND`` (``PH_FIRST_ROUND`` or ``PH_PLAY``, the observation's
 ``PHASE``) and ``N_TRICKS`` (the round's tricks), then everyone's view of the deal in the
 observation's own order (``sim.games.doko_skat.observation``: the trick in play, the cards each
-seat played in each round, tricks and card points per seat, voids in each round, the
+seat played in each round, tricks and card points per seat, voids in each round, the copies
+of the turned-up card each seat took in the first round and who took its last trick, the
 turned-up card and the games and trick tables, the teams, the declarer, the redeal, the
 cards out), the rules the card play follows (``team_cards``, ``first_round_points``,
 ``bridge_order``, ``main_lead``), then what one seat alone sees (``DISCARDS`` per seat, the
@@ -22,9 +23,8 @@ cards out), the rules the card play follows (``team_cards``, ``first_round_point
 reading, ``BOTH_AT``). ``observe`` copies the shared part block by block.
 
 The scoring-only rules (``both_copies``, ``spitzen``, ``spitzen_of``, ``tie_special_points``,
-``zero_sum``)
-are no part of the state: it holds what the cards decided under every reading, and
-``settlement`` takes the readings.
+``zero_sum``) are no part of the state: it holds what the cards decided under every reading,
+and ``settlement`` takes the readings.
 
 Once a round is over (``DONE``) the trick fields keep its last trick, as the seats saw it.
 """
