@@ -439,7 +439,7 @@ def test_the_settlements_terms_add_up_to_the_columns(given: dict) -> None:
             cp.step(state, card)
         assert cp.lone_both(state, scoring(rules)[0]) == c["lone_both"]
         assert cp.earned(state, scoring(rules)[0]) == (c["special_pair"], c["special_lone"])
-        assert cp.side_spitzen(state, scoring(rules)[1]) == c["spitzen"]
+        assert cp.counted_spitzen(state, scoring(rules)[1]) == c["spitzen"]
         pair, lone, terms = cp.settlement(state, *scoring(rules))
         winner, tie, paid, spitzen_term, special, value, pair_score, lone_score = terms
         assert (sum(pair), sum(lone)) == (c["points_pair"], c["points_lone"])

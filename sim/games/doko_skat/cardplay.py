@@ -411,7 +411,7 @@ def earned(state, both_copies):
 
 
 @numba.njit(inline="always", **JIT)
-def side_spitzen(state, counted):
+def counted_spitzen(state, counted):
     """The Spitzen, undoubled, as counted at place ``counted`` (``spitzen_count``: of the
     side or the declarer, by copies or ranks)."""
     return state[S.SPITZEN + counted]
@@ -433,7 +433,7 @@ def settlement(state, both_copies, counted, tie_special, zero_sum, bands):
     special_pair, special_lone = earned(state, both_copies)
     terms = settle_terms(
         pair_parts[0] + pair_parts[1] + pair_parts[2], lone_parts[0] + lone_parts[1] + lone_parts[2],
-        declaring, GAME_TYPE[state[S.GAME]] == GRAND, side_spitzen(state, counted), special_pair,
+        declaring, GAME_TYPE[state[S.GAME]] == GRAND, counted_spitzen(state, counted), special_pair,
         special_lone, tie_special, zero_sum, bands)
     return pair_parts, lone_parts, terms
 

@@ -63,6 +63,7 @@ from sim.games.doko_skat import cardplay as CP
 from sim.games.doko_skat.cardplay import (
     S,
     card_allowed,
+    counted_spitzen,
     earned,
     finished,
     lone_both,
@@ -71,7 +72,6 @@ from sim.games.doko_skat.cardplay import (
     put_away,
     redeal,
     settlement,
-    side_spitzen,
     start_first_round,
     start_main_game,
     step,
@@ -588,9 +588,9 @@ def _main_game(state, obs, row, counted, pols, rngs, io):
     row[C_GAME] = GAME_TYPE[game]
     row[C_TRUMP] = GAME_TRUMP[game]
     start_main_game(state)
-    row[C_SPITZEN] = side_spitzen(state, counted)
+    row[C_SPITZEN] = counted_spitzen(state, counted)
     for k in range(N_SPITZEN_COUNTS):
-        row[C_SPITZEN_COUNTS + k] = side_spitzen(state, k)
+        row[C_SPITZEN_COUNTS + k] = counted_spitzen(state, k)
     return _tricks(state, obs, pols, rngs, io)
 
 
