@@ -66,6 +66,7 @@ from typing import Any
 
 import numpy as np
 
+from sim.engine.game import Game
 from sim.engine.play import check_nets, play
 from sim.engine.seats import is_slow, sees_every_card, supported_ids
 from sim.errors import StichsimError
@@ -129,34 +130,37 @@ class PairDeals:
                          np.concatenate([p.won_b for p in parts]), parts[0].slots)
 
 
+def duplicate(game: Game, seed: int, first: int, count: int, rules: dict[str, Any],
+              a: str, b: str, scored: Sequence[dict[str, Any]] | None = None
+              ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]:
+    """Deals ``first .. first + count - 1`` played once per seating of ``a`` and ``b`` under
+    ``rules``, and scored under each of ``scored`` (rules that differ from ``rules`` in
+    scoring-only options, ``Game.rescore``; default: ``rules`` alone). For each: A's mean
+    score per seat-slot less B's (float64), A's and B's won seat-slots (int64 counts) and
+    the slots each has."""
+    scored = [rules] if scored is None else list(scored)
+    n = game.n_players
+    stem = game.outcome.score
+    sums = np.zeros((len(scored), 2, count), np.int64)
+    wins = np.zeros((len(scored), 2, count), np.int64)
+    for seating in roles(n):
+        batch = play(game, seed, first, count, rules, [b if r else a for r in seating])
+        for k, out in enumerate(scored):
+            columns = batch.columns if out == rules else game.rescore(batch.columns, out)
+            for s, r in enumerate(seating):
+                sums[k, r] += columns[f"{stem}_{s}"].astype(np.int64)
+                wins[k, r] += np.asarray(game.outcome.seat_won(columns, s)) == 1
+    slots = len(roles(n)) * n // 2
+    return [(sums[k, 0] / slots - sums[k, 1] / slots, wins[k, 0], wins[k, 1], slots)
+            for k in range(len(scored))]
+
+
 def play_pair(game_name: str, seed: int, first: int, count: int, rules: dict[str, Any],
               a: str, b: str) -> PairDeals:
     """Play deals ``first .. first + count - 1`` once per seating of ``a`` and ``b``; the
     per-deal results (a picklable task for the workers)."""
-    game = find_game(game_name)
-    n = game.n_players
-    stem = game.outcome.score
-    sum_a = np.zeros(count, np.int64)
-    sum_b = np.zeros(count, np.int64)
-    won_a = np.zeros(count, np.int64)
-    won_b = np.zeros(count, np.int64)
-    slots_a = 0
-    for seating in roles(n):
-        batch = play(game, seed, first, count, rules, [b if r else a for r in seating])
-        for s, r in enumerate(seating):
-            score = batch.columns[f"{stem}_{s}"].astype(np.int64)
-            won = np.asarray(game.outcome.seat_won(batch.columns, s)) == 1
-            if r == 0:
-                sum_a += score
-                won_a += won
-                slots_a += 1
-            else:
-                sum_b += score
-                won_b += won
-    slots_b = len(roles(n)) * n - slots_a
-    assert slots_a == slots_b
-    diff = sum_a / slots_a - sum_b / slots_b
-    return PairDeals(diff, won_a, won_b, slots_a)
+    diff, won_a, won_b, slots = duplicate(find_game(game_name), seed, first, count, rules, a, b)[0]
+    return PairDeals(diff, won_a, won_b, slots)
 
 
 # --- statistics ---------------------------------------------------------------------------
