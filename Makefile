@@ -17,13 +17,17 @@ setup: $(STAMP)
 
 QUESTIONS := start-player-skat start-player-skat-en-deux start-player-doko-duell \
 	start-player-doko-skat markers-doko-duell ramsch-skat ramsch-skat-en-deux tie-doko-duell \
-	tie-doko-skat sweep-doko-duell scoring-skat
+	tie-doko-skat sweep-doko-duell scoring-skat quality-skat quality-skat-en-deux \
+	quality-doko-duell quality-doko-skat
 TUNES := tune-skat tune-skat-en-deux tune-doko-duell tune-doko-skat
 
+# One process reports every question and one races every tune (a pool of workers that loads
+# the kernels once); `sim.warm --search` also compiles the solvers' searches the quality
+# reports solve with.
 run: $(STAMP)
-	$(BIN)/python -m sim.warm
-	@for q in $(QUESTIONS); do $(BIN)/stichsim report experiments/$$q.toml || exit 1; done
-	@for t in $(TUNES); do $(BIN)/stichsim tune experiments/$$t.toml || exit 1; done
+	$(BIN)/python -m sim.warm --search
+	$(BIN)/stichsim report $(QUESTIONS:%=experiments/%.toml)
+	$(BIN)/stichsim tune $(TUNES:%=experiments/%.toml)
 	@echo "Reports (open index.html in a browser; summary.md beside it):"
 	@for q in $(QUESTIONS) $(TUNES); do echo "  reports/$$q/index.html"; done
 

@@ -436,6 +436,62 @@ MEASURES = {
 }
 """The balance measures by name: a sweep compares the ``sweepable`` ones (the experiment's
 ``[report] measure``), a tune races any (``[tune] measure``)."""
+
+
+def _measured(name: str) -> pl.Expr:
+    """A quality column (``sim.quality``) where it was measured: -1 and NaN are null."""
+    col = pl.col(name).cast(pl.Float64)
+    return pl.when(col.is_not_nan() & (col >= 0) if not name.startswith(("skill", "information"))
+                   else col.is_not_nan()).then(col)
+
+
+def _first_pair(won: bool = False, ahead: bool = False) -> Callable[[pl.LazyFrame, Outcome], pl.LazyFrame]:
+    """A measure of the experiment's first skill pair (``[quality] skill``): its gain, its
+    won share less the weaker's (``won``), or the share of deals it does better (``ahead``,
+    a level deal half)."""
+    def per_deal(frame: pl.LazyFrame, outcome: Outcome) -> pl.LazyFrame:
+        names = frame.collect_schema().names()
+        d = _measured(next(c for c in names if c.startswith("skill_won_")) if won else
+                      next(c for c in names if c.startswith("skill_") and not c.startswith("skill_won_")))
+        if ahead:
+            d = pl.when(d > 0).then(1.0).when(d == 0).then(0.5).when(d < 0).then(0.0)
+        return frame.select("variant", "deal", value=d)
+    return per_deal
+
+
+def _spread(frame: pl.LazyFrame, outcome: Outcome) -> pl.LazyFrame:
+    return frame.select("variant", "deal", value=pl.mean_horizontal(
+        [outcome.score_of(s).abs() for s in range(outcome.players)]))
+
+
+DECIDED_TRICKS = 21
+"""``decided_by_trick_K`` is a measure for every K below this (the duel has 20 tricks)."""
+MEASURES |= {
+    "skill": Measure("better player's gain on the same cards (first skill pair)", "score per deal",
+                     None, _first_pair(), ("skill_*",), among=True),
+    "skill_share": Measure("share of deals the better player does better (first skill pair)",
+                           "share of deals", None, _first_pair(ahead=True), ("skill_*",), among=True),
+    "skill_won": Measure("better player's won share less the weaker's (first skill pair)",
+                         "share of deals", None, _first_pair(won=True), ("skill_won_*",), among=True),
+    "information": Measure("omniscient player's gain over the fair one", "score per deal", None,
+                           _of_deal(_measured("information")), ("information",), among=True),
+    "lead_changes": Measure("lead changes a deal", "changes per deal", None,
+                            _of_deal(_measured("lead_changes")), ("lead_changes",), among=True),
+    "comeback_rate": Measure("comebacks (the winner behind at half time)", "share of deals", None,
+                             _of_deal(_measured("behind_at_half") == 1), ("behind_at_half",), among=True),
+    "settled_after": Measure("trick after which the result under perfect play is settled",
+                             "tricks", None, _of_deal(_measured("settled_after")), ("settled_after",),
+                             among=True),
+    "swings": Measure("changes of the result under perfect play a deal", "changes per deal", None,
+                      _of_deal(_measured("swings")), ("swings",), among=True),
+    **{f"decided_by_trick_{k}": Measure(f"deals settled under perfect play after {k} tricks",
+                                        "share of deals", None,
+                                        _of_deal(_measured("settled_after") <= k), ("settled_after",),
+                                        among=True) for k in range(DECIDED_TRICKS)},
+    "score_spread": Measure("a seat's mean absolute score a deal", "score per deal", None, _spread),
+}
+"""The quality measures (``docs/quality.md``) a tune races or constrains: those that read the
+columns of an experiment's ``[quality]`` table need it (``sim.quality``)."""
 SWEEPABLE = tuple(name for name, m in MEASURES.items() if m.sweepable)
 """The measures a sweep may compare (a report's ``[report] measure``)."""
 

@@ -47,7 +47,8 @@ WIDTH = 10.0
 
 P = ParamSpec("P")
 
-_QUANTITY = re.compile(r"\bscore\b|card points|\bper\b|\bVP\b|^B events")
+_QUANTITY = re.compile(r"\bscore\b|card points|\bper\b|\bVP\b|^B events|to luck|lead changes|swings|"
+                       r"settled after|entropy|deviation|quantile")
 
 
 def is_share(metric: str) -> bool:
@@ -385,3 +386,71 @@ def tornado(table: pl.DataFrame, unit: str | None = None) -> Figure:
                ylabel="option changed")
     fig.suptitle(f"One rule option changed at a time: {measure.label}" + f"\n{title}" * (len(parts) > 1))
     return fig
+
+
+# --- the quality question (``analysis.quality``) ------------------------------------------------
+
+@styled
+def skill(table: pl.DataFrame, score_unit: str = "points per deal") -> Figure:
+    """``quality.skill``: what each better player gains over the weaker on the same cards,
+    how often he does better, his won share, and skill against luck, per variant."""
+    return _panels(table, "Skill: the better player against the weaker on the same cards", [
+        Panel("Score gained a deal", score_unit, lambda m: m.endswith(": score")),
+        Panel("Deals he does better (level: half)", "share of deals in %",
+              lambda m: m.endswith(": ahead"), 100),
+        Panel("Won share less the weaker's", "percentage points", lambda m: m.endswith(": won share"), 100),
+        Panel("Skill to luck", "gain / a seat's score spread", lambda m: m.endswith(": skill to luck"))],
+        y="metric", hue="variant", zero=True)
+
+
+@styled
+def decisiveness(table: pl.DataFrame) -> Figure:
+    """``quality.decisiveness``: the share of deals whose perfect-play verdict was settled
+    after each trick, a line per variant with its 95 % band."""
+    fig = Figure(figsize=(WIDTH, 4.6), layout="constrained")
+    ax = fig.subplots()
+    curve = table.filter(pl.col("metric").str.starts_with("settled by trick "))
+    for k, name in enumerate(_levels(curve, "variant")):
+        part = curve.filter(pl.col("variant") == name)
+        tricks = part["metric"].str.strip_prefix("settled by trick ").cast(pl.Int64).to_numpy()
+        value, lo, hi = (part[c].to_numpy() * 100 for c in ("value", "lo", "hi"))
+        ax.step(tricks, value, where="post", color=f"C{k % 10}", label=name)
+        ax.fill_between(tricks, lo, hi, step="post", color=f"C{k % 10}", alpha=0.2, lw=0)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set(xlabel="tricks played (0: before the first card)", ylabel="deals settled in %", ylim=(0, 100),
+           title="Decisiveness: deals whose result under perfect play no longer changes after k tricks")
+    _legend(fig, "variant")
+    return fig
+
+
+@styled
+def tension(table: pl.DataFrame) -> Figure:
+    """``quality.tension``: lead changes a deal and the comeback rate, per variant."""
+    return _panels(table, "Tension: the lead in card points, trick by trick", [
+        Panel("Lead changes", "changes a deal", _metric("lead changes")),
+        Panel("Comebacks", "share of deals won from behind at half time in %", _metric("comeback"), 100)],
+        y="variant", hue=None)
+
+
+@styled
+def spread(table: pl.DataFrame, score_unit: str = "points") -> Figure:
+    """``quality.spread``: a seat's score a deal and over an evening, and how often one deal
+    decides an evening, per variant."""
+    return _panels(table, "Spread: how wild the scores are", [
+        Panel("A seat's score a deal", score_unit, lambda m: m.startswith("score a deal")),
+        Panel("A seat's total over an evening", score_unit,
+              lambda m: m.startswith("evening") and "decided" not in m),
+        Panel("Evenings one deal decides", "share of evenings in %", lambda m: "decided" in m, 100)],
+        y="metric", hue="variant")
+
+
+@styled
+def variety(table: pl.DataFrame) -> Figure:
+    """``quality.variety``: each game type's share of the declared games and its win rate
+    (the headline names the rule holes: a type that nearly always or never wins), and the
+    entropy of the types."""
+    return _panels(table, "Variety: the game types declared and won", [
+        Panel("Share of the declared games", "share in %", lambda m: m.endswith(": share"), 100),
+        Panel("Won by the declaring side", "share in %", lambda m: m.endswith(": won"), 100),
+        Panel("Entropy of the game types", "bits", lambda m: "entropy" in m)],
+        y="metric", hue="variant")

@@ -30,7 +30,7 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
-from analysis import balance, load, plots, robustness
+from analysis import balance, load, plots, quality, robustness
 
 DPI = 110
 """Resolution of the PNGs (the figures are 10 inches wide)."""
@@ -189,7 +189,7 @@ def _moves(row: Row, text: str, unit: str = "", scale: float = 1.0) -> str:
     """``is`` for base (or a table without paired differences); else ``rises to`` / ``falls
     to`` where the row's paired difference from base on the same deals excludes 0, and
     ``is ...`` with that difference where it holds 0: never judged by overlapping intervals."""
-    if row["variant"] == "base" or "diff" not in row or np.isnan(row["diff"]):
+    if row["variant"] == "base" or row.get("diff") is None or np.isnan(row["diff"]):
         return f"is {text}"
     change = estimate(row, unit, scale, sign=True, cols=balance.PAIRED)
     if row["diff_lo"] > 0:
@@ -257,10 +257,15 @@ class Table:
     display: Callable[[pl.DataFrame, Run], TextTable] = _display_long
     """The table as text for the HTML and Markdown."""
     needs: tuple[str, ...] = ()
-    """The columns it reads besides the outcome's: it is drawn for results that have them."""
+    """The columns it reads besides the outcome's: it is drawn for results that have them
+    (``name_*``: any column whose name starts so; ``a|b``: either)."""
 
     def applies(self, columns: Iterable[str]) -> bool:
-        return set(self.needs) <= set(columns)
+        columns = set(columns)
+
+        def has(name: str) -> bool:
+            return any(c.startswith(name[:-1]) for c in columns) if name.endswith("*") else name in columns
+        return all(any(has(n) for n in need.split("|")) for need in self.needs)
 
 
 @dataclass(frozen=True)
@@ -273,6 +278,9 @@ class Question:
     headline: Callable[[dict[str, pl.DataFrame], Run], list[str]]
     answer: Callable[[dict[str, pl.DataFrame], Run], str]
     """The question answered in one plain sentence with a scale a player feels (the answer box)."""
+    by_default: bool = True
+    """Whether a report answers it unasked (the quality question needs an experiment's
+    ``[quality]`` measures and is asked by name)."""
 
     def tables_for(self, columns: Iterable[str]) -> list[Table]:
         """The tables drawn for results with ``columns``, one of each name."""
@@ -458,7 +466,7 @@ def _sweep_headline(tables: dict[str, pl.DataFrame], run: Run) -> list[str]:
 
 # --- the answer box: each question answered in one sentence with a scale a player feels ----------
 
-EVENING = 36
+EVENING = quality.EVENING
 """Deals in an evening at the table: the scale a player feels beside the single deal."""
 
 
@@ -547,6 +555,143 @@ def _sweep_answer(tables: dict[str, pl.DataFrame], run: Run) -> str:
             f"tell from it: {', '.join(tied) if tied else 'no other setting'}.")
 
 
+def _pairs(table: pl.DataFrame) -> list[str]:
+    """The skill pairs of a ``quality.skill`` table, in order (``information`` last)."""
+    return [m.removesuffix(": score") for m in table["metric"].unique(maintain_order=True).to_list()
+            if m.endswith(": score")]
+
+
+def _skill_lines(t: pl.DataFrame, run: Run) -> list[str]:
+    lines = []
+    for pair in _pairs(t):
+        score = _pick(t, variant="base", metric=f"{pair}: score")
+        ahead = _pick(t, variant="base", metric=f"{pair}: ahead")
+        ratio = _pick(t, variant="base", metric=f"{pair}: skill to luck")
+        better, _, weaker = pair.partition(" over ")
+        who = ("Seeing every card (the omniscient player over the fair one of the same search) gains"
+               if pair == "information" else f"On the same cards {better} gains over {weaker}")
+        lines.append(f"{who} {estimate(score, ' ' + run.unit, sign=True)}, is ahead in {pct(ahead)} of "
+                     f"the deals (level ones half), {estimate(ratio, sign=True)} of the spread a seat's "
+                     f"score has from the cards alone.")
+    return lines
+
+
+def _course_lines(tables: dict[str, pl.DataFrame], run: Run) -> list[str]:
+    lines = []
+    if "decisiveness" in tables:
+        t = tables["decisiveness"]
+        before = _pick(t, variant="base", metric="settled by trick 0")
+        mean = _pick(t, variant="base", metric="trick it settled after")
+        swings = _pick(t, variant="base", metric="swings")
+        half = f"settled by trick {max(1, int(mean['value'] + 0.5))}"
+        at = _pick(t, variant="base", metric=half) if half in t["metric"].to_list() else None
+        lines.append(f"With every card known, the result is settled before the first card in {pct(before)} "
+                     f"of the solved deals{f', by {half[11:]} in {pct(at)}' if at else ''}; it stops "
+                     f"changing after trick {estimate(mean)} on average, and changes "
+                     f"{estimate(swings)} times a deal (each change a mistake that hands it over).")
+    if "tension" in tables:
+        t = tables["tension"]
+        changes = _pick(t, variant="base", metric="lead changes")
+        back = _pick(t, variant="base", metric="comeback")
+        lines.append(f"The lead in card points changes {estimate(changes)} times a deal; the side that "
+                     f"won was behind at half time in {pct(back)} of the deals.")
+    return lines
+
+
+def _spread_line(t: pl.DataFrame, run: Run) -> str:
+    unit = " " + run.outcome.unit
+    sd = _pick(t, variant="base", metric="score a deal: standard deviation")
+    q05 = _pick(t, variant="base", metric="score a deal: 5 % quantile")
+    q95 = _pick(t, variant="base", metric="score a deal: 95 % quantile")
+    line = (f"A seat's score a deal spreads by {estimate(sd, unit)} (standard deviation; 90 % of the "
+            f"scores lie from {q05['value']:g} to {q95['value']:g})")
+    evening = f"evening of {EVENING}"
+    if f"{evening}: standard deviation" in t["metric"].to_list():
+        total = _pick(t, variant="base", metric=f"{evening}: standard deviation")
+        decided = _pick(t, variant="base", metric=f"{evening}: decided by one deal")
+        line += (f"; over an {evening} deals a seat's total by {estimate(total, unit)}, and one deal "
+                 f"decides who finishes first in {pct(decided)} of the evenings")
+    return line + "."
+
+
+def _variety_line(t: pl.DataFrame) -> str:
+    h = _pick(t, variant="base", metric="game types: entropy (bits)")
+    shares = t.filter(pl.col("variant") == "base", pl.col("metric").str.ends_with(": share"))
+    top = ", ".join(f"{r['metric'].removesuffix(': share')} {r['value'] * 100:.1f} %"
+                    for r in shares.sort("value", descending=True).head(4).iter_rows(named=True))
+    holes = quality.holes(t)
+    listed = ", ".join(f"{k} won {w * 100:.1f} % of {n:,}" for k, w, n in holes)
+    hole_text = (f"; rule holes (declared at least {quality.HOLE_GAMES} times, won within "
+                 f"{quality.HOLE_SHARE * 100:.0f} % of always or never): {listed}" if holes
+                 else "; no game type wins nearly always or never (no rule hole)")
+    return (f"{shares.height} game types are declared, entropy {estimate(h, ' bits')} (of "
+            f"{np.log2(max(shares.height, 1)):.2f} if all were equally common); the commonest {top}"
+            f"{hole_text}.")
+
+
+QUALITY_MOVES = (("skill", None, ": score"), ("decisiveness", "trick it settled after", ""),
+                 ("tension", "comeback", ""), ("tension", "lead changes", ""),
+                 ("spread", "score a deal: standard deviation", ""))
+"""What the quality headline compares between variants: the table, the metric (None: the
+first skill pair's) and its suffix."""
+
+
+def _quality_headline(tables: dict[str, pl.DataFrame], run: Run) -> list[str]:
+    """Skill (and information), decisiveness, tension, spread and variety in base, then what
+    each variant moves on the same deals."""
+    lines = _skill_lines(tables["skill"], run) if "skill" in tables else []
+    lines += _course_lines(tables, run)
+    lines.append(_spread_line(tables["spread"], run))
+    if "variety" in tables:
+        lines.append(_variety_line(tables["variety"]))
+    for name in _others(run):
+        moves: list[str] = []
+        same: list[str] = []
+        for table, metric, suffix in QUALITY_MOVES:
+            if table not in tables:
+                continue
+            t = tables[table]
+            metric = metric or (_pairs(t)[0] + suffix if _pairs(t) else None)
+            if metric is None or metric not in t["metric"].to_list():
+                continue
+            r = _pick(t, variant=name, metric=metric)
+            if r.get("diff") == 0 and r.get("diff_lo") == 0 and r.get("diff_hi") == 0:
+                same.append(metric)  # the same on every deal (a scoring-only change plays alike)
+                continue
+            share = plots.is_share(metric)
+            text = pct(r) if share else estimate(r)
+            moves.append(f"{metric} {_moves(r, text, ' pp' if share else '', 100 if share else 1)}")
+        if same:
+            moves.append(f"{', '.join(same)} the same as base's on every deal")
+        if moves:
+            lines.append(f"With {run.describe(name)}: " + "; ".join(moves) + ".")
+    return lines
+
+
+def _quality_answer(tables: dict[str, pl.DataFrame], run: Run) -> str:
+    parts = []
+    if "skill" in tables and _pairs(tables["skill"]):
+        t = tables["skill"]
+        pair = _pairs(t)[0]
+        score = _pick(t, variant="base", metric=f"{pair}: score")
+        ratio = _pick(t, variant="base", metric=f"{pair}: skill to luck")
+        better, _, weaker = pair.partition(" over ")
+        parts.append(f"seeing every card is worth {estimate(score, ' ' + run.unit, sign=True)}, "
+                     f"{estimate(ratio)} of the spread the cards alone make" if pair == "information" else
+                     f"on the same cards {better} gains {estimate(score, ' ' + run.unit, sign=True)} over "
+                     f"{weaker}, {estimate(ratio)} of the spread the cards alone make")
+    if "decisiveness" in tables:
+        before = _pick(tables["decisiveness"], variant="base", metric="settled by trick 0")
+        parts.append(f"the cards settle the result before the first card in {pct(before)} of the deals")
+    if "tension" in tables:
+        back = _pick(tables["tension"], variant="base", metric="comeback")
+        parts.append(f"the winner comes from behind at half time in {pct(back)}")
+    sd = _pick(tables["spread"], variant="base", metric="score a deal: standard deviation")
+    parts.append(f"a seat's score spreads by {estimate(sd, ' ' + run.outcome.unit)} a deal")
+    text = "; ".join(parts)
+    return text[0].upper() + text[1:] + "."
+
+
 # --- the registry ------------------------------------------------------------------------------
 
 START_PLAYER = Table("start_player", "Win rate and mean score by seat position",
@@ -574,6 +719,21 @@ TIE_OF_PLAYERS = Table("tie", "The 120 : 120 tie",
                        lambda r: balance.tie_of_players(r.frame, r.outcome, r.variants),
                        lambda t, r: plots.tie(t, r.unit), needs=("tie", balance.WINNER))
 """The tie between players each on his own (a tie rule may name the winner)."""
+SKILL = Table("skill", "Skill: the better player against the weaker on the same cards",
+              lambda r: quality.skill(r.frame, r.outcome, r.variants), lambda t, r: plots.skill(t, r.unit),
+              needs=("skill_*|information",))
+DECISIVENESS = Table("decisiveness", "Decisiveness: when the result under perfect play is settled",
+                     lambda r: quality.decisiveness(r.frame, r.variants),
+                     lambda t, r: plots.decisiveness(t), needs=("settled_after",))
+TENSION = Table("tension", "Tension: lead changes and comebacks",
+                lambda r: quality.tension(r.frame, r.variants), lambda t, r: plots.tension(t),
+                needs=("lead_changes",))
+SPREAD = Table("spread", "Spread: a deal and an evening",
+               lambda r: quality.spread(r.frame, r.outcome, EVENING, r.variants),
+               lambda t, r: plots.spread(t, r.outcome.unit))
+VARIETY = Table("variety", "Variety: game types declared and won",
+                lambda r: quality.variety(r.frame, r.variants), lambda t, r: plots.variety(t),
+                needs=("game",))
 SWEEP = Table("sweep", "Rule variants on the same deals",
               lambda r: balance.sweep(r.frame, r.outcome, r.measure, r.variants),
               lambda t, r: plots.sweep(t, r.sweep_unit), display=_display_sweep)
@@ -585,21 +745,25 @@ QUESTIONS: dict[str, Question] = {
     "ramsch": Question("Ramsch outcomes", (RAMSCH,), _ramsch_headline, _ramsch_answer),
     "tie": Question("The 120 : 120 tie", (TIE_OF_SIDES, TIE_OF_PLAYERS), _tie_headline, _tie_answer),
     "sweep": Question("Rule options compared", (SWEEP,), _sweep_headline, _sweep_answer),
+    "quality": Question("Skill, luck, tension and decisiveness",
+                        (SKILL, DECISIVENESS, TENSION, SPREAD, VARIETY), _quality_headline,
+                        _quality_answer, by_default=False),
 }
 """Every balance question by name, in report order."""
 
 
-def applicable(columns: Iterable[str]) -> list[str]:
-    """The questions a report on results with ``columns`` can answer, in report order."""
+def applicable(columns: Iterable[str], asked: bool = False) -> list[str]:
+    """The questions a report on results with ``columns`` answers unasked, in report order
+    (with ``asked`` also those it answers when asked by name)."""
     columns = set(columns)
-    return [name for name, q in QUESTIONS.items() if q.tables_for(columns)]
+    return [name for name, q in QUESTIONS.items() if q.tables_for(columns) and (asked or q.by_default)]
 
 
 def _check(columns: Iterable[str], questions: list[str] | None, measure: str, game: str) -> list[str]:
     """The questions to answer; ValueError for an unknown one, one the results of ``game``
     (with ``columns``) cannot answer, or an unknown measure."""
-    found = applicable(columns)
-    names = list(questions) if questions is not None else found
+    found = applicable(columns, asked=True)
+    names = list(questions) if questions is not None else applicable(columns)
     for name in names:
         if name not in QUESTIONS:
             raise ValueError(f"unknown question {name!r} (questions: {', '.join(QUESTIONS)})")

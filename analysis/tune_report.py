@@ -231,8 +231,84 @@ def headlines(out: Outcome) -> list[str]:
     if out["constraints"]:
         lines.append(f"Constraints {', '.join(f'`{c}`' for c in out['constraints'])}: {broke} "
                      f"candidate{'s' if broke != 1 else ''} left for surely breaking one.")
+        lines += tradeoffs(out)
     lines.append(_spent(out))
     return lines
+
+
+def _measure_names(out: Outcome) -> list[str]:
+    """Every measure the candidates carry (objectives, then constraints), as the outcome names
+    them."""
+    return list(out["candidates"][0]["measures"]) if out["candidates"] else []
+
+
+def tradeoffs(out: Outcome) -> list[str]:
+    """What each constraint costs the first objective: the closest rule set among those that
+    broke it against the closest that kept every constraint, on each measure; or, where none
+    broke it, how near its bound the candidates came."""
+    obj = out["objectives"][0]
+    target = obj["target"]
+    cands = out["candidates"]
+    lines = []
+    for text in out["constraints"]:
+        name = next(m for m in _measure_names(out) if m.startswith(text.split()[0]) and "(constraint)" in m)
+        broke = [i for i, c in enumerate(cands) if c["reason"] == "constraint"
+                 and not _keeps(c["measures"][name], text)]
+        if not broke:
+            low = min(range(len(cands)), key=lambda i: _margin(cands[i]["measures"][name], text))
+            m = cands[low]["measures"][name]
+            lines.append(f"`{text}` cost nothing here: no rule set surely broke it; the nearest to its "
+                         f"bound was candidate {low} (`{_rules(cands[low])}`), "
+                         f"{_interval(m['value'], m['lo'], m['hi'])}.")
+            continue
+        free = min(broke, key=lambda i: abs(cands[i]["value"] - target))
+        kept = out["best"][0] if out["best"] else None
+        theirs = ", ".join(f"{k} {_interval(v['value'], v['lo'], v['hi'])}"
+                           for k, v in cands[free]["measures"].items())
+        line = (f"Without `{text}` the closest to the target would be candidate {free} "
+                f"(`{_rules(cands[free])}`): {theirs}")
+        if kept is not None:
+            ours = ", ".join(f"{k} {_interval(v['value'], v['lo'], v['hi'])}"
+                             for k, v in cands[kept]["measures"].items())
+            line += f"; keeping it, candidate {kept}: {ours}"
+        lines.append(line + ".")
+    return lines
+
+
+def _bound(text: str) -> tuple[str, float]:
+    _, op, bound = text.split()
+    return op, float(bound)
+
+
+def _keeps(m: Mapping[str, float], text: str) -> bool:
+    """Whether a measure's estimate keeps the constraint ``text`` (``skill_share >= 0.6``)."""
+    op, bound = _bound(text)
+    return {"<=": m["value"] <= bound, "<": m["value"] < bound, ">=": m["value"] >= bound,
+            ">": m["value"] > bound}[op]
+
+
+def _margin(m: Mapping[str, float], text: str) -> float:
+    """How far a measure's estimate lies inside the constraint's bound (negative: outside)."""
+    op, bound = _bound(text)
+    return bound - m["value"] if op in ("<=", "<") else m["value"] - bound
+
+
+def by_setting(out: Outcome) -> tuple[list[str], list[list[str]]]:
+    """What each searched option's value does to each measure: the mean of the measure over
+    the candidates with that value (each at the last round it played), beside the same over
+    every candidate."""
+    names = _measure_names(out)
+    cands = out["candidates"]
+
+    def row(option: str, value: str, members: list[Mapping[str, Any]]) -> list[str]:
+        means = [sum(c["measures"][n]["value"] for c in members) / len(members) for n in names]
+        return [option, value, str(len(members)), *[fixed(m, 3, sign=True) for m in means]]
+
+    rows = [row("(all)", "", cands)]
+    for option in out["searched"]:
+        for value in dict.fromkeys(toml_value(c["rules"][option]) for c in cands):
+            rows.append(row(option, value, [c for c in cands if toml_value(c["rules"][option]) == value]))
+    return ["option", "value", "rule sets", *[f"{n}: mean" for n in names]], rows
 
 
 def _spent(out: Outcome) -> str:
@@ -258,13 +334,14 @@ def _what(out: Outcome) -> str:
 
 
 def _tables(out: Outcome) -> tuple[tuple[list[str], list[list[str]]], tuple[list[str], list[list[str]]]]:
-    obj = out["objectives"][0]["name"]
-    header = ["candidate", "rules", f"{obj} [95 %]", "deals", "left in round"]
+    names = _measure_names(out)
+    header = ["candidate", "rules", *[f"{n} [95 %]" for n in names], "deals", "left in round"]
     rows = []
     for i in _order(out):
         c = out["candidates"][i]
         left = "-" if c["eliminated_round"] is None else f"{c['eliminated_round']} ({c['reason']})"
-        rows.append([str(i), _rules(c), _interval(c["value"], c["lo"], c["hi"]), f"{c['deals']:,}", left])
+        measured = [_interval(m["value"], m["lo"], m["hi"]) for m in (c["measures"][n] for n in names)]
+        rows.append([str(i), _rules(c), *measured, f"{c['deals']:,}", left])
     rounds = [[str(k), f"{r['deals']:,}", str(len(r["entered"])), f"{r['z']:.2f}",
                str(sum(1 for c in out["candidates"] if c["eliminated_round"] == k))]
               for k, r in enumerate(out["rounds"], 1)]
@@ -310,7 +387,10 @@ def build(out: Outcome, folder: str | Path) -> Path:
                 f"<summary>the table ({rows} rows: the best group first, then by the round each "
                 f"left)</summary>{html_table(*candidates)}</details>"
                 f"<h2>The rounds</h2>{html_table(*rounds)}</section>")
-    md += ["", "## Every candidate", "", md_table(*candidates), "", "## The rounds", "", md_table(*rounds)]
+    settings = by_setting(out)
+    page.append(f"<section><h2>What each rule does to each measure</h2>{html_table(*settings)}</section>")
+    md += ["", "## Every candidate", "", md_table(*candidates), "", "## The rounds", "", md_table(*rounds),
+           "", "## What each rule does to each measure", "", md_table(*settings)]
     page.append(glossary_html("\n".join(md)) + "</body></html>\n")
     md += ["", *glossary_markdown("\n".join(md))]
     folder.mkdir(parents=True, exist_ok=True)
@@ -322,4 +402,5 @@ def build(out: Outcome, folder: str | Path) -> Path:
     return folder / "index.html"
 
 
-__all__ = ["TUNE_FILE", "answer", "build", "headlines", "shared_rules", "sign_deciders"]
+__all__ = ["TUNE_FILE", "answer", "build", "by_setting", "headlines", "shared_rules", "sign_deciders",
+           "tradeoffs"]

@@ -158,8 +158,9 @@ def _report_settings(exp: Experiment) -> tuple[list[str], str]:
     from analysis import report as analysis_report
     from sim.runner import shard_columns
 
-    applicable = analysis_report.applicable(shard_columns(exp.game_obj))  # what its results will answer
-    questions = list(exp.report.get("questions") or applicable)
+    columns = shard_columns(exp.game_obj) + list(exp.quality.columns if exp.quality else ())
+    applicable = analysis_report.applicable(columns, asked=True)  # what its results will answer
+    questions = list(exp.report.get("questions") or analysis_report.applicable(columns))
     wrong = [q for q in questions if q not in applicable]
     if wrong:
         raise CliError(f"{exp.source}: [report] question{'s' if len(wrong) > 1 else ''} "
@@ -194,55 +195,64 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    """Run what an experiment still lacks (its variants, and the runs behind the report's
-    robustness section: ``sim.robustness``), then write its balance report."""
+    """Run what each experiment still lacks (its variants, and the runs behind the report's
+    robustness section: ``sim.robustness``), then write its balance report; every file is
+    checked before the first plays, and one process (one pool of workers) does them all."""
     import dataclasses
 
     from sim import robustness
     from sim.runner import Experiment, run_experiment
 
-    exp = Experiment.load(args.config, deals=args.deals)
+    if args.out is not None and len(args.config) > 1:
+        raise CliError("--out names one report folder: give one experiment file with it")
+    exps = [Experiment.load(path, deals=args.deals) for path in args.config]
     if args.deals is not None:  # a quick look lives beside the full run, not over it
-        exp = dataclasses.replace(exp, name=f"{exp.name}-n{args.deals}")
+        exps = [dataclasses.replace(exp, name=f"{exp.name}-n{args.deals}") for exp in exps]
     from analysis import report as analysis_report
 
-    questions, measure = _report_settings(exp)
+    settings = [_report_settings(exp) for exp in exps]
     jobs = args.jobs or _default_jobs()
-    with _terminate_as_interrupt(), _backend(args, jobs) as backend:
-        root = run_experiment(exp, out_dir=args.results, jobs=jobs, resume=True,
-                              progress=not args.no_progress, backend=backend, flag="--results")
-        extra = robustness.run(robustness.derived(exp), args.results, jobs, not args.no_progress, backend)
-    out = args.out if args.out is not None else Path("reports") / exp.name
-    index = analysis_report.build(root, out, questions=questions, measure=measure,
-                                  one_at_a_time=extra.get("one-at-a-time"),
-                                  rungs=[extra[k] for k in ("rungs", "pimc", "net") if k in extra])
-    print(f"{exp.name}: report in {index} (summary: {index.parent / 'summary.md'})")
+    for exp, (questions, measure) in zip(exps, settings, strict=True):
+        with _terminate_as_interrupt(), _backend(args, jobs) as backend:
+            root = run_experiment(exp, out_dir=args.results, jobs=jobs, resume=True,
+                                  progress=not args.no_progress, backend=backend, flag="--results")
+            extra = robustness.run(robustness.derived(exp), args.results, jobs, not args.no_progress,
+                                   backend)
+        out = args.out if args.out is not None else Path("reports") / exp.name
+        index = analysis_report.build(root, out, questions=questions, measure=measure,
+                                      one_at_a_time=extra.get("one-at-a-time"),
+                                      rungs=[extra[k] for k in ("rungs", "pimc", "net") if k in extra])
+        print(f"{exp.name}: report in {index} (summary: {index.parent / 'summary.md'})")
     return 0
 
 
 def cmd_tune(args: argparse.Namespace) -> int:
-    """Race rule sets on common deals and report the fairest (``sim.tune``)."""
+    """Race rule sets on common deals and report the fairest (``sim.tune``), for each
+    experiment file in turn (every one checked before the first plays)."""
     import json
     import time
 
     from sim.tune import load_tune, run_tune
 
-    tune = load_tune(args.config, budget=args.budget)
+    if args.out is not None and len(args.config) > 1:
+        raise CliError("--out names one report folder: give one experiment file with it")
+    tunes = [load_tune(path, budget=args.budget) for path in args.config]
     from analysis import tune_report
 
     jobs = args.jobs or _default_jobs()
-    start = time.perf_counter()
-    with _terminate_as_interrupt(), _backend(args, jobs) as backend:
-        _, outcome = run_tune(tune, results=args.results, jobs=jobs, force=args.force,
-                              progress=not args.no_progress, backend=backend)
-    out = args.out if args.out is not None else Path("reports") / tune.experiment.name
-    index = tune_report.build(outcome, out)
-    if args.json:
-        print(json.dumps(outcome))
-    else:
-        for line in tune_report.headlines(outcome):
-            print(line.replace("`", ""))
-        print(f"{tune.experiment.name}: report in {index} ({time.perf_counter() - start:.1f} s)")
+    for tune in tunes:
+        start = time.perf_counter()
+        with _terminate_as_interrupt(), _backend(args, jobs) as backend:
+            _, outcome = run_tune(tune, results=args.results, jobs=jobs, force=args.force,
+                                  progress=not args.no_progress, backend=backend)
+        out = args.out if args.out is not None else Path("reports") / tune.experiment.name
+        index = tune_report.build(outcome, out)
+        if args.json:
+            print(json.dumps(outcome))
+        else:
+            for line in tune_report.headlines(outcome):
+                print(line.replace("`", ""))
+            print(f"{tune.experiment.name}: report in {index} ({time.perf_counter() - start:.1f} s)")
     return 0
 
 
@@ -549,7 +559,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "pimc_deals, net_deals; in <results>/<name>-one-at-a-time, "
                                    "-rungs, -pimc, -net), "
                                    "and build reports/<name>/index.html, summary.md and the figures.")
-    p.add_argument("config", metavar="EXPERIMENT.toml", help="the experiment file")
+    p.add_argument("config", metavar="EXPERIMENT.toml", nargs="+",
+                   help="the experiment file (several: each in turn, in one process)")
     p.add_argument("--deals", type=_positive, metavar="N",
                    help="a quick look with N deals (results and report under <name>-nN)")
     _add_report_arguments(p, "the files do")
@@ -559,7 +570,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Search the rule options of an experiment's [tune] table: every "
                                    "rule set plays the same deals in growing rounds, the clearly "
                                    "worse leave; write reports/<name>/index.html and tune.json.")
-    p.add_argument("config", metavar="EXPERIMENT.toml", help="an experiment file with a [tune] table")
+    p.add_argument("config", metavar="EXPERIMENT.toml", nargs="+",
+                   help="an experiment file with a [tune] table (several: each in turn, in one process)")
     p.add_argument("--budget", type=_positive, metavar="DEALS",
                    help="the most deals one rule set plays (default: the experiment's deals)")
     p.add_argument("--force", action="store_true", help="replace an existing results folder")

@@ -65,15 +65,17 @@ from sim.engine.play import check_nets, play, shipped
 from sim.engine.seats import POLICIES, PolicyError, net_weights, policy_ids
 from sim.errors import ConfigError, ResultsError, did_you_mean
 from sim.options import OptionTable, RuleError
+from sim.quality import Quality, measure
 from sim.registry import GameError, find_game
 
 BASE = "base"
 """Name of the variant that the experiment's own rules and policies make."""
 
 KEYS = ("name", "game", "deals", "seed", "shard_size", "policies", "rules", "variants", "report",
-        "tune")
-"""Keys an experiment file may hold (``rules``, ``variants``, ``report`` and ``tune`` are
-optional; ``[tune]`` is read by ``sim.tune``)."""
+        "tune", "quality")
+"""Keys an experiment file may hold (``rules``, ``variants``, ``report``, ``tune`` and
+``quality`` are optional; ``[tune]`` is read by ``sim.tune``, ``[quality]`` by
+``sim.quality``: the measures each shard adds to its columns)."""
 REPORT_SIZES = ("robustness_deals", "rung_deals", "pimc_deals", "net_deals")
 """Keys of an experiment's ``[report]`` table that size the runs behind the report's
 robustness section (``sim.robustness``), in deals (0: left out)."""
@@ -143,6 +145,8 @@ class Experiment:
     report: Mapping[str, Any] = field(default_factory=dict, compare=False)
     tune: Mapping[str, Any] = field(default_factory=dict, compare=False)
     """The ``[tune]`` table as written (``sim.tune`` validates it; ``run`` ignores it)."""
+    quality: Quality | None = None
+    """The quality measures every shard adds (``[quality]``; ``None``: none)."""
 
     # --- building -------------------------------------------------------------------
 
@@ -222,10 +226,14 @@ class Experiment:
             vpolicies = (_policies(spec["policies"], game, f"{where}: policies", fail)
                          if "policies" in spec else list(policies))
             variants.append(Variant(vname, vrules, vpolicies))
+        quality = None
+        if "quality" in data:
+            raw_quality = _table(data["quality"], "quality", fail)
+            quality = Quality.of(game, raw_quality, deals, f"{source}: [quality]")
         return cls(name=name, game=game.name, deals=deals, seed=seed, shard_size=shard_size,
                    policies=policies, rules=rules, extra_variants=tuple(variants), source=source,
                    report=_report(data.get("report", {}), fail),
-                   tune=_tune_table(data.get("tune", {}), fail))
+                   tune=_tune_table(data.get("tune", {}), fail), quality=quality)
 
     # --- what it plays --------------------------------------------------------------
 
@@ -275,13 +283,18 @@ class Experiment:
         weights = self.net_weights()
         if weights:
             out["weights"] = weights
+        if self.quality is not None:
+            out["quality"] = self.quality.normalised()
         return out
 
     def net_weights(self) -> dict[str, str]:
         """Each ``net`` policy of the config with a hash of the weights file it plays (the
         game's shipped weights for ``net``): deals played by other weights, such as the
         shipped ones before they were trained again, belong to another config."""
-        names = {p for v in self.variants() for p in v.policies if net_weights(p) is not None}
+        quality = self.quality
+        measured = [p for pair in quality.skill for p in pair] if quality else []
+        names = {p for v in self.variants() for p in [*v.policies, *measured]
+                 if net_weights(p) is not None}
         game = find_game(self.game)
         out = {}
         for name in sorted(names):
@@ -462,11 +475,11 @@ def _outcome_arrays(game: Game, columns: Mapping[str, np.ndarray]) -> list[pa.Ar
 
 
 def shard_table(game: Game, columns: Mapping[str, np.ndarray],
-                metadata: Mapping[str, str]) -> pa.Table:
+                metadata: Mapping[str, str], extra: Mapping[str, np.ndarray] | None = None) -> pa.Table:
     """The Parquet table of one played shard: the game's columns in their own dtypes
     (categorical ones as dictionary strings, internal ones left out), then the outcome's
-    ``start_seat`` and ``won_<s>`` worked out from them, plus ``metadata`` and the
-    outcome's (``OUTCOME_KEY``)."""
+    ``start_seat`` and ``won_<s>`` worked out from them, then ``extra`` (the quality
+    measures, ``sim.quality``), plus ``metadata`` and the outcome's (``OUTCOME_KEY``)."""
     cats = game.categories
     arrays: list[pa.Array] = []
     names: list[str] = []
@@ -488,6 +501,9 @@ def shard_table(game: Game, columns: Mapping[str, np.ndarray],
         raise RuntimeError(f"{game.name}: result columns {sorted(clash)} clash with the outcome's")
     arrays += _outcome_arrays(game, columns)
     names += outcome_columns(game)
+    for name, values in (extra or {}).items():
+        arrays.append(pa.array(values))
+        names.append(name)
     return pa.Table.from_arrays(arrays, names=names).replace_schema_metadata(
         {**metadata, OUTCOME_KEY: outcome_metadata(game)})
 
@@ -559,17 +575,23 @@ class ShardTask:
     rules: dict[str, Any]
     policies: list[str]
     outputs: tuple[ShardOutput, ...]
+    quality: Quality | None = None
 
 
 def run_shard(task: ShardTask) -> list[tuple[str, int]]:
-    """Play one shard and write its files; only paths and row counts go back. Threads may
-    run shards side by side (each plays into its own buffers)."""
+    """Play one shard, measure its quality where the experiment asks (``sim.quality``), and
+    write its files; only paths and row counts go back. Threads may run shards side by side
+    (each plays into its own buffers)."""
     game = find_game(task.game)
     batch = play(game, task.seed, task.first, task.count, task.rules, task.policies)
+    extras: list[dict[str, np.ndarray]] = [{} for _ in task.outputs]
+    if task.quality is not None:
+        extras = measure(game, task.quality, task.seed, task.first, task.count, task.rules,
+                         task.policies, [out.rules for out in task.outputs])
     written = []
-    for out in task.outputs:
+    for out, extra in zip(task.outputs, extras, strict=True):
         columns = batch.columns if out.rules == task.rules else game.rescore(batch.columns, out.rules)
-        table = shard_table(game, columns, out.metadata)
+        table = shard_table(game, columns, out.metadata, extra)
         write_shard(table, Path(out.path))
         written.append((out.path, table.num_rows))
     return written
@@ -675,7 +697,7 @@ def plan(exp: Experiment, root: Path, resume: bool = False) -> tuple[Iterator[Sh
                     if not (path := shard_path(root, exp.game, v.name, shard.index)).exists())
                 if outputs:
                     yield ShardTask(exp.game, exp.seed, shard.first, shard.count, outputs[0].rules,
-                                    group[0].policies, outputs)
+                                    group[0].policies, outputs, exp.quality)
 
     return tasks(), len(variants) * exp.n_shards - done, done
 

@@ -54,6 +54,8 @@ from sim.engine.game import Game
 from sim.engine.play import play
 from sim.errors import ConfigError
 from sim.options import Option, RuleError
+from sim.quality import Quality
+from sim.quality import measure as measure_quality
 from sim.registry import find_game
 from sim.runner import (
     COMPRESSION,
@@ -166,7 +168,7 @@ def load_tune(path: str | os.PathLike[str], budget: int | None = None) -> Tune:
         raise fail(f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} "
                    f"(allowed: {', '.join(TUNE_KEYS)})")
     game = exp.game_obj
-    columns = set(shard_columns(game))
+    columns = set(shard_columns(game)) | set(exp.quality.columns if exp.quality else ())
     searched, values = _searched(game, raw.get("options"), fail)
     measures = _names(raw.get("measure", "start_edge"), "measure", fail)
     constraints = tuple(_constraint(c, fail) for c in _names(raw.get("constraints", []), "constraints",
@@ -263,9 +265,10 @@ def _names(raw: Any, what: str, fail: Any, empty: bool = False) -> tuple[str, ..
 def _check_measure(name: str, columns: set[str], game: Game, fail: Any) -> None:
     if name not in balance.MEASURES:
         raise fail(f"unknown measure {name!r} (measures: {', '.join(balance.MEASURES)})")
-    if missing := [c for c in balance.MEASURES[name].needs if c not in columns]:
+    if missing := [c for c in balance.MEASURES[name].needs
+                   if not (any(k.startswith(c[:-1]) for k in columns) if c.endswith("*") else c in columns)]:
         raise fail(f"measure {name!r} is not available for {game.name} (its results have no "
-                   f"{', '.join(missing)})")
+                   f"{', '.join(missing)}: an experiment's [quality] table measures them)")
 
 
 def _number(value: Any, what: str, fail: Any) -> float:
@@ -327,6 +330,7 @@ class RaceTask:
     measures: tuple[str, ...]
     path: str
     metadata: dict[str, str]
+    quality: Quality | None = None
 
 
 def column(candidate: int, measure: str) -> str:
@@ -342,9 +346,13 @@ def play_task(task: RaceTask) -> str:
     batch = play(game, task.seed, task.first, task.count, rules, list(task.policies))
     outcome = load.Outcome.from_json(outcome_metadata(game))
     arrays: dict[str, pa.Array] = {"deal": pa.array(batch.columns["deal"].astype(np.int64))}
-    for index, cand in task.candidates:
+    extras: list[dict[str, np.ndarray]] = [{} for _ in task.candidates]
+    if task.quality is not None:
+        extras = measure_quality(game, task.quality, task.seed, task.first, task.count, rules,
+                         list(task.policies), [cand for _, cand in task.candidates])
+    for (index, cand), extra in zip(task.candidates, extras, strict=True):
         columns = batch.columns if cand == rules else game.rescore(batch.columns, cand)
-        frame = pl.from_arrow(shard_table(game, columns, {}))
+        frame = pl.from_arrow(shard_table(game, columns, {}, extra))
         assert isinstance(frame, pl.DataFrame)
         lazy = frame.lazy().with_columns(variant=pl.lit(str(index)))
         for m in task.measures:
@@ -415,7 +423,7 @@ def _tasks(tune: Tune, root: Path, tune_hash: str, alive: set[int], start: int,
                 path.parent.mkdir(parents=True, exist_ok=True)
                 yield RaceTask(exp.game, exp.seed, first, min(size, end - first), policies,
                                tuple((i, tune.candidates[i]) for i in racing), tune.read,
-                               str(path), meta)
+                               str(path), meta, exp.quality)
 
 
 def _block(tune: Tune, root: Path, shard: int, keys: list[tuple[int, int, str, str]]) -> np.ndarray:

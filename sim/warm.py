@@ -1,11 +1,12 @@
 """Compile every game's kernel (and, with ``--solvers``, the double-dummy solvers and the
-players on them) before a run, one task a process on every core.
+players on them; with ``--search``, only the solvers' searches the quality measures ask,
+``sim.quality``) before a run, one task a process on every core.
 
 numba compiles a game's kernel the first time a process plays the game and keeps it in its
 on-disk cache; in a fresh clone that costs minutes a game, paid one game after another by
 whatever runs first. ``make run`` and ``make test`` call this first, so that the games
 compile side by side and the reports and tests load them. A cache that is already warm is
-loaded in seconds. Run as ``python -m sim.warm [--solvers]``.
+loaded in seconds. Run as ``python -m sim.warm [--solvers | --search]``.
 """
 
 from __future__ import annotations
@@ -42,9 +43,11 @@ def warm_kernel(name: str) -> tuple[str, float]:
     return name, time.perf_counter() - start
 
 
-def warm_solver(module_name: str) -> tuple[str, float]:
-    """Compile (or load) a solver module's entry points, the solving players' included, for
-    the argument types every caller passes (without running them: that needs the kernel)."""
+def warm_solver(module_name: str, players: bool = True) -> tuple[str, float]:
+    """Compile (or load) a solver module's entry points for the argument types every caller
+    passes (without running them: that needs the kernel): the search and the reading of a
+    course (``sim.quality``), and with ``players`` the exact count, the counts after each card
+    and the solving players."""
     start = time.perf_counter()
     module = importlib.import_module(module_name)
     game = find_game(solvers()[module_name])
@@ -58,20 +61,24 @@ def warm_solver(module_name: str) -> tuple[str, float]:
     workspace = typeof(ws)
     i64 = numba.int64
     module.bound.compile((state, q, i64, workspace))
-    module.count.compile((state, q, workspace))
-    module.counts_after.compile((state, q, workspace, typeof(np.zeros(64, np.int64))))
-    module.pimc_card.compile((obs, rng, i64, i64, workspace))
-    module.dd_card.compile((state, i64, workspace))
+    module.outcome_line.compile((state, q))
+    if players:
+        module.count.compile((state, q, workspace))
+        module.counts_after.compile((state, q, workspace, typeof(np.zeros(64, np.int64))))
+        module.pimc_card.compile((obs, rng, i64, i64, workspace))
+        module.dd_card.compile((state, i64, workspace))
     return module_name, time.perf_counter() - start
 
 
-def warm(with_solvers: bool = False, jobs: int | None = None) -> list[tuple[str, float]]:
+def warm(with_solvers: bool = False, jobs: int | None = None,
+         search: bool = False) -> list[tuple[str, float]]:
     """Compile every game's kernel (``warm_kernel``) and with ``with_solvers`` every solver
-    module (``warm_solver``), as many at once as there are cores."""
+    module (``warm_solver``), with ``search`` only their searches, as many at once as there
+    are cores."""
     names = sorted(GAMES, key=lambda n: -GAMES[n].compile_seconds)  # the slowest first
     tasks = [delayed(warm_kernel)(n) for n in names]
-    if with_solvers:
-        tasks[1:1] = [delayed(warm_solver)(m) for m in solvers()]
+    if with_solvers or search:
+        tasks[1:1] = [delayed(warm_solver)(m, with_solvers) for m in solvers()]
     jobs = jobs or min(len(tasks), os.cpu_count() or 1)
     done: list[tuple[str, float]] = Parallel(n_jobs=jobs)(tasks)
     return done
@@ -81,9 +88,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m sim.warm", description=__doc__.split("\n")[0])
     parser.add_argument("--solvers", action="store_true",
                         help="also the double-dummy solvers and the pimc and dd players")
+    parser.add_argument("--search", action="store_true",
+                        help="also the solvers' searches the quality measures ask (not the players)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    done = warm(args.solvers)
+    done = warm(args.solvers, search=args.search)
     tasks = ", ".join(f"{n} {s:.0f} s" for n, s in done)
     print(f"compiled or loaded: {tasks} ({time.perf_counter() - start:.0f} s in all)")
     return 0

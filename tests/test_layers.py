@@ -24,7 +24,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("registry", ("sim.registry",)),
     ("applications", ("sim.runner", "sim.trace", "sim.arena", "sim.bench", "sim.bench_solver",
                       "sim.solve", "sim.tune", "sim.warm", "sim.robustness", "sim.cluster",
-                      "sim.machine", "sim.learn")),
+                      "sim.machine", "sim.learn", "sim.quality")),
     ("people at the table", ("sim.play", "sim.serve")),
     ("command line", ("sim.cli",)),
 )

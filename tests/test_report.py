@@ -150,7 +150,14 @@ def test_applicable_by_the_columns_of_each_games_results() -> None:
     assert report.applicable(columns["doko_skat"]) == ["start_player", "tie", "sweep"]
     assert report.applicable(columns["skat"]) == ["start_player", "ramsch", "sweep"]
     assert report.applicable(columns["skat_en_deux"]) == ["start_player", "ramsch", "sweep"]
-    assert set(report.QUESTIONS) == {"start_player", "markers", "ramsch", "tie", "sweep"}
+    assert set(report.QUESTIONS) == {"start_player", "markers", "ramsch", "tie", "sweep", "quality"}
+    # the quality question is answered when asked, on the columns of a [quality] table; its
+    # spread needs nothing more, its variety game types (none in the duel)
+    assert "quality" in report.applicable(columns["skat"], asked=True)
+    quality = report.QUESTIONS["quality"]
+    assert quality.tables_for(columns["doko_duell"]) == [report.SPREAD]
+    assert quality.tables_for([*columns["skat"], "skill_a_vs_b", "lead_changes", "settled_after"]) == [
+        report.SKILL, report.DECISIVENESS, report.TENSION, report.SPREAD, report.VARIETY]
     # the tie between players each on his own in the duel, between the sides in Doko-Skat
     assert report.QUESTIONS["tie"].tables_for(columns["doko_duell"]) == [report.TIE_OF_PLAYERS]
     assert report.QUESTIONS["tie"].tables_for(columns["doko_skat"]) == [report.TIE_OF_SIDES]

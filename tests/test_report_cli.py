@@ -70,6 +70,32 @@ def test_a_quick_look_lives_beside_the_full_run(capsys, tmp_path: Path, monkeypa
     assert (tmp_path / "reports" / "small-tie-n600" / "index.html").is_file()
 
 
+def test_several_experiments_in_one_call_each_in_turn(capsys, tmp_path: Path, monkeypatch) -> None:
+    """One process reports every file it is given, each as alone; a bad file among them is one
+    line before anything plays, and ``--out`` names one folder only."""
+    monkeypatch.chdir(tmp_path)
+    first = write(tmp_path, '["tie"]')
+    second = tmp_path / "second.toml"
+    second.write_text(SMALL.format(questions='["start_player"]').replace("small-tie", "small-start"))
+
+    def reports(*args: object) -> tuple[int, str, str]:
+        status = main(["report", *map(str, args), "--jobs", "1", "--no-progress"])
+        out, err = capsys.readouterr()
+        return status, out, err
+
+    status, stdout, err = reports(first, second, "--deals", 500)
+    assert status == 0, err
+    for name in ("small-tie-n500", "small-start-n500"):
+        assert (tmp_path / "reports" / name / "index.html").is_file() and name in stdout
+    bad = tmp_path / "bad.toml"
+    bad.write_text(SMALL.format(questions='["ramsch"]').replace("small-tie", "small-bad"))
+    status, _, err = reports(second, bad, "--deals", 400)
+    assert status == 2 and err.count("\n") == 1 and "'ramsch' not available" in err, err
+    assert not (tmp_path / "results" / "small-start-n400").exists()
+    status, _, err = reports(first, second, "--out", tmp_path / "one")
+    assert status == 2 and "--out names one report folder" in err and not (tmp_path / "one").exists()
+
+
 @pytest.mark.parametrize("questions, extra, fragments", [
     ('["tie", "ramsch"]', "", ["'ramsch' not available for doko_duell", "questions: "]),
     ('["tie"]', "", None),
@@ -120,4 +146,5 @@ def test_every_question_experiment_loads_and_asks_what_its_game_has(path: Path) 
 
     exp = Experiment.load(path)
     assert exp.report.get("questions"), f"{path.name}: no [report] questions"
-    assert set(exp.report["questions"]) <= set(applicable(shard_columns(exp.game_obj)))
+    columns = shard_columns(exp.game_obj) + list(exp.quality.columns if exp.quality else ())
+    assert set(exp.report["questions"]) <= set(applicable(columns, asked=True))

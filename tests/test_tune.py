@@ -295,3 +295,57 @@ def test_another_tune_in_the_same_folder_is_refused_naming_the_right_options(cap
     err = capsys.readouterr().err
     assert status == 2 and err.count("\n") == 1 and "use --force to replace it or --results" in err, err
     assert not (tmp_path / "rep2").exists()
+
+
+QUALITY_TUNE = """\
+name = "tune-quality"
+game = "doko_duell"
+deals = 2000
+seed = 5
+shard_size = 1000
+policies = ["heuristic", "heuristic"]
+[quality]
+skill = [["heuristic", "random"]]
+skill_deals = 2000
+[tune]
+options = ["tie_rule", "b_one_per_trick"]
+measure = "start_edge"
+delta = 0.05
+constraints = ["skill_share >= {bound}"]
+"""
+
+
+def test_a_quality_constraint_is_raced_on_the_skill_columns_and_its_tradeoff_reported(tmp_path) -> None:
+    """``skill_share`` of every candidate is the share of deals the heuristic does better than
+    random on the same cards, from the candidate's own re-scored plays; a bound none keeps
+    leaves every candidate out, and the report says what the constraint costs."""
+    from analysis import tune_report
+    from sim.arena import duplicate
+    from sim.registry import find_game
+
+    tune = load_tune(write(tmp_path, QUALITY_TUNE.format(bound=0.6)))
+    _, out = run_tune(tune, tmp_path / "results", jobs=1, progress=False)
+    game = find_game("doko_duell")
+    for c in out["candidates"][:3]:
+        rules = game.rules(c["rules"])
+        (diff, *_), = duplicate(game, 5, 0, c["deals"], rules, "heuristic", "random")
+        ahead = np.where(diff > 0, 1.0, np.where(diff == 0, 0.5, 0.0))
+        assert c["measures"]["skill_share (constraint)"]["value"] == pytest.approx(ahead.mean())
+    assert any("cost nothing here" in line for line in tune_report.tradeoffs(out))
+    header, rows = tune_report.by_setting(out)
+    assert header[-1] == "skill_share (constraint): mean" and len(rows) == 1 + 6 + 2
+    # a bound no rule set keeps: every one leaves, and the report says so
+    text = QUALITY_TUNE.format(bound=0.999).replace("tune-quality", "tq2")
+    tune = load_tune(write(tmp_path, text, "b.toml"))
+    _, out = run_tune(tune, tmp_path / "results", jobs=1, progress=False)
+    assert not out["best"] and all(c["reason"] == "constraint" for c in out["candidates"])
+    lines = tune_report.tradeoffs(out)
+    assert lines[0].startswith("Without `skill_share >= 0.999` the closest to the target would be candidate")
+
+
+def test_a_quality_measure_without_its_quality_table_is_one_line(tmp_path, capsys) -> None:
+    text = QUALITY_TUNE.format(bound=0.6).replace('[quality]\nskill = [["heuristic", "random"]]\n'
+                                                  'skill_deals = 2000\n', "")
+    status = main(["tune", str(write(tmp_path, text)), "--results", str(tmp_path / "r"), "--no-progress"])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1 and "[quality] table" in err, err

@@ -97,6 +97,16 @@ def doko_bands(q, thresholds, weights, steps):
 
 
 @numba.njit(cache=True, inline="always")
+def win_line(state, q, bands):
+    """The count at which question ``q``'s side wins in ``state``: the win threshold of the
+    game's ``bands`` (a Skat declarer's 61, a Doppelkopf side's half the points and one, a
+    null declarer's first trick)."""
+    thresholds = np.zeros(MAX_BANDS, np.int64)
+    weights = np.zeros(MAX_BANDS, np.int64)
+    return thresholds[bands(state, q, thresholds, weights)[1]]
+
+
+@numba.njit(cache=True, inline="always")
 def utility(count, thresholds, weights, n):
     """The maximizers' utility of ``count``: the weights of the thresholds it reaches."""
     total = 0
