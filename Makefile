@@ -34,8 +34,9 @@ run: $(STAMP)
 # `make test`: the linter (ruff) and the type checker (mypy, over sim and analysis, set up in
 # pyproject.toml), every game compiled side by side (`sim.warm`: numba's cache, cold in a
 # fresh clone), the tests, the examples in the docstrings (doctests), then every notebook
-# on a quick look (3000 deals per variant), in a fresh folder removed afterwards (never over
-# results/ or reports/, never on old results). The first step that fails stops the rest.
+# on a quick look (3000 deals per variant), side by side (each runs its own experiments), in a
+# fresh folder removed afterwards (never over results/ or reports/, never on old results).
+# The first step that fails stops the rest.
 test: $(STAMP)
 	$(BIN)/ruff check sim analysis tests
 	$(BIN)/mypy
@@ -44,7 +45,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest --doctest-modules sim analysis
 	work=$$(mktemp -d) && trap 'rm -rf "$$work"' EXIT && \
 	STICHSIM_NOTEBOOK_DEALS=3000 STICHSIM_NOTEBOOK_WORKDIR="$$work" \
-	$(BIN)/python -m pytest --nbmake --nbmake-timeout=120 notebooks
+	$(BIN)/python -m pytest -n auto --nbmake --nbmake-timeout=120 notebooks
 
 clean:
 	rm -rf $(VENV) results reports

@@ -133,12 +133,17 @@ def test_spread_of_a_deal_and_an_evening() -> None:
 
 # --- the course of played deals --------------------------------------------------------------------
 
-def played_course(game, seed: int, count: int, policies: list[str], rules=None, preset=None):
+def played_course(game, seed: int, count: int, policies: list[str], rules=None, preset=None,
+                  solved: int | None = None):
+    """Deals ``0 .. count - 1`` played and their courses, the first ``solved`` (default all)
+    solved at every trick."""
     rules = game.rules(rules or {})
     batch = play(game, seed, 0, count, rules, policies, record=True, preset=preset)
     module = hooks(game)
     ws = module.new_workspace(module.TT_BITS)
-    return batch, [course(game, batch.columns, i, batch.actions[i], rules, True, ws) for i in range(count)]
+    solved = count if solved is None else solved
+    return batch, [course(game, batch.columns, i, batch.actions[i], rules, i < solved, ws)
+                   for i in range(count)]
 
 
 def test_a_deal_won_before_the_first_card_is_settled_at_trick_0() -> None:
@@ -275,13 +280,17 @@ def test_every_course_is_whole_or_absent(name: str) -> None:
     (the count's side and the rest)."""
     game = find_game(name)
     rules = game.rules({})
-    batch, courses = played_course(game, 2, 30, ["heuristic"] * game.n_players)
+    batch, courses = played_course(game, 2, 30, ["heuristic"] * game.n_players, solved=6)
     module = hooks(game)
     measured = [i for i, c in enumerate(courses) if c.verdicts]
     assert len(measured) >= 10
     for i in measured:
         c = courses[i]
-        assert 0 <= c.settled_after <= len(c.verdicts) - 1 and c.swings >= 0
+        if i < 6:  # solved: a verdict at each trick's start (all of them where points count) and the end
+            assert len(c.verdicts) == game.tricks + 1 or (c.lead_changes == -1 and len(c.verdicts) >= 2)
+            assert 0 <= c.settled_after <= len(c.verdicts) - 1 and c.swings >= 0
+        else:
+            assert len(c.verdicts) == 1 and c.settled_after == -1
         if c.lead_changes >= 0:
             state, _ = game.card_play.start(batch.columns, i, batch.actions[i], rules)
             q = np.zeros(solver.Q_LENGTH, np.int64)
