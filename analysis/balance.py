@@ -438,23 +438,36 @@ MEASURES = {
 ``[report] measure``), a tune races any (``[tune] measure``)."""
 
 
-def _measured(name: str) -> pl.Expr:
-    """A quality column (``sim.quality``) where it was measured: -1 and NaN are null."""
+def measured(name: str) -> pl.Expr:
+    """A quality column (``sim.quality``) where it was measured: -1 and NaN are null (a
+    skill or information score may be below 0; only NaN marks it unmeasured)."""
     col = pl.col(name).cast(pl.Float64)
     return pl.when(col.is_not_nan() & (col >= 0) if not name.startswith(("skill", "information"))
                    else col.is_not_nan()).then(col)
 
 
-def _first_pair(won: bool = False, ahead: bool = False) -> Callable[[pl.LazyFrame, Outcome], pl.LazyFrame]:
+def ahead(d: pl.Expr) -> pl.Expr:
+    """1 where a pair's better side scored more on the deal (``d`` its gain), 0.5 level, 0
+    less; null where it was not played."""
+    return pl.when(d > 0).then(1.0).when(d == 0).then(0.5).when(d < 0).then(0.0)
+
+
+def has_column(need: str, columns: Iterable[str]) -> bool:
+    """Whether ``columns`` hold what a measure or a table ``need``s: the column itself, or with
+    ``name_*`` any column whose name starts so."""
+    return any(c.startswith(need[:-1]) for c in columns) if need.endswith("*") else need in columns
+
+
+def _first_pair(won: bool = False, better: bool = False) -> Callable[[pl.LazyFrame, Outcome], pl.LazyFrame]:
     """A measure of the experiment's first skill pair (``[quality] skill``): its gain, its
-    won share less the weaker's (``won``), or the share of deals it does better (``ahead``,
+    won share less the weaker's (``won``), or the share of deals it does better (``better``,
     a level deal half)."""
     def per_deal(frame: pl.LazyFrame, outcome: Outcome) -> pl.LazyFrame:
         names = frame.collect_schema().names()
-        d = _measured(next(c for c in names if c.startswith("skill_won_")) if won else
+        d = measured(next(c for c in names if c.startswith("skill_won_")) if won else
                       next(c for c in names if c.startswith("skill_") and not c.startswith("skill_won_")))
-        if ahead:
-            d = pl.when(d > 0).then(1.0).when(d == 0).then(0.5).when(d < 0).then(0.0)
+        if better:
+            d = ahead(d)
         return frame.select("variant", "deal", value=d)
     return per_deal
 
@@ -470,23 +483,23 @@ MEASURES |= {
     "skill": Measure("better player's gain on the same cards (first skill pair)", "score per deal",
                      None, _first_pair(), ("skill_*",), among=True),
     "skill_share": Measure("share of deals the better player does better (first skill pair)",
-                           "share of deals", None, _first_pair(ahead=True), ("skill_*",), among=True),
+                           "share of deals", None, _first_pair(better=True), ("skill_*",), among=True),
     "skill_won": Measure("better player's won share less the weaker's (first skill pair)",
                          "share of deals", None, _first_pair(won=True), ("skill_won_*",), among=True),
     "information": Measure("omniscient player's gain over the fair one", "score per deal", None,
-                           _of_deal(_measured("information")), ("information",), among=True),
+                           _of_deal(measured("information")), ("information",), among=True),
     "lead_changes": Measure("lead changes a deal", "changes per deal", None,
-                            _of_deal(_measured("lead_changes")), ("lead_changes",), among=True),
+                            _of_deal(measured("lead_changes")), ("lead_changes",), among=True),
     "comeback_rate": Measure("comebacks (the winner behind at half time)", "share of deals", None,
-                             _of_deal(_measured("behind_at_half") == 1), ("behind_at_half",), among=True),
+                             _of_deal(measured("behind_at_half") == 1), ("behind_at_half",), among=True),
     "settled_after": Measure("trick after which the result under perfect play is settled",
-                             "tricks", None, _of_deal(_measured("settled_after")), ("settled_after",),
+                             "tricks", None, _of_deal(measured("settled_after")), ("settled_after",),
                              among=True),
     "swings": Measure("changes of the result under perfect play a deal", "changes per deal", None,
-                      _of_deal(_measured("swings")), ("swings",), among=True),
+                      _of_deal(measured("swings")), ("swings",), among=True),
     **{f"decided_by_trick_{k}": Measure(f"deals settled under perfect play after {k} tricks",
                                         "share of deals", None,
-                                        _of_deal(_measured("settled_after") <= k), ("settled_after",),
+                                        _of_deal(measured("settled_after") <= k), ("settled_after",),
                                         among=True) for k in range(DECIDED_TRICKS)},
     "score_spread": Measure("a seat's mean absolute score a deal", "score per deal", None, _spread),
 }

@@ -24,7 +24,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
-from analysis.balance import Metric, _with_order, compare
+from analysis.balance import Metric, _with_order, ahead, compare, measured
 from analysis.load import Outcome
 from analysis.stats import ALPHA, mean_interval, wilson
 
@@ -35,12 +35,6 @@ HOLE_SHARE = 0.05
 HOLE_GAMES = 100
 """... once it was declared at least this often."""
 COURSE = ("lead_changes", "behind_at_half", "settled_after", "swings")
-
-
-def _measured(name: str) -> pl.Expr:
-    """A per-deal quality column where it was measured (-1 and NaN: null)."""
-    col = pl.col(name).cast(pl.Float64)
-    return pl.when(col.is_not_nan() & (col >= 0) if name in COURSE else col.is_not_nan()).then(col)
 
 
 def pair_label(column: str) -> str:
@@ -59,12 +53,6 @@ def skill_columns(columns: Sequence[str]) -> list[str]:
 
 # --- skill and information -------------------------------------------------------------------
 
-def _ahead(name: str) -> pl.Expr:
-    """1 where the better side scored more on the deal, 0.5 level, 0 less (null: not played)."""
-    d = _measured(name)
-    return pl.when(d > 0).then(1.0).when(d == 0).then(0.5).when(d < 0).then(0.0)
-
-
 def skill(frame: pl.LazyFrame, outcome: Outcome, variants: list[str] | None = None) -> pl.DataFrame:
     """Per skill pair (better over weaker): the score the better player gains a deal on the
     same cards, the share of deals he does better (level deals half), his side's won share
@@ -77,9 +65,9 @@ def skill(frame: pl.LazyFrame, outcome: Outcome, variants: list[str] | None = No
         pairs.append(("information", "information"))
     for column, label in pairs:
         won = "information_won" if column == "information" else column.replace("skill_", "skill_won_", 1)
-        metrics[f"{label}: score"] = ("mean", _measured(column))
-        metrics[f"{label}: ahead"] = ("mean", _ahead(column))
-        metrics[f"{label}: won share"] = ("mean", _measured(won))
+        metrics[f"{label}: score"] = ("mean", measured(column))
+        metrics[f"{label}: ahead"] = ("mean", ahead(measured(column)))
+        metrics[f"{label}: won share"] = ("mean", measured(won))
     if not metrics:
         raise ValueError("no skill columns in these results (an experiment's [quality] skill)")
     table = compare(frame, ["variant"], metrics)
@@ -92,7 +80,7 @@ def _luck_parts(frame: pl.LazyFrame, outcome: Outcome, column: str) -> pl.DataFr
     from the variant's mean score (the spread the cards make among equal players)."""
     scores = [outcome.score_of(s) for s in range(outcome.players)]
     mean = pl.mean_horizontal(scores)
-    wide = frame.select("variant", "deal", d=_measured(column), m=mean,
+    wide = frame.select("variant", "deal", d=measured(column), m=mean,
                         **{f"s{s}": x for s, x in enumerate(scores)})
     centre = pl.col("m").mean().over("variant")
     squares = pl.mean_horizontal([(pl.col(f"s{s}") - centre) ** 2 for s in range(outcome.players)])
@@ -144,11 +132,11 @@ def decisiveness(frame: pl.LazyFrame, variants: list[str] | None = None) -> pl.D
     top = frame.select(pl.col("settled_after").max()).collect().item()
     if top is None or top < 0:
         raise ValueError("no solved deals in these results (an experiment's [quality] solver_deals)")
-    settled = _measured("settled_after")
+    settled = measured("settled_after")
     metrics: dict[str, Metric] = {f"settled by trick {k}": ("rate", settled <= k)
                                   for k in range(int(top) + 1)}
     metrics["trick it settled after"] = ("mean", settled)
-    metrics["swings"] = ("mean", _measured("swings"))
+    metrics["swings"] = ("mean", measured("swings"))
     return _with_order(compare(frame, ["variant"], metrics), variants)
 
 
@@ -156,8 +144,8 @@ def tension(frame: pl.LazyFrame, variants: list[str] | None = None) -> pl.DataFr
     """Lead changes of the running card points a deal, and how often the side that won was
     behind after half the tricks (a comeback)."""
     return _with_order(compare(frame, ["variant"], {
-        "lead changes": ("mean", _measured("lead_changes")),
-        "comeback": ("rate", _measured("behind_at_half") == 1),
+        "lead changes": ("mean", measured("lead_changes")),
+        "comeback": ("rate", measured("behind_at_half") == 1),
     }), variants)
 
 

@@ -262,10 +262,7 @@ class Table:
 
     def applies(self, columns: Iterable[str]) -> bool:
         columns = set(columns)
-
-        def has(name: str) -> bool:
-            return any(c.startswith(name[:-1]) for c in columns) if name.endswith("*") else name in columns
-        return all(any(has(n) for n in need.split("|")) for need in self.needs)
+        return all(any(balance.has_column(n, columns) for n in need.split("|")) for need in self.needs)
 
 
 @dataclass(frozen=True)

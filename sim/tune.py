@@ -265,8 +265,7 @@ def _names(raw: Any, what: str, fail: Any, empty: bool = False) -> tuple[str, ..
 def _check_measure(name: str, columns: set[str], game: Game, fail: Any) -> None:
     if name not in balance.MEASURES:
         raise fail(f"unknown measure {name!r} (measures: {', '.join(balance.MEASURES)})")
-    if missing := [c for c in balance.MEASURES[name].needs
-                   if not (any(k.startswith(c[:-1]) for k in columns) if c.endswith("*") else c in columns)]:
+    if missing := [c for c in balance.MEASURES[name].needs if not balance.has_column(c, columns)]:
         raise fail(f"measure {name!r} is not available for {game.name} (its results have no "
                    f"{', '.join(missing)}: an experiment's [quality] table measures them)")
 
