@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,pandas,dask,train]'
+	$(BIN)/python -m pip install -q -e '.[test,pandas,dask,train,env]'
 	touch $(STAMP)
 
 setup: $(STAMP)

@@ -28,16 +28,13 @@ import signal
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 from sim import __version__
 from sim.engine.seats import POLICIES, PolicyError, label
-from sim.errors import StichsimError, did_you_mean
+from sim.errors import StichsimError
 from sim.options import RuleError
 from sim.registry import GAMES, GameError
-
-if TYPE_CHECKING:
-    from sim.runner import Experiment
 
 PROG = "stichsim"
 EXIT_USAGE = 2
@@ -118,14 +115,6 @@ def _terminate_as_interrupt() -> Iterator[None]:
 
 # --- commands ---------------------------------------------------------------------------
 
-def _backend(args: argparse.Namespace, jobs: int) -> contextlib.AbstractContextManager[str | None]:
-    """The ``--backend`` (and ``--scheduler``) of ``run`` or ``report``, entered before any file
-    is written (``sim.cluster.joblib_backend``)."""
-    from sim.cluster import joblib_backend
-
-    return joblib_backend(args.backend, args.scheduler, jobs)
-
-
 def _add_backend_arguments(p: argparse.ArgumentParser) -> None:
     """``--backend`` and ``--scheduler``, shared by ``run`` and ``report``."""
     from sim.cluster import BACKENDS
@@ -150,43 +139,17 @@ def _add_report_arguments(p: argparse.ArgumentParser, what: str) -> None:
     _add_backend_arguments(p)
 
 
-def _report_settings(exp: Experiment) -> tuple[list[str], str]:
-    """The questions and the measure of ``exp``'s ``[report]`` table (default: every question
-    its results will answer, ``start_edge``), checked against what ``analysis`` knows: both
-    ``run`` and ``report`` refuse a wrong one before playing anything."""
-    from analysis import balance
-    from analysis import report as analysis_report
-    from sim.runner import shard_columns
-
-    columns = shard_columns(exp.game_obj) + list(exp.quality.columns if exp.quality else ())
-    applicable = analysis_report.applicable(columns, asked=True)  # what its results will answer
-    questions = list(exp.report.get("questions") or analysis_report.applicable(columns))
-    wrong = [q for q in questions if q not in applicable]
-    if wrong:
-        raise CliError(f"{exp.source}: [report] question{'s' if len(wrong) > 1 else ''} "
-                       f"{', '.join(map(repr, wrong))} not available for {exp.game} "
-                       f"(questions: {', '.join(applicable)}){did_you_mean(wrong, applicable)}")
-    measure = exp.report.get("measure", "start_edge")
-    if measure not in balance.SWEEPABLE:
-        raise CliError(f"{exp.source}: [report] unknown measure {measure!r} "
-                       f"(measures: {', '.join(balance.SWEEPABLE)})"
-                       f"{did_you_mean([measure], balance.SWEEPABLE)}")
-    return questions, measure
-
-
 def cmd_run(args: argparse.Namespace) -> int:
     """Run an experiment to Parquet files (its ``[report]`` table checked first)."""
     import time
 
-    from sim.runner import Experiment, run_experiment
+    from sim import api
 
-    exp = Experiment.load(args.config, deals=args.deals)
-    _report_settings(exp)
-    jobs = args.jobs or _default_jobs()
+    exp = api.load(args.config, deals=args.deals)
     start = time.perf_counter()
-    with _terminate_as_interrupt(), _backend(args, jobs) as backend:
-        root = run_experiment(exp, out_dir=args.out, jobs=jobs, resume=args.resume,
-                              force=args.force, progress=not args.no_progress, backend=backend)
+    with _terminate_as_interrupt():
+        root = api.run_root(exp, args.out, args.jobs, args.resume, args.force,
+                            not args.no_progress, args.backend, args.scheduler)
     variants = exp.variants()
     print(f"{exp.name}: {exp.deals:,} deals x {len(variants)} variant"
           f"{'s' if len(variants) > 1 else ''} ({', '.join(v.name for v in variants)}), "
@@ -198,32 +161,16 @@ def cmd_report(args: argparse.Namespace) -> int:
     """Run what each experiment still lacks (its variants, and the runs behind the report's
     robustness section: ``sim.robustness``), then write its balance report; every file is
     checked before the first plays, and one process (one pool of workers) does them all."""
-    import dataclasses
-
-    from sim import robustness
-    from sim.runner import Experiment, run_experiment
+    from sim import api
 
     if args.out is not None and len(args.config) > 1:
         raise CliError("--out names one report folder: give one experiment file with it")
-    exps = [Experiment.load(path, deals=args.deals) for path in args.config]
-    if args.deals is not None:  # a quick look lives beside the full run, not over it
-        exps = [dataclasses.replace(exp, name=f"{exp.name}-n{args.deals}") for exp in exps]
-    from analysis import report as analysis_report
-
-    settings = [_report_settings(exp) for exp in exps]
-    jobs = args.jobs or _default_jobs()
-    for exp, (questions, measure) in zip(exps, settings, strict=True):
-        with _terminate_as_interrupt(), _backend(args, jobs) as backend:
-            root = run_experiment(exp, out_dir=args.results, jobs=jobs, resume=True,
-                                  progress=not args.no_progress, backend=backend, flag="--results")
-            extra = robustness.run(robustness.derived(exp), args.results, jobs, not args.no_progress,
-                                   backend)
-        out = args.out if args.out is not None else Path("reports") / exp.name
-        index = analysis_report.build(root, out, questions=questions, measure=measure,
-                                      one_at_a_time=extra.get("one-at-a-time"),
-                                      rungs=[extra[k] for k in ("rungs", "pimc", "net") if k in extra])
-        print(f"{exp.name}: report in {index} (summary: {index.parent / 'summary.md'})")
-    return 0
+    with _terminate_as_interrupt():
+        indexes = api.report(args.config, args.deals, args.out, args.results, args.jobs,
+                             not args.no_progress, args.backend, args.scheduler,
+                             done=lambda name, index: print(
+                                 f"{name}: report in {index} (summary: {index.parent / 'summary.md'})"))
+    return 0 if indexes else 1
 
 
 def cmd_tune(args: argparse.Namespace) -> int:
@@ -232,27 +179,26 @@ def cmd_tune(args: argparse.Namespace) -> int:
     import json
     import time
 
-    from sim.tune import load_tune, run_tune
+    from analysis import tune_report
+    from sim import api
+    from sim.tune import load_tune
 
     if args.out is not None and len(args.config) > 1:
         raise CliError("--out names one report folder: give one experiment file with it")
     tunes = [load_tune(path, budget=args.budget) for path in args.config]
-    from analysis import tune_report
-
-    jobs = args.jobs or _default_jobs()
-    for tune in tunes:
+    for plan in tunes:
         start = time.perf_counter()
-        with _terminate_as_interrupt(), _backend(args, jobs) as backend:
-            _, outcome = run_tune(tune, results=args.results, jobs=jobs, force=args.force,
-                                  progress=not args.no_progress, backend=backend)
-        out = args.out if args.out is not None else Path("reports") / tune.experiment.name
-        index = tune_report.build(outcome, out)
+        with _terminate_as_interrupt():
+            outcome = api.tune(plan, out=args.out, results=args.results, jobs=args.jobs,
+                               force=args.force, progress=not args.no_progress,
+                               backend=args.backend, scheduler=args.scheduler)
+        index = outcome.pop("report")
         if args.json:
             print(json.dumps(outcome))
         else:
             for line in tune_report.headlines(outcome):
                 print(line.replace("`", ""))
-            print(f"{tune.experiment.name}: report in {index} ({time.perf_counter() - start:.1f} s)")
+            print(f"{plan.experiment.name}: report in {index} ({time.perf_counter() - start:.1f} s)")
     return 0
 
 
@@ -431,10 +377,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Serve the table as a local web page (``sim.serve``) until interrupted."""
     import uvicorn
 
+    from sim.engine.python_player import check
+    from sim.engine.seats import PolicyError, python_source
     from sim.serve.app import build_app
+    from sim.serve.tables import Tables
 
+    players = tuple(args.player or ())
+    for name in players:
+        if python_source(name) is None:
+            raise PolicyError(f"--player names a Python player, python:FILE.py:FUNCTION, got {name!r}")
+    check(players)
     print(f"stichsim serve: open http://{args.host}:{args.port}/ (Ctrl-C stops)")
-    uvicorn.run(build_app(), host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(build_app(Tables(players=players)), host=args.host, port=args.port,
+                log_level="warning")
     return 0
 
 
@@ -442,17 +397,13 @@ def cmd_arena(args: argparse.Namespace) -> int:
     """Duplicate play of two or more policies against each other (``sim.arena``)."""
     import json
 
-    from sim.arena import check_policies, format_report, run_arena
-    from sim.registry import find_game
+    from sim import api
+    from sim.arena import format_report
 
-    game = find_game(args.game)
-    policies = [p.strip() for p in args.policies.split(",")]
-    check_policies(game.name, policies)
-    rules = game.rules(game.options.parse_assignments(args.rule or [], game.name))
-    jobs = args.jobs or _default_jobs()
-    with _terminate_as_interrupt(), _backend(args, jobs) as backend:
-        report = run_arena(game.name, policies, args.deals, rules, args.seed, jobs, backend,
-                           args.until_decided, progress=not args.no_progress)
+    with _terminate_as_interrupt():
+        report = api.arena_report(args.game, args.policies.split(","), args.deals, args.rule or [],
+                                  args.seed, args.jobs, args.until_decided, not args.no_progress,
+                                  args.backend, args.scheduler)
     if args.json:
         print(json.dumps(report))
     else:
@@ -600,7 +551,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="index of the first deal (default: 0)")
     p.add_argument("--seed", type=_seed, metavar="S", help="root seed")
     p.add_argument("--policy", metavar="NAME",
-                   help=f"policy on every seat ({', '.join(POLICIES)}; default: heuristic)")
+                   help=f"policy on every seat ({', '.join(POLICIES)}; python:FILE.py:FUNCTION "
+                        f"for your own player; default: heuristic)")
     p.add_argument("--policies", metavar="A,B,C", help="one policy per seat, comma-separated")
     p.add_argument("--rule", action="append", metavar="KEY=VALUE",
                    help="a rule option (repeatable); see 'stichsim rules GAME'")
@@ -637,7 +589,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", type=_non_negative, default=0, metavar="N",
                    help="your seat (default: 0)")
     p.add_argument("--policy", default="heuristic", metavar="NAME",
-                   help=f"the other seats' policy ({', '.join(POLICIES)}; default: heuristic)")
+                   help=f"the other seats' policy ({', '.join(POLICIES)}; python:FILE.py:FUNCTION "
+                        f"for your own player; default: heuristic)")
     p.add_argument("--seed", type=_seed, metavar="S", help="root seed (default: a random one, shown)")
     p.add_argument("--number", type=_non_negative, default=0, metavar="D",
                    help="the deal's index under the seed; it decides who deals (default: 0)")
@@ -661,6 +614,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the port (default: 8000)")
     p.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
                    help="the address to listen on (default: 127.0.0.1, this machine only)")
+    p.add_argument("--player", action="append", metavar="python:FILE.py:FUNCTION",
+                   help="offer this Python player among the policies (repeatable)")
     p.set_defaults(func=cmd_serve)
 
     from sim.arena import DEFAULT_DEALS, DEFAULT_SEED, SLOW_DEFAULT_DEALS
@@ -676,7 +631,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policies", required=True, metavar="A,B[,C...]",
                    help=f"two or more policies, comma-separated ({', '.join(POLICIES)}; "
                         f"lookahead:N for N rollouts a decision, pimc:N for N worlds; dd sees "
-                        f"every card; net:PATH plays a weights file)")
+                        f"every card; net:PATH plays a weights file; python:FILE.py:FUNCTION "
+                        f"a player written in Python)")
     p.add_argument("--deals", type=_positive, metavar="N",
                    help=f"deals per pair (with --until-decided: at most); default {DEFAULT_DEALS:,}, "
                         f"{SLOW_DEFAULT_DEALS:,} when a lookahead, pimc or dd policy plays")
@@ -742,8 +698,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="deals per measurement (default: 2,000,000; 200 for lookahead, pimc, dd)")
     p.add_argument("--policies", metavar="A,B,...",
                    help=f"policies to time, comma-separated ({', '.join(POLICIES)}; lookahead:N "
-                        f"for N rollouts a decision, pimc:N for N worlds; default: "
-                        f"random,heuristic); lookahead, pimc and dd also get decisions/s and "
+                        f"for N rollouts a decision, pimc:N for N worlds, python:FILE.py:FUNCTION; "
+                        f"default: random,heuristic); lookahead, pimc, dd and python also get "
+                        f"decisions/s and "
                         f"rollouts/s (pimc: worlds solved)")
     p.add_argument("--jobs", type=_positive, metavar="N", help="worker processes (default: every CPU)")
     p.add_argument("--json", action="store_true", help="print one JSON object")

@@ -25,8 +25,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("applications", ("sim.runner", "sim.trace", "sim.arena", "sim.bench", "sim.bench_solver",
                       "sim.solve", "sim.tune", "sim.warm", "sim.robustness", "sim.cluster",
                       "sim.machine", "sim.learn", "sim.quality")),
-    ("people at the table", ("sim.play", "sim.serve")),
-    ("command line", ("sim.cli",)),
+    ("people at the table", ("sim.play", "sim.serve", "sim.env")),
+    ("command line", ("sim.api", "sim.cli")),
 )
 """The layers, lowest first, each with the modules and packages it holds."""
 

@@ -334,7 +334,7 @@ def test_the_toy_refuses_the_solving_players(toy_registered: None, policy: str) 
     """The toy has no solver: ``pimc`` and ``dd`` are refused in one line naming the game and
     what it supports, before anything is played."""
     expected = (f"game toy does not support policy '{policy.partition(':')[0]}' "
-                f"(its policies: random, heuristic, lookahead)")
+                f"(its policies: random, heuristic, lookahead, python)")
     with pytest.raises(PolicyError) as refused:
         policy_ids(["random", policy], GAMES["toy"])
     assert str(refused.value) == expected
@@ -358,7 +358,7 @@ def test_the_command_line_refuses_the_toy_a_solving_player(toy_registered: None,
     out, err = capsys.readouterr()
     assert status == 2 and out == ""
     assert err == (f"stichsim: error: game toy does not support policy '{policy}' "
-                   f"(its policies: random, heuristic, lookahead)\n")
+                   f"(its policies: random, heuristic, lookahead, python)\n")
     assert not list(tmp_path.iterdir())
 
 

@@ -43,12 +43,14 @@ class Batch:
     ``views``: for a deal that stopped for a person's decision (``replay_error`` is
     ``E_ASK``) or a solving player's card (``E_SOLVE``), the observation of his seat then;
     ``None`` for the others. ``states``: for a solving player's stop, the card-play state
-    (``sim.engine.solving`` alone reads it: a ``dd`` player's whole deal)."""
+    (``sim.engine.solving`` alone reads it: a ``dd`` player's whole deal). ``askers``: for a
+    person's stop, the seat whose policy decides (-1 for the others)."""
 
     columns: dict[str, np.ndarray]
     actions: list[np.ndarray] | None = None
     views: list[np.ndarray | None] | None = None
     states: list[np.ndarray | None] | None = None
+    askers: list[int] | None = None
 
     def __len__(self) -> int:
         return len(self.columns["deal"])
@@ -94,4 +96,6 @@ def run_kernel(game: Game, seed: int, first: int, count: int, rules: dict[str, A
         length = game.card_play.length
         states = [logs[i, nlogs[i]:].ravel()[size:size + length].copy()
                   if errors[i] == E_SOLVE else None for i in range(count)]
-    return Batch(columns, actions, views, states)
+    askers = [int(logs[i, nlogs[i]:].ravel()[size]) if errors[i] == E_ASK else -1
+              for i in range(count)]
+    return Batch(columns, actions, views, states, askers)

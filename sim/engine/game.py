@@ -66,8 +66,9 @@ def no_bids(rules: dict[str, Any]) -> np.ndarray:
     return np.zeros(1, np.int64)
 
 
-BASIC_POLICIES = frozenset({"random", "heuristic"})
-"""The policies every game supports: the random player and its heuristic."""
+BASIC_POLICIES = frozenset({"random", "heuristic", "python"})
+"""The policies every game supports: the random player, its heuristic and a player written in
+Python (``python:FILE.py:FUNCTION``, asked through the game's table screen)."""
 EVERY_POLICY = frozenset(POLICIES)
 """Every policy: a game with lookahead hooks and a solver supports them all."""
 

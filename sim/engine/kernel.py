@@ -42,17 +42,24 @@ an action the rules do not allow there; no error but a stop: a person must decid
 
 
 @numba.njit(cache=True)
-def person_waits(pol, obs, io):
+def person_waits(pol, player, obs, io):
     """Whether the deal stops here for a person: the deciding seat is a person's and his
     script is used up. Then the deal's error is ``E_ASK`` and his observation ``obs``
     (filled for this decision) is left in the log's free rows after the actions, ``ROW``
-    values a row; the caller returns without another decision or record."""
+    values a row, followed by ``player``, the seat whose policy decides (in Skat-en-deux the
+    defender decides for the blind, whose seat the observation names); the caller returns
+    without another decision or record. A solving seat's stop writes its card-play state
+    over the player (``leave_state``)."""
     if pol != PERSON or io.cur[0] < io.script.shape[0]:
         return False
     io.err[0] = E_ASK
     n = io.nlog[0]
-    for k in range(min(obs.shape[0], (io.log.shape[0] - n) * ROW)):
+    room = (io.log.shape[0] - n) * ROW
+    for k in range(min(obs.shape[0], room)):
         io.log[n + k // ROW, k % ROW] = obs[k]
+    at = obs.shape[0]
+    if at < room:
+        io.log[n + at // ROW, at % ROW] = player
     return True
 
 
@@ -221,7 +228,7 @@ def ask(pol, player, obs, rng, decide, check, row, value_of, ctx, io):
     if pol >= 0 and (pol & KIND_MASK) == CHOSEN:
         value = pol >> KIND_BITS
     elif pol < 0:
-        if person_waits(pol, obs, io):
+        if person_waits(pol, player, obs, io):
             return -1
         value = replayed(player, obs, check, row, value_of, ctx, io)
         if value < 0:

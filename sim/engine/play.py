@@ -2,7 +2,7 @@
 
 Seats of the kernel's own policies play in one call of its compiled kernel
 (``sim.engine.batch.run_kernel``); seats of a solving player (``pimc``, ``dd``) choose their
-cards between calls (``sim.engine.solving``).
+cards, and players written in Python every decision, between calls (``sim.engine.outside``).
 """
 
 from __future__ import annotations
@@ -15,8 +15,18 @@ import numpy as np
 from sim.engine.batch import Batch, run_kernel
 from sim.engine.game import Game
 from sim.engine.net import NO_NET, Net, NetError, load, stack
-from sim.engine.seats import KIND_BITS, PERSON, SCRIPTED, SEATED, is_solving, net_weights, policy_ids
-from sim.engine.solving import play_solving
+from sim.engine.outside import play_outside
+from sim.engine.python_player import check as check_pythons
+from sim.engine.seats import (
+    KIND_BITS,
+    PERSON,
+    SCRIPTED,
+    SEATED,
+    is_python,
+    is_solving,
+    net_weights,
+    policy_ids,
+)
 
 
 def play(game: Game, seed: int, first: int, count: int, rules: dict[str, Any],
@@ -31,7 +41,8 @@ def play(game: Game, seed: int, first: int, count: int, rules: dict[str, Any],
     policies), and a deal stops at a person's decision its script lacks
     (``Batch.views``). ``preset`` deals every deal from that order of the cards
     instead of shuffling (a deal given by hand). Solving players (``pimc``, ``dd``)
-    choose their cards outside the kernel (``sim.engine.solving``).
+    choose their cards, and players written in Python (``python:FILE.py:FUNCTION``) every
+    decision, outside the kernel (``sim.engine.outside``).
     """
     pols = np.array(policy_ids(policies, game, SEATED), np.int64)
     net = seat_nets(game, policies, pols)
@@ -39,8 +50,9 @@ def play(game: Game, seed: int, first: int, count: int, rules: dict[str, Any],
         raise ValueError("a person's seat needs a script (his decisions so far)")
     if script is not None and PERSON not in pols:
         pols[:] = SCRIPTED
-    elif any(is_solving(int(p)) for p in pols):
-        return play_solving(game, seed, first, count, rules, pols, record, script, preset, net)
+    elif any(is_solving(int(p)) or is_python(int(p)) for p in pols):
+        return play_outside(game, seed, first, count, rules, pols, list(policies), record, script,
+                            preset, net)
     return run_kernel(game, seed, first, count, rules, pols, record, script, preset, net)
 
 
@@ -62,8 +74,10 @@ def seat_nets(game: Game, policies: list[str], pols: np.ndarray) -> Net:
 
 def check_nets(game: Game, policies: list[str]) -> None:
     """Refuse (``NetError``, one line) a ``net`` policy whose weights are missing or do not fit
-    ``game``: before any work is handed out."""
+    ``game``, and (``PlayerError``) a Python player that is not there or does not import:
+    before any work is handed out."""
     seat_nets(game, policies, np.zeros(len(policies), np.int64))
+    check_pythons(policies)
 
 
 def shipped(game: Game) -> str:

@@ -54,11 +54,14 @@ NET = 5
 CHOSEN = 6
 """Internal: an action already chosen (the option bits): a ``net`` seat's card, which the
 network picked from the observation before the kernel asks (``sim.engine.net``)."""
+PYTHON = 7
+"""A player written in Python (``python:FILE.py:FUNCTION``): a person's seat to the kernel,
+whose decisions ``sim.engine.outside`` asks the function for."""
 DEFAULT_WORLDS = 16
 """Worlds per decision of plain ``pimc``."""
 
 POLICIES = {"random": RANDOM, "heuristic": HEURISTIC, "lookahead": LOOKAHEAD, "pimc": PIMC, "dd": DD,
-            "net": NET}
+            "net": NET, "python": PYTHON}
 """Policy names a user can choose, with their kernel ids."""
 SEATED = {**POLICIES, "person": PERSON}
 """Names a deal's seat may carry in a trace: a policy, or ``person`` for a seat a person
@@ -74,6 +77,21 @@ def net_weights(name: str) -> str | None:
     """
     base, _, option = name.partition(":")
     return option if base == "net" else None
+
+
+def python_source(name: str) -> str | None:
+    """The ``FILE.py:FUNCTION`` a ``python`` policy name plays; ``None`` for another policy.
+
+    >>> python_source("python:players/first.py:decide"), python_source("heuristic")
+    ('players/first.py:decide', None)
+    """
+    base, _, option = name.partition(":")
+    return option if base == "python" else None
+
+
+def is_python(pol: int) -> bool:
+    """Whether kernel id ``pol`` is a player written in Python (``PYTHON``)."""
+    return pol >= 0 and (pol & KIND_MASK) == PYTHON
 
 
 class PolicyError(ValueError):
@@ -94,13 +112,21 @@ def policy_id(name: str, known: dict[str, int] = POLICIES) -> int:
     base, colon, option = name.partition(":")
     if base not in known:
         raise PolicyError(f"unknown policy {name!r} (policies: {', '.join(POLICIES)}; "
-                          f"lookahead:N for N rollouts a decision, pimc:N for N worlds)")
+                          f"lookahead:N for N rollouts a decision, pimc:N for N worlds, "
+                          f"python:FILE.py:FUNCTION for a player written in Python)")
     kind = known[base]
+    if kind == PYTHON and not colon:
+        raise PolicyError("policy 'python' names its player: python:FILE.py:FUNCTION")
     if not colon:
         return kind | OPTIONS.get(kind, 0) << KIND_BITS
     if kind == NET:
         if not option:
             raise PolicyError(f"policy {name!r}: net:PATH names a weights file")
+        return kind
+    if kind == PYTHON:
+        file, _, function = option.rpartition(":")
+        if not file.endswith(".py") or not function.isidentifier():
+            raise PolicyError(f"policy {name!r}: a Python player is python:FILE.py:FUNCTION")
         return kind
     if kind not in OPTIONS:
         raise PolicyError(f"policy {base!r} takes no option, got {name!r}")
@@ -110,7 +136,7 @@ def policy_id(name: str, known: dict[str, int] = POLICIES) -> int:
     return kind | int(option) << KIND_BITS
 
 
-SLOW = frozenset({"lookahead", "pimc", "dd"})
+SLOW = frozenset({"lookahead", "pimc", "dd", "python"})
 """Base names of policies about a thousand times slower than the heuristic (or more): the
 bench and the arena play fewer deals of them, in smaller tasks."""
 OMNISCIENT = frozenset({"dd"})

@@ -5,10 +5,9 @@ The solvers are not compiled into the kernels (each game's kernel would take a m
 to compile, for every run, with or without a solving player). Instead a solving seat is
 ``SOLVING`` to the kernel (``sim.engine.kernel``): its decisions before the card play are the
 heuristic's, and at each of its cards the deal stops (``E_SOLVE``) and leaves the seat's
-observation and the card-play state. ``play_solving`` chooses the card (``pimc`` from the
-observation alone, ``dd`` from the state: it sees every card), adds it to the deal's script
-and plays the batch again, until every deal is over. A person's seat (``stichsim play``)
-takes its rows from the person's script in turn and stops the deal where they run out.
+observation and the card-play state. ``choose`` chooses the card (``pimc`` from the
+observation alone, ``dd`` from the state: it sees every card); ``sim.engine.outside`` adds it
+to the deal's script and plays the batch again, until every deal is over.
 
 Each decision draws from its own stream, keyed by the seed, the deal and the decision's
 number in the deal, so a deal plays the same whatever the shard, the workers or the
@@ -25,18 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from sim.actions import ROW
-from sim.engine.batch import Batch, run_kernel
-from sim.engine.cardplay import HEADER
 from sim.engine.game import Game
-from sim.engine.kernel import E_ASK, E_SOLVE
-from sim.engine.net import NO_NET, Net
-from sim.engine.seats import DD, HEURISTIC, KIND_MASK, PIMC, SOLVING, is_solving, option_of
-from sim.rng import stream_key
+from sim.engine.seats import DD, HEURISTIC, KIND_MASK, PIMC, option_of
 
-SOLVING_STREAM = 1 << 20
-"""Stream numbers of the solving players' decisions: ``SOLVING_STREAM + k`` for a deal's k-th,
-far above the seats' streams (``sim.rng``)."""
 MEMO_SIZE = 4096
 """Decisions remembered, so that a table replaying its deal after each of a person's
 decisions does not solve the solving seats' cards again."""
@@ -86,45 +76,3 @@ def choose(game: Game, pol: int, view: np.ndarray, state: np.ndarray, key: int) 
         _MEMO.clear()
     _MEMO[memo] = card
     return card
-
-
-def play_solving(game: Game, seed: int, first: int, count: int, rules: dict[str, Any],
-                 pols: np.ndarray, record: bool, script: list[np.ndarray] | None,
-                 preset: np.ndarray | None, net: Net = NO_NET) -> Batch:
-    """``sim.engine.play.play`` with solving players at some seats (kernel ids ``pols``; a ``PERSON``
-    seat plays ``script``, one array of his rows per deal; ``net`` seats their networks). See
-    the module text."""
-    module = hooks(game)
-    kernel_pols = np.array([SOLVING if is_solving(int(p)) else int(p) for p in pols], np.int64)
-    person = [[tuple(int(v) for v in r) for r in s] for s in script] if script else [[]] * count
-    used = [0] * count
-    rows: list[list[tuple[int, ...]]] = [[] for _ in range(count)]
-    decisions = [0] * count
-    while True:
-        batch = run_kernel(game, seed, first, count, rules, kernel_pols, True,
-                                [np.array(r, np.int64).reshape(-1, ROW) for r in rows], preset, net)
-        assert batch.views is not None
-        errors = batch.columns["replay_error"]
-        moved = False
-        for i in np.flatnonzero((errors == E_SOLVE) | (errors == E_ASK)):
-            if errors[i] == E_ASK:  # a person's decision: his next row, if he has made it
-                if used[i] < len(person[i]):
-                    rows[i].append(person[i][used[i]])
-                    used[i] += 1
-                    moved = True
-                continue
-            assert batch.states is not None
-            state, view = batch.states[i], batch.views[i]
-            assert state is not None and view is not None
-            player = int(state[HEADER.PLAYER])
-            key = int(stream_key(seed, first + i, SOLVING_STREAM + decisions[i]))
-            card = choose(game, int(pols[player]), view, state, key)
-            kind, a, b = module.card_row(state, card)
-            rows[i].append((int(kind), player, int(a), int(b)))
-            decisions[i] += 1
-            moved = True
-        if not moved:
-            break
-    if not record:
-        return Batch(batch.columns)
-    return Batch(batch.columns, batch.actions, batch.views, None)

@@ -56,9 +56,10 @@ def option_title(name: str) -> str:
     return " ".join(words)[0].upper() + " ".join(words)[1:]
 
 
-def games_json() -> dict[str, Any]:
+def games_json(players: tuple[str, ...] = ()) -> dict[str, Any]:
     """The setup form's contents: per game its seats and options; the policies, each with
-    its label (``dd`` says that it sees every card)."""
+    its label (``dd`` says that it sees every card), the Python players the server was
+    started with among them."""
     games = {}
     for name, game in GAMES.items():
         options = [{"name": o.name, "title": option_title(o.name),
@@ -66,8 +67,9 @@ def games_json() -> dict[str, Any]:
                     "allowed": list(o.allowed), "low": o.low, "high": o.high}
                    for o in game.options]
         games[name] = {"players": game.n_players, "options": options}
-    return {"games": games, "policies": list(POLICIES), "default_policy": "heuristic",
-            "policy_labels": {p: label(p) for p in POLICIES}}
+    offered = [p for p in POLICIES if p != "python"] + list(players)
+    return {"games": games, "policies": offered, "default_policy": "heuristic",
+            "policy_labels": {p: label(p) for p in offered}}
 
 
 async def body(request: Request) -> dict[str, Any]:
@@ -89,7 +91,7 @@ def build_app(tables: Tables | None = None) -> Starlette:
         return FileResponse(str(STATIC / "index.html"))
 
     async def games(request: Request) -> Response:
-        return JSONResponse(games_json())
+        return JSONResponse(games_json(store.players))
 
     async def open_table(request: Request) -> Response:
         data = await body(request)

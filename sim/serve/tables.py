@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sim.engine.game import Game
-from sim.engine.seats import PolicyError, policy_ids
+from sim.engine.seats import PolicyError, policy_ids, python_source
 from sim.options import RuleError
 from sim.play import Screen, screen_for
 from sim.play.table import Moment, Table
@@ -117,8 +117,11 @@ def start(game: Game, rules: dict[str, Any], seed: int, number: int, seat: int,
 class Tables:
     """The tables in memory, by id."""
 
-    def __init__(self, limit: int = MAX_TABLES) -> None:
+    def __init__(self, limit: int = MAX_TABLES, players: tuple[str, ...] = ()) -> None:
         self.limit = limit
+        self.players = players
+        """The Python players (``python:FILE.py:FUNCTION``) the server was started with: the
+        only ones a request may seat (a page may not run any file it names)."""
         self.tables: OrderedDict[str, SeatedTable] = OrderedDict()
         self.lock = threading.Lock()
 
@@ -136,6 +139,9 @@ class Tables:
             seed = secrets.randbits(32)
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2 ** 63:
             raise RequestError(f"seed must be a whole number from 0 to 2**63 - 1, got {seed!r}")
+        if python_source(str(policy)) is not None and policy not in self.players:
+            raise RequestError(f"policy {policy!r} is not offered here (a Python player plays "
+                               f"when the server is started with it: stichsim serve --player)")
         try:
             resolved = game.rules(rules)
             policy_ids([policy] * game.n_players, game)

@@ -242,7 +242,7 @@ GAME = Game(
     deal_layout=Layout((Group("hand of player 0", HAND), Group("hand of player 1", HAND)),
                        lambda cards, dealer: cards[0] + cards[1], lambda c: list(c["hands"])),
     trace_codec="toygame.trace", screen="toygame.screen:ToyScreen",
-    policies=frozenset({"random", "heuristic", "lookahead"}),
+    policies=frozenset({"random", "heuristic", "lookahead", "python"}),
     card_play=CardPlay(S, STATE_LENGTH, legal, step, observe, finished, decide, playout,
                        _start_recorded, _result, card_values))
 """The toy game's declaration."""

@@ -82,6 +82,10 @@ class Fields(NamedTuple):
 
 FIELDS, _ = offsets(Fields)
 """The field offsets (``FIELDS.POINTS + seat``, ``FIELDS.OWN_PYRAMID + k``)."""
+CARD_SETS = ("HAND", "PLAYED", "FACE_UP_CARDS", "OPP_FREE")
+"""The fields that are card masks (a Python player reads them as card names)."""
+CARD_CODES = ("TRICK_CARD", "OWN_PYRAMID", "OPP_PYRAMID")
+"""The fields that hold single cards by their code, -1 for none."""
 
 PH_PLAY = 0
 """The one decision phase: play a card."""

@@ -110,6 +110,10 @@ class Fields(NamedTuple):
 
 FIELDS, _ = offsets(Fields)
 """The field offsets (``FIELDS.PLAYED + seat``, ``FIELDS.TRICK_CARD + k``)."""
+CARD_SETS = ("HAND", "FR_PLAYED", "PLAYED", "OUT", "DISCARDED", "SKAT")
+"""The fields that are card masks (a Python player reads them as card names)."""
+CARD_CODES = ("TRICK_CARD", "TURNED_UP", "SECOND_TURNED_UP")
+"""The fields that hold single cards by their code, -1 for none."""
 
 PH_FIRST_ROUND, PH_DECLARE, PH_DISCARD, PH_PLAY = range(4)
 """Decision phases."""

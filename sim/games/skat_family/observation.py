@@ -124,6 +124,10 @@ class Fields(NamedTuple):
 
 FIELDS, _ = offsets(Fields)
 """The field offsets (``FIELDS.PLAYED + seat``, ``FIELDS.TRICK_CARD + k``)."""
+CARD_SETS = ("HAND", "SKAT", "OPEN_HAND", "PLAYED", "BLIND", "KNOWN")
+"""The fields that are card masks (a Python player reads them as card names)."""
+CARD_CODES = ("TRICK_CARD",)
+"""The fields that hold single cards by their code, -1 for none."""
 
 PH_BID, PH_ANSWER, PH_FH18, PH_PICKUP, PH_DISCARD, PH_DECLARE, PH_PLAY, PH_GIVE_UP, PH_OFFER, \
     PH_ACCEPT, PH_CONTRA, PH_RE = range(12)
