@@ -38,7 +38,7 @@ run: $(STAMP)
 # fresh folder removed afterwards (never over results/ or reports/, never on old results).
 # The first step that fails stops the rest.
 test: $(STAMP)
-	$(BIN)/ruff check sim analysis tests
+	$(BIN)/ruff check sim analysis tests examples
 	$(BIN)/mypy
 	$(BIN)/python -m sim.warm --solvers
 	$(BIN)/python -m pytest -n auto
