@@ -113,6 +113,7 @@ def experiment_info(root: str | Path) -> dict[str, Any]:
     config = dict(doc["config"])
     config["variant_list"] = [{"name": "base", "rules": config["rules"],
                                "policies": config["policies"]}] + list(config["variants"])
+    config["restrictions"] = doc.get("restrictions", {})
     return config
 
 

@@ -29,6 +29,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from analysis import quality
 from analysis.balance import MEASURES, fairest_paired
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ WIDTH = 10.0
 P = ParamSpec("P")
 
 _QUANTITY = re.compile(r"\bscore\b|card points|\bper\b|\bVP\b|^B events|to luck|lead changes|swings|"
-                       r"settled after|entropy|deviation|quantile")
+                       r"settled after|entropy|deviation|quantile|: cost$")
 
 
 def is_share(metric: str) -> bool:
@@ -400,6 +401,20 @@ def skill(table: pl.DataFrame, score_unit: str = "points per deal") -> Figure:
               lambda m: m.endswith(": ahead"), 100),
         Panel("Won share less the weaker's", "percentage points", lambda m: m.endswith(": won share"), 100),
         Panel("Skill to luck", "gain / a seat's score spread", lambda m: m.endswith(": skill to luck"))],
+        y="metric", hue="variant", zero=True)
+
+
+@styled
+def restricted(table: pl.DataFrame, score_unit: str = "points per deal") -> Figure:
+    """``quality.restricted``: what forbidding each kind of card costs the heuristic on the
+    same cards, and how often it costs something, per variant (the costliest first)."""
+    order = [r["restriction"] for r in quality.ranked(table, str(_levels(table, "variant")[0]))]
+    rank = {f"{name}: {what}": k for k, name in enumerate(order) for what in ("cost", "ahead", "won share")}
+    table = table.sort(pl.col("metric").replace_strict(rank, default=len(rank)), maintain_order=True)
+    return _panels(table, "Restricted play: the heuristic forbidden a kind of card, on the same cards", [
+        Panel("What it costs a deal", score_unit, lambda m: m.endswith(": cost")),
+        Panel("Deals it costs something (level: half)", "share of deals in %",
+              lambda m: m.endswith(": ahead"), 100)],
         y="metric", hue="variant", zero=True)
 
 

@@ -46,9 +46,55 @@ def pair_label(column: str) -> str:
     return column.removeprefix("skill_").replace("_vs_", " over ")
 
 
+RESTRICTED = "skill_heuristic_vs_restricted_heuristic_"
+"""The prefix of a restriction's skill column (``sim.quality``: the heuristic over the heuristic
+forbidden a kind of card); the rest of the name is the restriction's."""
+
+
 def skill_columns(columns: Sequence[str]) -> list[str]:
-    """The skill pairs' score columns a frame holds, in order."""
-    return [c for c in columns if c.startswith("skill_") and not c.startswith("skill_won_")]
+    """The skill pairs' score columns a frame holds, in order (the restrictions' apart:
+    ``restricted``)."""
+    return [c for c in columns if c.startswith("skill_") and not c.startswith("skill_won_")
+            and not c.startswith(RESTRICTED)]
+
+
+def restricted(frame: pl.LazyFrame, variants: list[str] | None = None) -> pl.DataFrame:
+    """Per restriction R (restricted play): what forbidding the heuristic that kind of card
+    costs it on the same cards, a deal (``R: cost``, its score less the restricted player's,
+    duplicate play), the share of deals it costs something (``R: ahead``, level deals half)
+    and in won seat-slots (``R: won share``); each with its interval and, for other
+    variants, its paired difference from base."""
+    names = frame.collect_schema().names()
+    metrics: dict[str, Metric] = {}
+    for column in (c for c in names if c.startswith(RESTRICTED)):
+        name = column.removeprefix(RESTRICTED)
+        metrics[f"{name}: cost"] = ("mean", measured(column))
+        metrics[f"{name}: ahead"] = ("mean", ahead(measured(column)))
+        metrics[f"{name}: won share"] = ("mean", measured(column.replace("skill_", "skill_won_", 1)))
+    if not metrics:
+        raise ValueError("no restricted play in these results (an experiment's [quality] restricted)")
+    return _with_order(compare(frame, ["variant"], metrics), variants)
+
+
+def ranked(table: pl.DataFrame, variant: str = "base") -> list[dict[str, Any]]:
+    """A ``restricted`` table's restrictions in ``variant``, the costliest first: each row's
+    ``restriction``, ``value``, ``lo``, ``hi`` (cost a deal) and ``ahead`` (the share of deals
+    it costs something).
+
+    >>> t = pl.DataFrame({"variant": ["base"] * 4, "metric": ["a: cost", "a: ahead", "b: cost",
+    ...                   "b: ahead"], "value": [0.1, 0.5, 0.4, 0.6], "lo": [0.0, 0.4, 0.3, 0.5],
+    ...                   "hi": [0.2, 0.6, 0.5, 0.7]})
+    >>> [(r["restriction"], r["value"]) for r in ranked(t)]
+    [('b', 0.4), ('a', 0.1)]
+    """
+    rows = table.filter(pl.col("variant") == variant)
+    ahead_of = {m.removesuffix(": ahead"): v for m, v in zip(rows["metric"], rows["value"])
+                if m.endswith(": ahead")}
+    out = [{"restriction": m.removesuffix(": cost"), "value": v, "lo": lo, "hi": hi,
+            "ahead": ahead_of.get(m.removesuffix(": cost"))}
+           for m, v, lo, hi in zip(rows["metric"], rows["value"], rows["lo"], rows["hi"])
+           if m.endswith(": cost")]
+    return sorted(out, key=lambda r: -r["value"])
 
 
 # --- skill and information -------------------------------------------------------------------

@@ -75,6 +75,11 @@ class Run:
         unit = balance.MEASURES[self.measure].unit
         return unit if unit == "share of deals" else self.unit
 
+    @property
+    def restrictions(self) -> dict[str, str]:
+        """What each restriction of the results' restricted play forbids, by name."""
+        return dict(self.info.get("restrictions", {}))
+
     def config(self, name: str) -> Row:
         return next(v for v in self.info["variant_list"] if v["name"] == name)
 
@@ -689,6 +694,43 @@ def _quality_answer(tables: dict[str, pl.DataFrame], run: Run) -> str:
     return text[0].upper() + text[1:] + "."
 
 
+def _restricted_headline(tables: dict[str, pl.DataFrame], run: Run) -> list[str]:
+    """Each restriction's cost in base, the costliest first (a ranking), then what each variant
+    moves."""
+    t = tables["restricted"]
+    lines = []
+    for r in quality.ranked(t):
+        row = _pick(t, variant="base", metric=f"{r['restriction']}: cost")
+        ahead = _pick(t, variant="base", metric=f"{r['restriction']}: ahead")
+        doc = run.restrictions.get(r["restriction"], "")
+        lines.append(f"{r['restriction']}{f' ({doc})' if doc else ''}: costs the heuristic "
+                     f"{estimate(row, ' ' + run.unit, sign=True)} on the same cards; it does worse in "
+                     f"{pct(ahead)} of the deals (level ones half).")
+    for name in _others(run):
+        moved = []
+        for r in quality.ranked(t, name):
+            row = _pick(t, variant=name, metric=f"{r['restriction']}: cost")
+            moved.append(f"{r['restriction']} {_moves(row, estimate(row), '', 1)}")
+        lines.append(f"With {run.describe(name)}: " + "; ".join(moved) + ".")
+    return lines
+
+
+def _restricted_answer(tables: dict[str, pl.DataFrame], run: Run) -> str:
+    ranked = quality.ranked(tables["restricted"])
+    matter = [r for r in ranked if r["lo"] > 0]
+    free = [r for r in ranked if r["lo"] <= 0]
+    t = tables["restricted"]
+    rows = [(r["restriction"], _pick(t, variant="base", metric=f"{r['restriction']}: cost"))
+            for r in matter[:3]]
+    costs = [f"{name} costs it {estimate(row, ' ' + run.unit, sign=True)}" for name, row in rows]
+    text = ("The strategies that matter most to the heuristic: forbidding " + ", ".join(costs)
+            if matter else "No restriction costs the heuristic measurably")
+    if free:
+        text += (f"; forbidding {', '.join(r['restriction'] for r in free)} costs nothing the "
+                 f"deals can tell (its interval reaches zero or below)")
+    return text + "."
+
+
 # --- the registry ------------------------------------------------------------------------------
 
 START_PLAYER = Table("start_player", "Win rate and mean score by seat position",
@@ -731,6 +773,9 @@ SPREAD = Table("spread", "Spread: a deal and an evening",
 VARIETY = Table("variety", "Variety: game types declared and won",
                 lambda r: quality.variety(r.frame, r.variants), lambda t, r: plots.variety(t),
                 needs=("game",))
+RESTRICTED = Table("restricted", "Restricted play: what each kind of card is worth",
+                   lambda r: quality.restricted(r.frame, r.variants),
+                   lambda t, r: plots.restricted(t, r.unit), needs=(quality.RESTRICTED + "*",))
 SWEEP = Table("sweep", "Rule variants on the same deals",
               lambda r: balance.sweep(r.frame, r.outcome, r.measure, r.variants),
               lambda t, r: plots.sweep(t, r.sweep_unit), display=_display_sweep)
@@ -745,6 +790,8 @@ QUESTIONS: dict[str, Question] = {
     "quality": Question("Skill, luck, tension and decisiveness",
                         (SKILL, DECISIVENESS, TENSION, SPREAD, VARIETY), _quality_headline,
                         _quality_answer, by_default=False),
+    "restricted": Question("Restricted play: the strategies that matter", (RESTRICTED,),
+                           _restricted_headline, _restricted_answer),
 }
 """Every balance question by name, in report order."""
 

@@ -22,9 +22,11 @@ ENGINE_SOURCES = (
 )
 """What deals depend on: the engine, the games' kernels, the policies, the search and their
 helpers (not the games' trace codecs and table screens, the CLI, the runner or the bench)."""
-NOT_ENGINE = ("screen.py", "trace.py", "trace_skat_en_deux.py", "python_player.py")
-"""Files that no kernel reaches: a game's table screen and trace codecs, and the readable
-decisions of a player written in Python (``sim.engine.python_player``)."""
+NOT_ENGINE = ("screen.py", "trace.py", "trace_skat_en_deux.py", "python_player.py",
+              "restricted_player.py", "restrictions.py")
+"""Files that no kernel reaches: a game's table screen, trace codecs and restrictions, the
+readable decisions of a player written in Python and the restricted player's choice
+(``sim.engine.python_player``, ``sim.engine.restricted_player``)."""
 
 
 def source_hash(root: Path, names: tuple[str, ...] = (".",), leave_out: tuple[str, ...] = ()) -> str:

@@ -6,6 +6,10 @@ experiment; ``analysis.quality`` reads them, ``docs/quality.md`` defines them).
   seating of A and B (duplicate play, ``sim.arena.duplicate``), A's mean score per seat-slot less B's
   (``skill_<A>_vs_<B>``) and A's share of won seat-slots less B's (``skill_won_...``). The
   cards are the same in every seating, so what is left is what the players made of them.
+* **Restricted play** (``restricted = ["no_trump_lead", ...]``, the game's restrictions or
+  ``python:FILE.py:FUNCTION``): each a skill pair, the heuristic over the heuristic forbidden
+  that kind of card (``restricted:heuristic:R``, ``sim.engine.restricted_player``), on the
+  skill pairs' deals: what the kind of move is worth to it.
 * **Value of information**: the same for a player that sees every card against the fair
   player of the same search (``dd`` against ``pimc``), as ``information`` /
   ``information_won``.
@@ -53,8 +57,8 @@ from sim.engine.solving import hooks
 from sim.errors import ConfigError
 from sim.search import solver
 
-QUALITY_KEYS = ("skill", "skill_deals", "information", "information_deals", "course_deals",
-                "solver_deals")
+QUALITY_KEYS = ("skill", "skill_deals", "restricted", "information", "information_deals",
+                "course_deals", "solver_deals")
 """Keys of an experiment's ``[quality]`` table."""
 COURSE_COLUMNS = ("lead_changes", "behind_at_half", "settled_after", "swings")
 """The course's columns (``int8``; -1 where not measured)."""
@@ -97,11 +101,15 @@ class Quality:
         if unknown:
             raise fail(f"unknown key {unknown[0]!r} (keys: {', '.join(QUALITY_KEYS)})")
         pairs = tuple(_pair(p, game, "skill", fail) for p in _list(table.get("skill", []), "skill", fail))
+        pairs += tuple(_pair(["heuristic", f"restricted:heuristic:{r}"], game, "restricted", fail)
+                       for r in _names(table.get("restricted", []), "restricted", fail))
         info = _pair(table.get("information", ["dd", "pimc"]), game, "information", fail)
         given = {k: _size(table.get(k, 0), k, fail) for k in QUALITY_KEYS if k.endswith("_deals")}
         sizes = {k: min(v, deals) for k, v in given.items()}
         if sizes["skill_deals"] and not pairs:
             raise fail("skill_deals needs skill pairs (skill = [[\"heuristic\", \"random\"]])")
+        if "restricted" in table and not sizes["skill_deals"]:
+            raise fail("restricted needs skill_deals (the deals each restriction is measured on)")
         if given["solver_deals"] > given["course_deals"]:
             raise fail("solver_deals must not exceed course_deals (the solved deals are replayed)")
         if (sizes["solver_deals"] or sizes["information_deals"]) and game.solver is None:
@@ -132,6 +140,12 @@ class Quality:
 def _list(value: Any, what: str, fail: Any) -> list[Any]:
     if not isinstance(value, list):
         raise fail(f"{what} must be a list of [better, weaker] policy pairs")
+    return value
+
+
+def _names(value: Any, what: str, fail: Any) -> list[str]:
+    if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+        raise fail(f"{what} must be a list of the game's restrictions (\"no_trump_lead\", ...)")
     return value
 
 

@@ -62,7 +62,8 @@ import pyarrow.parquet as pq
 import sim
 from sim.engine.game import Game
 from sim.engine.play import check_nets, play, shipped
-from sim.engine.seats import POLICIES, PolicyError, net_weights, policy_ids
+from sim.engine.restricted_player import restrictions
+from sim.engine.seats import POLICIES, PolicyError, net_weights, policy_ids, restriction_of
 from sim.errors import ConfigError, ResultsError, did_you_mean
 from sim.options import OptionTable, RuleError
 from sim.quality import Quality, measure
@@ -644,9 +645,17 @@ def _prepare(root: Path, exp: Experiment, config_hash: str, resume: bool, force:
     if _read_experiment_file(root) is None:
         doc = {"stichsim_version": sim.__version__, "engine_hash": sim.SOURCE_HASH,
                "config_hash": config_hash,
-               "config": exp.normalised()}
+               "config": exp.normalised(), "restrictions": restriction_docs(exp)}
         write_atomic_bytes(root / EXPERIMENT_FILE,
                            (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode())
+
+
+def restriction_docs(exp: Experiment) -> dict[str, str]:
+    """What each restriction of the experiment's restricted play forbids, by name (the report
+    says it beside the restriction's cost; ``analysis`` cannot ask the game)."""
+    own = restrictions(exp.game_obj)
+    names = [restriction_of(b) for _, b in (exp.quality.skill if exp.quality else ())]
+    return {r: own[r].doc if r in own else "a Python predicate" for r in names if r is not None}
 
 
 def play_key(options: OptionTable, rules: Mapping[str, Any], policies: Sequence[str] = ()) -> str:

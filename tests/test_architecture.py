@@ -79,7 +79,8 @@ def check_declaration(game: Game) -> None:
     common header)."""
     assert isinstance(game, Game)
     for field in dataclasses.fields(Game):
-        assert field.name in ("solver", "net") or getattr(game, field.name) is not None, field.name
+        assert field.name in ("solver", "net", "restrictions") or getattr(game, field.name) is not None, \
+            field.name
     assert BASIC_POLICIES <= game.policies <= set(POLICIES)
     if "net" in game.policies:
         assert game.net is not None, "the learned player needs the game's features and weights"

@@ -150,7 +150,13 @@ def test_applicable_by_the_columns_of_each_games_results() -> None:
     assert report.applicable(columns["doko_skat"]) == ["start_player", "tie", "sweep"]
     assert report.applicable(columns["skat"]) == ["start_player", "ramsch", "sweep"]
     assert report.applicable(columns["skat_en_deux"]) == ["start_player", "ramsch", "sweep"]
-    assert set(report.QUESTIONS) == {"start_player", "markers", "ramsch", "tie", "sweep", "quality"}
+    assert set(report.QUESTIONS) == {"start_player", "markers", "ramsch", "tie", "sweep", "quality",
+                                     "restricted"}
+    # restricted play is answered where the results hold a restriction's column, and apart
+    # from the quality question's skill pairs
+    restricted = [*columns["doko_duell"], "skill_heuristic_vs_restricted_heuristic_keep_aces"]
+    assert report.applicable(restricted) == ["start_player", "markers", "tie", "sweep", "restricted"]
+    assert report.QUESTIONS["restricted"].tables_for(restricted) == [report.RESTRICTED]
     # the quality question is answered when asked, on the columns of a [quality] table; its
     # spread needs nothing more, its variety game types (none in the duel)
     assert "quality" in report.applicable(columns["skat"], asked=True)

@@ -113,7 +113,7 @@ BAD_CONFIGS = [
     ({'"ramsch" }': '"ramsch", lost_factor = 3 }'},
      "variant 'ramsch': rules: option lost_factor: value 3 is not allowed (allowed: 2, 1)"),
     ({'"random"]': '"genius"]'},
-     "unknown policy 'genius' (policies: random, heuristic, lookahead, pimc, dd, net, python; "),
+     "unknown policy 'genius' (policies: random, heuristic, lookahead, pimc, dd, net, python, restricted; "),
     ({'"heuristic", "heuristic", "random"]': '"random"]'}, "has 3 seats but 1 policies"),
     ({"deals = 700": "deals = 0"}, "deals must be a positive integer, got 0"),
     ({"deals = 700": "deals = -5"}, "deals must be a positive integer, got -5"),

@@ -170,6 +170,9 @@ class Game:
     """The game's double-dummy solver, or ``None``."""
     net: Learned | None = None
     """The learned player's network (``net``): its input features and shipped weights."""
+    restrictions: str | None = None
+    """Import path of the module whose ``RESTRICTIONS`` names the game's restrictions of the
+    ``restricted`` player (``sim.engine.restricted_player``); ``None``: none."""
     compile_seconds: int = 0
     """About how long the game's kernel takes to compile from a cold cache (on the machine
     the project's timings come from): ``sim.warm`` compiles the slowest first, so that the

@@ -1,9 +1,10 @@
 """Deals with seats that decide outside the compiled kernel: solving players (``pimc``,
-``dd``: their cards, ``sim.engine.solving``), players written in Python (every decision,
+``dd``: their cards, ``sim.engine.solving``), restricted players (their cards,
+``sim.engine.restricted_player``), players written in Python (every decision,
 ``sim.engine.python_player``) and a person at the table (``stichsim play``: his script).
 
-The kernel stops a deal at such a seat's decision (``E_SOLVE`` for a solving player's card,
-``E_ASK`` for a person's or a Python player's decision) and leaves the seat's observation.
+The kernel stops a deal at such a seat's decision (``E_SOLVE`` for a solving or restricted
+player's card, ``E_ASK`` for a person's or a Python player's decision) and leaves the seat's observation.
 ``play_outside`` decides there, adds the decision to the deal's script and plays the batch
 again, until every deal is over (or waits for a person whose script has run out).
 
@@ -27,7 +28,8 @@ from sim.engine.game import Game
 from sim.engine.kernel import E_ASK, E_SOLVE
 from sim.engine.net import NO_NET, Net
 from sim.engine.python_player import PythonSeat
-from sim.engine.seats import PERSON, SOLVING, is_python, is_solving
+from sim.engine.restricted_player import RestrictedSeat
+from sim.engine.seats import PERSON, SOLVING, is_python, is_restricted, is_solving
 from sim.engine.solving import choose, hooks
 from sim.rng import stream_key
 
@@ -39,10 +41,11 @@ PYTHON_STREAM = 1 << 21
 
 
 def kernel_ids(pols: np.ndarray) -> np.ndarray:
-    """The seats' ids as the kernel takes them: a solving seat ``SOLVING``, a Python player's
-    ``PERSON`` (the kernel stops at each of its decisions), the others as they are."""
-    return np.array([SOLVING if is_solving(int(p)) else PERSON if is_python(int(p)) else int(p)
-                     for p in pols], np.int64)
+    """The seats' ids as the kernel takes them: a solving or restricted seat ``SOLVING`` (the
+    kernel stops at its cards), a Python player's ``PERSON`` (at each of its decisions), the
+    others as they are."""
+    return np.array([SOLVING if is_solving(int(p)) or is_restricted(int(p)) else PERSON
+                     if is_python(int(p)) else int(p) for p in pols], np.int64)
 
 
 def play_outside(game: Game, seed: int, first: int, count: int, rules: dict[str, Any],
@@ -55,6 +58,8 @@ def play_outside(game: Game, seed: int, first: int, count: int, rules: dict[str,
     kernel_pols = kernel_ids(pols)
     pythons = {seat: PythonSeat(game, rules, seat, name.partition(":")[2])
                for seat, name in enumerate(policies) if is_python(int(pols[seat]))}
+    restricted = {seat: RestrictedSeat(game, rules, seat, name)
+                  for seat, name in enumerate(policies) if is_restricted(int(pols[seat]))}
     person = [[tuple(int(v) for v in r) for r in s] for s in script] if script else [[]] * count
     used = [0] * count
     rows: list[list[tuple[int, ...]]] = [[] for _ in range(count)]
@@ -86,9 +91,12 @@ def play_outside(game: Game, seed: int, first: int, count: int, rules: dict[str,
             assert state is not None
             player = int(state[HEADER.PLAYER])
             key = int(stream_key(seed, first + i, SOLVING_STREAM + solved[i]))
-            card = choose(game, int(pols[player]), view, state, key)
-            kind, a, b = hooks(game).card_row(state, card)
-            rows[i].append((int(kind), player, int(a), int(b)))
+            if player in restricted:
+                rows[i].append(restricted[player].decide(view, key))
+            else:
+                card = choose(game, int(pols[player]), view, state, key)
+                kind, a, b = hooks(game).card_row(state, card)
+                rows[i].append((int(kind), player, int(a), int(b)))
             solved[i] += 1
             moved = True
         if not moved:

@@ -17,12 +17,14 @@ from sim.engine.game import Game
 from sim.engine.net import NO_NET, Net, NetError, load, stack
 from sim.engine.outside import play_outside
 from sim.engine.python_player import check as check_pythons
+from sim.engine.restricted_player import check as check_restricted
 from sim.engine.seats import (
     KIND_BITS,
     PERSON,
     SCRIPTED,
     SEATED,
     is_python,
+    is_restricted,
     is_solving,
     net_weights,
     policy_ids,
@@ -41,8 +43,9 @@ def play(game: Game, seed: int, first: int, count: int, rules: dict[str, Any],
     policies), and a deal stops at a person's decision its script lacks
     (``Batch.views``). ``preset`` deals every deal from that order of the cards
     instead of shuffling (a deal given by hand). Solving players (``pimc``, ``dd``)
-    choose their cards, and players written in Python (``python:FILE.py:FUNCTION``) every
-    decision, outside the kernel (``sim.engine.outside``).
+    and restricted players (``restricted:heuristic:RESTRICTION``) choose their cards, and
+    players written in Python (``python:FILE.py:FUNCTION``) every decision, outside the kernel
+    (``sim.engine.outside``).
     """
     pols = np.array(policy_ids(policies, game, SEATED), np.int64)
     net = seat_nets(game, policies, pols)
@@ -50,7 +53,7 @@ def play(game: Game, seed: int, first: int, count: int, rules: dict[str, Any],
         raise ValueError("a person's seat needs a script (his decisions so far)")
     if script is not None and PERSON not in pols:
         pols[:] = SCRIPTED
-    elif any(is_solving(int(p)) or is_python(int(p)) for p in pols):
+    elif any(is_solving(int(p)) or is_python(int(p)) or is_restricted(int(p)) for p in pols):
         return play_outside(game, seed, first, count, rules, pols, list(policies), record, script,
                             preset, net)
     return run_kernel(game, seed, first, count, rules, pols, record, script, preset, net)
@@ -74,10 +77,11 @@ def seat_nets(game: Game, policies: list[str], pols: np.ndarray) -> Net:
 
 def check_nets(game: Game, policies: list[str]) -> None:
     """Refuse (``NetError``, one line) a ``net`` policy whose weights are missing or do not fit
-    ``game``, and (``PlayerError``) a Python player that is not there or does not import:
-    before any work is handed out."""
+    ``game``, a Python player that is not there or does not import (``PlayerError``), and a
+    restriction the game does not know: before any work is handed out."""
     seat_nets(game, policies, np.zeros(len(policies), np.int64))
     check_pythons(policies)
+    check_restricted(game, policies)
 
 
 def shipped(game: Game) -> str:

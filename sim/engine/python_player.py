@@ -253,25 +253,22 @@ def check(policies: Sequence[str]) -> None:
             load(source)
 
 
-@dataclass
-class PythonSeat:
-    """The Python player at one seat of a batch of deals of ``game`` under ``rules``."""
+class Asked:
+    """What one seat of a batch of deals of ``game`` under ``rules`` is asked, read as a
+    person at the table reads it: the screen's question and a ``Decision`` of it."""
 
-    game: Game
-    rules: dict[str, Any]
-    seat: int
-    source: str
-
-    def __post_init__(self) -> None:
-        self.function = load(self.source)
-        module, _, factory = self.game.screen.partition(":")
+    def __init__(self, game: Game, rules: dict[str, Any], seat: int) -> None:
+        self.game = game
+        self.seat = seat
+        module, _, factory = game.screen.partition(":")
         self.screen: ScreenLike = getattr(importlib.import_module(module), factory)(
-            self.game, self.rules, self.seat, 0)
-        self.phases = phase_names(self.game)
-        self.frozen_rules = MappingProxyType(dict(self.rules))
+            game, rules, seat, 0)
+        self.phases = phase_names(game)
+        self.rules = MappingProxyType(dict(rules))
 
-    def decide(self, view: np.ndarray, key: int) -> Row:
-        """The row of the seat's decision at observation ``view``; ``key`` keys its stream."""
+    def decision(self, view: np.ndarray, key: int) -> tuple[QuestionLike, list[str], Decision]:
+        """The question at observation ``view``, its legal names and the decision (its
+        stream keyed by ``key``)."""
         question = self.screen.question(view)
         names = legal_names(question)
         array = view.copy()
@@ -282,16 +279,30 @@ class PythonSeat:
         decision = Decision(self.game.name, self.seat, position_of(self.game, view), kind,
                             question.prompt, tuple(names), question.pick,
                             MappingProxyType(observation_fields(self.game, view)),
-                            self.frozen_rules, np.random.default_rng(key), array)
+                            self.rules, np.random.default_rng(key), array)
+        return question, names, decision
+
+
+class PythonSeat(Asked):
+    """The Python player ``source`` (``FILE.py:FUNCTION``) at one seat."""
+
+    def __init__(self, game: Game, rules: dict[str, Any], seat: int, source: str) -> None:
+        super().__init__(game, rules, seat)
+        self.source = source
+        self.function = load(source)
+
+    def decide(self, view: np.ndarray, key: int) -> Row:
+        """The row of the seat's decision at observation ``view``; ``key`` keys its stream."""
+        question, names, decision = self.decision(view, key)
         try:
             answer = self.function(decision)
         except Exception as e:
             raise PlayerError(f"python player {self.source} raised {type(e).__name__}: {e} "
-                              f"(seat {self.seat}, {kind})") from None
+                              f"(seat {self.seat}, {decision.kind})") from None
         row = choose(question, names, answer)
         if isinstance(row, str):
             raise PlayerError(f"python player {self.source} answered {answer!r} at seat "
-                              f"{self.seat}'s {kind} ({question.prompt}): {row}; legal: "
+                              f"{self.seat}'s {decision.kind} ({question.prompt}): {row}; legal: "
                               f"{shown(names)}")
         assert len(row) == ROW
         return row

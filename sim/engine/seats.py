@@ -57,11 +57,15 @@ network picked from the observation before the kernel asks (``sim.engine.net``).
 PYTHON = 7
 """A player written in Python (``python:FILE.py:FUNCTION``): a person's seat to the kernel,
 whose decisions ``sim.engine.outside`` asks the function for."""
+RESTRICTED = 8
+"""The heuristic forbidden a kind of card (``restricted:heuristic:RESTRICTION``): a solving
+seat to the kernel (its decisions before the card play are the heuristic's), whose cards
+``sim.engine.restricted_player`` chooses."""
 DEFAULT_WORLDS = 16
 """Worlds per decision of plain ``pimc``."""
 
 POLICIES = {"random": RANDOM, "heuristic": HEURISTIC, "lookahead": LOOKAHEAD, "pimc": PIMC, "dd": DD,
-            "net": NET, "python": PYTHON}
+            "net": NET, "python": PYTHON, "restricted": RESTRICTED}
 """Policy names a user can choose, with their kernel ids."""
 SEATED = {**POLICIES, "person": PERSON}
 """Names a deal's seat may carry in a trace: a policy, or ``person`` for a seat a person
@@ -94,6 +98,21 @@ def is_python(pol: int) -> bool:
     return pol >= 0 and (pol & KIND_MASK) == PYTHON
 
 
+def is_restricted(pol: int) -> bool:
+    """Whether kernel id ``pol`` is a restricted player (``RESTRICTED``)."""
+    return pol >= 0 and (pol & KIND_MASK) == RESTRICTED
+
+
+def restriction_of(name: str) -> str | None:
+    """The restriction a ``restricted`` policy name plays under; ``None`` for another policy.
+
+    >>> restriction_of("restricted:heuristic:no_trump_lead"), restriction_of("heuristic")
+    ('no_trump_lead', None)
+    """
+    base, _, option = name.partition(":")
+    return option.partition(":")[2] if base == "restricted" else None
+
+
 class PolicyError(ValueError):
     """An unknown policy name or a wrong number of seats."""
 
@@ -113,10 +132,14 @@ def policy_id(name: str, known: dict[str, int] = POLICIES) -> int:
     if base not in known:
         raise PolicyError(f"unknown policy {name!r} (policies: {', '.join(POLICIES)}; "
                           f"lookahead:N for N rollouts a decision, pimc:N for N worlds, "
-                          f"python:FILE.py:FUNCTION for a player written in Python)")
+                          f"python:FILE.py:FUNCTION for a player written in Python, "
+                          f"restricted:heuristic:RESTRICTION for the heuristic forbidden a kind "
+                          f"of card)")
     kind = known[base]
     if kind == PYTHON and not colon:
         raise PolicyError("policy 'python' names its player: python:FILE.py:FUNCTION")
+    if kind == RESTRICTED and not colon:
+        raise PolicyError("policy 'restricted' names its restriction: restricted:heuristic:RESTRICTION")
     if not colon:
         return kind | OPTIONS.get(kind, 0) << KIND_BITS
     if kind == NET:
@@ -128,6 +151,12 @@ def policy_id(name: str, known: dict[str, int] = POLICIES) -> int:
         if not file.endswith(".py") or not function.isidentifier():
             raise PolicyError(f"policy {name!r}: a Python player is python:FILE.py:FUNCTION")
         return kind
+    if kind == RESTRICTED:
+        inner, _, restriction = option.partition(":")
+        if inner != "heuristic" or not restriction:
+            raise PolicyError(f"policy {name!r}: a restricted player is restricted:heuristic:"
+                              f"RESTRICTION (a restriction of the game's, or python:FILE.py:FUNCTION)")
+        return kind
     if kind not in OPTIONS:
         raise PolicyError(f"policy {base!r} takes no option, got {name!r}")
     if not option.isdigit() or not 0 < int(option) <= MAX_ROLLOUTS:
@@ -136,7 +165,7 @@ def policy_id(name: str, known: dict[str, int] = POLICIES) -> int:
     return kind | int(option) << KIND_BITS
 
 
-SLOW = frozenset({"lookahead", "pimc", "dd", "python"})
+SLOW = frozenset({"lookahead", "pimc", "dd", "python", "restricted"})
 """Base names of policies about a thousand times slower than the heuristic (or more): the
 bench and the arena play fewer deals of them, in smaller tasks."""
 OMNISCIENT = frozenset({"dd"})

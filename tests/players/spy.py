@@ -31,3 +31,13 @@ def wrong(d: Any) -> Any:
 def broken(d: Any) -> Any:
     """Fail as a player with a bug does."""
     raise KeyError("hand")
+
+
+def forbid_nothing(d: Any, card: str) -> bool:
+    """A restriction that forbids no card."""
+    return False
+
+
+def no_hearts(d: Any, card: str) -> bool:
+    """A restriction: never a heart (by the card's name)."""
+    return card.startswith("H")

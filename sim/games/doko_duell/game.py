@@ -434,7 +434,7 @@ GAME = Game(
     observation=O, kernel=KernelTag(NAME), kernel_params=kernel_params, rescore=rescore,
     deal_layout=DEAL_LAYOUT, trace_codec="sim.games.doko_duell.trace",
     screen="sim.games.doko_duell.screen:DokoDuellScreen", card_play=CARD_PLAY,
-    policies=EVERY_POLICY,
+    policies=EVERY_POLICY, restrictions="sim.games.doko_duell.restrictions",
     net=Learned(FEATURES, "sim.games.doko_duell:net.npz"),
     solver=Solver("sim.games.doko_duell.solver", bench_positions=3),
     compile_seconds=45)

@@ -720,7 +720,7 @@ GAME = Game(
     screen="sim.games.doko_skat.screen:DokoSkatScreen",
     card_play=CardPlay(S, CP.LENGTH, CP.legal, step, observe, finished, decide, CP.playout,
                        start_card_play, CP.result, card_values, start_opening),
-    policies=EVERY_POLICY,
+    policies=EVERY_POLICY, restrictions="sim.games.doko_skat.restrictions",
     net=Learned(FEATURES, "sim.games.doko_skat:net.npz"),
     solver=Solver("sim.games.doko_skat.solver", bench_positions=20),
     compile_seconds=90)

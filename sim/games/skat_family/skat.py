@@ -600,7 +600,7 @@ GAME = Game(
     screen="sim.games.skat_family.screen:SkatScreen", bid_values=bid_list,
     card_play=CardPlay(S, LENGTH, legal, step, observe, finished, decide, playout, start_skat,
                        skat_result, card_values),
-    policies=EVERY_POLICY,
+    policies=EVERY_POLICY, restrictions="sim.games.skat_family.restrictions",
     net=Learned(FEATURES, "sim.games.skat_family:net_skat.npz", ANSWERS),
     solver=Solver("sim.games.skat_family.solver", bench_positions=50, bench_target=61),
     compile_seconds=180)

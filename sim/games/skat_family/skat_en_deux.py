@@ -828,7 +828,7 @@ GAME = Game(
     bid_values=bid_list,
     card_play=CardPlay(S, LENGTH, legal, step, observe, finished, decide, playout, start,
                        en_deux_result, card_values),
-    policies=EVERY_POLICY,
+    policies=EVERY_POLICY, restrictions="sim.games.skat_family.restrictions",
     net=Learned(EN_DEUX, "sim.games.skat_family:net_skat_en_deux.npz", ANSWERS),
     solver=Solver("sim.games.skat_family.solver", bench_positions=50, bench_target=61),
     compile_seconds=140)
