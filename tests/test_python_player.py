@@ -157,8 +157,24 @@ def test_a_wrong_answer_names_the_decision_and_the_legal_choices() -> None:
 
 
 def arena(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*STICHSIM, "arena", *args, "--no-progress"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=600)
+    """``stichsim arena ARGS`` in this process (from the repository's root, where the players'
+    paths start), as its exit status and output."""
+    import contextlib
+    import io
+    import os
+
+    from sim.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    here = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = main(["arena", *args, "--no-progress"])
+    finally:
+        os.chdir(here)
+    return subprocess.CompletedProcess(["stichsim", "arena", *args], status, out.getvalue(),
+                                       err.getvalue())
 
 
 @pytest.mark.parametrize("name", list(GAMES))

@@ -6,13 +6,12 @@ forbidden card while another is legal and otherwise plays as the heuristic, and 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from types import MappingProxyType
 
 import numpy as np
 import pytest
+from test_python_player import arena
 
 from sim.engine.cardplay import HEADER
 from sim.engine.play import play
@@ -116,9 +115,7 @@ def test_a_restriction_that_forbids_nothing_plays_as_the_heuristic(name: str) ->
 def test_a_restricted_player_plays_the_heuristic_in_the_arena(name: str) -> None:
     restriction = next(iter(restrictions(find_game(name))))
     policy = f"restricted:heuristic:{restriction}"
-    done = subprocess.run([sys.executable, "-m", "sim.cli", "arena", name, "--policies",
-                           f"{policy},heuristic", "--deals", "8", "--json", "--no-progress"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    done = arena(name, "--policies", f"{policy},heuristic", "--deals", "8", "--json")
     assert done.returncode == 0, done.stderr
     pair = json.loads(done.stdout)["pairs"][0]
     assert (pair["a"], pair["deals"]) == (policy, 8)
