@@ -253,3 +253,30 @@ def test_the_python_api_answers_as_the_commands_do(tmp_path: Path) -> None:
         api.arena("skat", ["heuristc", "random"])
     with pytest.raises(StichsimError, match="no such experiment file"):
         api.run(tmp_path / "missing.toml")
+
+
+def test_a_person_plays_a_deal_against_python_players(monkeypatch, capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from test_play import play_cli
+
+    from sim.trace import replay_file
+
+    trace = tmp_path / "deal.jsonl"
+    monkeypatch.chdir(ROOT)
+    status, out, err = play_cli(monkeypatch, capsys, "#1\n" * 400, "doko_skat", "--seed", "8",
+                                "--seat", "1", "--policy", THRIFTY, "--trace", str(trace),
+                                "--no-hindsight")
+    assert status == 0, err
+    assert "Deal over." in out
+    assert json.loads(trace.read_text())["policies"] == [THRIFTY, "person", THRIFTY]
+    assert replay_file(trace) == []
+
+
+def test_a_tune_races_rules_with_a_python_player(tmp_path: Path) -> None:
+    from sim import api
+
+    config = tmp_path / "tune.toml"
+    config.write_text(f'name = "tune-python"\ngame = "doko_duell"\ndeals = 300\nseed = 5\n'
+                      f'shard_size = 100\npolicies = ["{THRIFTY}", "heuristic"]\n[tune]\n'
+                      f'options = ["tie_rule"]\nmeasure = "start_edge"\ndelta = 0.05\nfirst_round = 100\n')
+    outcome = api.tune(config, results=tmp_path / "results", out=tmp_path / "report", jobs=2)
+    assert Path(outcome["report"]).exists() and len(outcome["candidates"]) == 6
