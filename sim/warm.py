@@ -46,8 +46,9 @@ def warm_kernel(name: str) -> tuple[str, float]:
 def warm_solver(module_name: str, players: bool = True) -> tuple[str, float]:
     """Compile (or load) a solver module's entry points for the argument types every caller
     passes (without running them: that needs the kernel): the search and the reading of a
-    course (``sim.quality``), and with ``players`` the exact count, the counts after each card
-    and the solving players."""
+    course (``sim.quality``), and with ``players`` the exact count, the counts after each card,
+    the solving players and the ``pimc:N`` teacher's values (``sim.learn``): compiled here
+    once, not by two test workers at the same time."""
     start = time.perf_counter()
     module = importlib.import_module(module_name)
     game = find_game(solvers()[module_name])
@@ -67,6 +68,7 @@ def warm_solver(module_name: str, players: bool = True) -> tuple[str, float]:
         module.counts_after.compile((state, q, workspace, typeof(np.zeros(64, np.int64))))
         module.pimc_card.compile((obs, rng, i64, i64, workspace))
         module.dd_card.compile((state, i64, workspace))
+        module.pimc_values.compile((obs, rng, i64, workspace))
     return module_name, time.perf_counter() - start
 
 
