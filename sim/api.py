@@ -47,13 +47,20 @@ def _pool(backend: str, scheduler: str | None, jobs: int) -> contextlib.Abstract
     return joblib_backend(backend, scheduler, jobs)
 
 
-def load(experiment: Source, deals: int | None = None) -> Experiment:
+def _read(experiment: Source, deals: int | None = None) -> Experiment:
     """The experiment ``experiment`` names (a TOML path or an ``Experiment``), ``deals`` a
-    variant if given, its ``[report]`` table checked (``report_settings``)."""
+    variant if given."""
     exp = experiment if isinstance(experiment, Experiment) else Experiment.load(
         Path(experiment), deals=deals)
     if isinstance(experiment, Experiment) and deals is not None:
         exp = dataclasses.replace(exp, deals=deals)
+    return exp
+
+
+def load(experiment: Source, deals: int | None = None) -> Experiment:
+    """The experiment ``experiment`` names (``_read``), its ``[report]`` table checked
+    (``report_settings``)."""
+    exp = _read(experiment, deals)
     report_settings(exp)
     return exp
 
@@ -163,7 +170,7 @@ def report(experiments: Source | Sequence[Source], deals: int | None = None,
     sources = [experiments] if isinstance(experiments, (str, Path, Experiment)) else list(experiments)
     if out is not None and len(sources) > 1:
         raise StichsimError("out names one report folder: give one experiment with it")
-    exps = [load(s, deals) for s in sources]
+    exps = [_read(s, deals) for s in sources]
     if deals is not None:  # a quick look lives beside the full run, not over it
         exps = [dataclasses.replace(exp, name=f"{exp.name}-n{deals}") for exp in exps]
     settings = [report_settings(exp) for exp in exps]

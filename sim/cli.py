@@ -166,11 +166,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.out is not None and len(args.config) > 1:
         raise CliError("--out names one report folder: give one experiment file with it")
     with _terminate_as_interrupt():
-        indexes = api.report(args.config, args.deals, args.out, args.results, args.jobs,
-                             not args.no_progress, args.backend, args.scheduler,
-                             done=lambda name, index: print(
-                                 f"{name}: report in {index} (summary: {index.parent / 'summary.md'})"))
-    return 0 if indexes else 1
+        api.report(args.config, args.deals, args.out, args.results, args.jobs, not args.no_progress,
+                   args.backend, args.scheduler, done=lambda name, index: print(
+                       f"{name}: report in {index} (summary: {index.parent / 'summary.md'})"))
+    return 0
 
 
 def cmd_tune(args: argparse.Namespace) -> int:

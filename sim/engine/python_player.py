@@ -167,7 +167,7 @@ def observation_fields(game: Game, view: np.ndarray) -> dict[str, Any]:
     names = list(type(layout)._fields)  # type: ignore[attr-defined]
     sets = set(getattr(module, "CARD_SETS", ()))
     codes = set(getattr(module, "CARD_CODES", ()))
-    deck = game.deck.names
+    deck = game.deck
     out: dict[str, Any] = {}
     for k, name in enumerate(names):
         if name in NOT_SHOWN:
@@ -176,9 +176,9 @@ def observation_fields(game: Game, view: np.ndarray) -> dict[str, Any]:
         end = getattr(layout, names[k + 1]) if k + 1 < len(names) else layout.LENGTH
         values = [int(v) for v in view[at:end]]
         if name in sets:
-            read: list[Any] = [tuple(deck[c] for c in range(len(deck)) if v >> c & 1) for v in values]
+            read: list[Any] = [tuple(deck.name_list(v)) for v in values]
         elif name in codes:
-            read = [deck[v] if 0 <= v < len(deck) else None for v in values]
+            read = [deck.names[v] if 0 <= v < deck.n_cards else None for v in values]
         else:
             read = values
         out[name.lower()] = read[0] if len(read) == 1 else tuple(read)

@@ -43,6 +43,27 @@ class Restriction:
     forbids: Callable[[Decision, str], bool]
 
 
+def card_of(name: str) -> str:
+    """The card a legal name plays (the duel's ``HT (p3)``: ``HT``)."""
+    return name.split(" (")[0]
+
+
+def leads(d: Decision) -> bool:
+    """Whether the seat leads the trick (no card lies in it yet)."""
+    return bool(d.observation["trick_n"] == 0)
+
+
+def no_trump_lead(trump: Callable[[Decision, str], bool]) -> Restriction:
+    """Never lead a trump, the game's trumps read by ``trump(d, card)``."""
+    return Restriction("never lead a trump", lambda d, c: leads(d) and trump(d, c))
+
+
+def keep_aces(trump: Callable[[Decision, str], bool]) -> Restriction:
+    """Never play an ace that is not a trump."""
+    return Restriction("never play an ace that is not a trump",
+                       lambda d, c: card_of(c)[1] == "A" and not trump(d, c))
+
+
 def restrictions(game: Game) -> Mapping[str, Restriction]:
     """The game's own restrictions by name (none where it declares none)."""
     if game.restrictions is None:

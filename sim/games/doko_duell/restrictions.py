@@ -5,22 +5,13 @@ heuristic, each whenever another card is legal."""
 from __future__ import annotations
 
 from sim.engine.python_player import Decision
-from sim.engine.restricted_player import Restriction
+from sim.engine.restricted_player import Restriction, card_of, keep_aces, leads, no_trump_lead
 from sim.games.doko_duell.cardplay import DECK, EFF
 from sim.tricks import TRUMP
 
 
-def _card(name: str) -> str:
-    """The card a legal name plays (``HT (p3)``: ``HT``)."""
-    return name.split(" (")[0]
-
-
-def _trump(card: str) -> bool:
-    return bool(EFF[DECK.index(_card(card))] == TRUMP)
-
-
-def _leads(d: Decision) -> bool:
-    return bool(d.observation["trick_n"] == 0)
+def _trump(d: Decision, card: str) -> bool:
+    return bool(EFF[DECK.index(card_of(card))] == TRUMP)
 
 
 def _from_pyramid(card: str) -> bool:
@@ -28,12 +19,9 @@ def _from_pyramid(card: str) -> bool:
 
 
 RESTRICTIONS = {
-    "no_trump_lead": Restriction(
-        "never lead a trump", lambda d, c: _leads(d) and _trump(c)),
-    "keep_heart_tens": Restriction(
-        "never play a heart ten", lambda d, c: _card(c) == "HT"),
-    "keep_aces": Restriction(
-        "never play an ace that is not a trump", lambda d, c: _card(c)[1] == "A" and not _trump(c)),
+    "no_trump_lead": no_trump_lead(_trump),
+    "keep_heart_tens": Restriction("never play a heart ten", lambda d, c: card_of(c) == "HT"),
+    "keep_aces": keep_aces(_trump),
     "hand_first": Restriction(
         "never play from the pyramid while a hand card is legal", lambda d, c: _from_pyramid(c)),
     "pyramid_first": Restriction(
@@ -41,6 +29,6 @@ RESTRICTIONS = {
         lambda d, c: not _from_pyramid(c)),
     "no_fat_follow": Restriction(
         "never play an ace or a ten to the other's lead",
-        lambda d, c: not _leads(d) and _card(c)[1] in "AT"),
+        lambda d, c: not leads(d) and card_of(c)[1] in "AT"),
 }
 """The restrictions by name."""
