@@ -406,12 +406,12 @@ def skill(table: pl.DataFrame, score_unit: str = "points per deal") -> Figure:
 
 @styled
 def restricted(table: pl.DataFrame, score_unit: str = "points per deal") -> Figure:
-    """``quality.restricted``: what forbidding each kind of card costs the heuristic on the
+    """``quality.restricted``: what forbidding each kind of move costs the heuristic on the
     same cards, and how often it costs something, per variant (the costliest first)."""
     order = [r["restriction"] for r in quality.ranked(table, str(_levels(table, "variant")[0]))]
     rank = {f"{name}: {what}": k for k, name in enumerate(order) for what in ("cost", "ahead", "won share")}
     table = table.sort(pl.col("metric").replace_strict(rank, default=len(rank)), maintain_order=True)
-    return _panels(table, "Restricted play: the heuristic forbidden a kind of card, on the same cards", [
+    return _panels(table, "Restricted play: the heuristic forbidden a kind of move, on the same cards", [
         Panel("What it costs a deal", score_unit, lambda m: m.endswith(": cost")),
         Panel("Deals it costs something (level: half)", "share of deals in %",
               lambda m: m.endswith(": ahead"), 100)],

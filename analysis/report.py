@@ -773,7 +773,7 @@ SPREAD = Table("spread", "Spread: a deal and an evening",
 VARIETY = Table("variety", "Variety: game types declared and won",
                 lambda r: quality.variety(r.frame, r.variants), lambda t, r: plots.variety(t),
                 needs=("game",))
-RESTRICTED = Table("restricted", "Restricted play: what each kind of card is worth",
+RESTRICTED = Table("restricted", "Restricted play: what each kind of move is worth",
                    lambda r: quality.restricted(r.frame, r.variants),
                    lambda t, r: plots.restricted(t, r.unit), needs=(quality.RESTRICTED + "*",))
 SWEEP = Table("sweep", "Rule variants on the same deals",

@@ -67,7 +67,7 @@ from typing import Any
 import numpy as np
 
 from sim.engine.game import Game
-from sim.engine.play import check_nets, play
+from sim.engine.play import check_seats, play
 from sim.engine.seats import is_slow, sees_every_card, supported_ids
 from sim.errors import StichsimError
 from sim.registry import find_game
@@ -282,7 +282,7 @@ def check_policies(game_name: str, policies: Sequence[str]) -> None:
                          f"({','.join(policies) or 'none'})")
     game = find_game(game_name)
     supported_ids(policies, game)
-    check_nets(game, list(policies))
+    check_seats(game, list(policies))
 
 
 def _chunks(first: int, end: int, size: int) -> Iterator[tuple[int, int]]:

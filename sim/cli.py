@@ -466,13 +466,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     policies = BENCH_POLICIES
     if args.policies is not None:
-        from sim.engine.play import check_nets
+        from sim.engine.play import check_seats
         from sim.engine.seats import supported_ids
 
         policies = tuple(p.strip() for p in args.policies.split(","))
         for name in games:
             supported_ids(policies, find_game(name))
-            check_nets(find_game(name), list(policies))
+            check_seats(find_game(name), list(policies))
     return int(run_bench(games, args.deals, jobs, args.json, policies))
 
 

@@ -8,7 +8,7 @@ experiment; ``analysis.quality`` reads them, ``docs/quality.md`` defines them).
   cards are the same in every seating, so what is left is what the players made of them.
 * **Restricted play** (``restricted = ["no_trump_lead", ...]``, the game's restrictions or
   ``python:FILE.py:FUNCTION``): each a skill pair, the heuristic over the heuristic forbidden
-  that kind of card (``restricted:heuristic:R``, ``sim.engine.restricted_player``), on the
+  that kind of move (``restricted:heuristic:R``, ``sim.engine.restricted_player``), on the
   skill pairs' deals: what the kind of move is worth to it.
 * **Value of information**: the same for a player that sees every card against the fair
   player of the same search (``dd`` against ``pimc``), as ``information`` /
@@ -51,7 +51,7 @@ import numpy as np
 
 from sim.arena import duplicate
 from sim.engine.game import Game
-from sim.engine.play import check_nets, play
+from sim.engine.play import check_seats, play
 from sim.engine.seats import PolicyError, policy_ids
 from sim.engine.solving import hooks
 from sim.errors import ConfigError
@@ -155,7 +155,7 @@ def _pair(value: Any, game: Game, what: str, fail: Any) -> tuple[str, str]:
     try:
         for name in value:
             policy_ids([name] * game.n_players, game)
-        check_nets(game, list(value))
+        check_seats(game, list(value))
     except PolicyError as e:
         raise fail(f"{what}: {e}") from None
     return value[0], value[1]

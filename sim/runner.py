@@ -61,7 +61,7 @@ import pyarrow.parquet as pq
 
 import sim
 from sim.engine.game import Game
-from sim.engine.play import check_nets, play, shipped
+from sim.engine.play import check_seats, play, shipped
 from sim.engine.restricted_player import restrictions
 from sim.engine.seats import POLICIES, PolicyError, net_weights, policy_ids, restriction_of
 from sim.errors import ConfigError, ResultsError, did_you_mean
@@ -368,7 +368,7 @@ def _policies(value: Any, game: Game, what: str, fail: Fail) -> list[str]:
                    f"(policies: {', '.join(POLICIES)}), got {_show(value)}")
     try:
         policy_ids(value, game)
-        check_nets(game, value)
+        check_seats(game, value)
     except PolicyError as e:
         raise fail(f"{what}: {e}") from None
     return list(value)

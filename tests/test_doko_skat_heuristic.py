@@ -130,15 +130,17 @@ def test_first_round_without_points_keeps_its_strong_cards() -> None:
 def test_names_the_game_of_its_long_suit() -> None:
     obs = observation(seat=0, hand="HA HA HK HK HQ HQ HT HT HJ H9 CA SA", phase=PH_DECLARE,
                       lone=0, next_speaker=1)
-    assert GAME_LABELS[H.declare(obs)] in ("bridge H", "suit H")
+    assert GAME_LABELS[H.declare(obs, 0)] in ("bridge H", "suit H")
+    hearts = sum(1 << GAME_LABELS.index(g) for g in ("bridge H", "suit H"))
+    assert GAME_LABELS[H.declare(obs, hearts)] not in ("bridge H", "suit H")  # no_hearts: another
 
 
 def test_declares_when_an_opponent_would_choose_next() -> None:
     weak = "C9 C9 S9 S9 D9 D9 CQ SQ DQ CK SK DK"
     obs = observation(seat=0, hand=weak, phase=PH_DECLARE, lone=1, next_speaker=1)
-    assert H.declare(obs) >= 0  # passing hands the choice to the lone player
+    assert H.declare(obs, 0) >= 0  # passing hands the choice to the lone player
     obs[O.NEXT_SPEAKER] = -1
-    assert H.declare(obs) == -1  # last to speak with nothing: the redeal is better
+    assert H.declare(obs, 0) == -1  # last to speak with nothing: the redeal is better
 
 
 def test_discards_full_cards_of_short_suits_never_trumps() -> None:

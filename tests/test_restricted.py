@@ -1,6 +1,7 @@
 """Restricted play (``restricted:heuristic:RESTRICTION``, ``sim.engine.restricted_player``):
 the games' restrictions read the cards as their rules do, a restricted player never plays a
-forbidden card while another is legal and otherwise plays as the heuristic, and the
+forbidden card while another is legal, never declares a forbidden game, and otherwise plays as
+the heuristic, and the
 ``restricted`` report question ranks what each restriction costs."""
 
 from __future__ import annotations
@@ -99,6 +100,35 @@ def test_a_restricted_player_plays_a_forbidden_card_only_when_nothing_else_is_le
     plain = seat_cards(name, ["heuristic"] * game.n_players, 40)
     assert any(forbidden(card) and not all(forbidden(c) for c in legal)  # type: ignore[operator]
                for _, legal, card in plain)  # the heuristic alone does play them
+
+
+@pytest.mark.parametrize(("name", "restriction", "games"), [
+    ("skat", "no_grand", {4}), ("skat", "no_null", {5}), ("skat_en_deux", "no_grand", {4}),
+    ("doko_skat", "no_grand", {1}), ("doko_skat", "no_bridge", {2})])  # its game types
+def test_a_restricted_player_never_declares_a_forbidden_game(
+        name: str, restriction: str, games: set[int]) -> None:
+    game = find_game(name)
+    others = ["heuristic"] * (game.n_players - 1)
+    deals = 3000
+
+    def declared(policies: list[str]) -> np.ndarray:
+        c = play(game, 5, 0, deals, game.rules(), policies).columns
+        return c["game"][c["declarer"] == 0]
+
+    plain = declared(["heuristic"] + others)
+    assert np.isin(plain, list(games)).sum() >= 5  # the heuristic alone does declare them
+    restricted = declared([f"restricted:heuristic:{restriction}"] + others)
+    assert len(restricted) > len(plain) / 2 and not np.isin(restricted, list(games)).any()
+
+
+def test_a_restricted_player_without_hand_games_always_picks_up_the_skat() -> None:
+    game = find_game("skat")
+    c = play(game, 5, 0, 3000, game.rules(), ["heuristic"] * 3).columns
+    assert c["hand"][c["declarer"] == 0].sum() >= 10
+    c = play(game, 5, 0, 3000, game.rules(), ["restricted:heuristic:no_hand", "heuristic",
+                                              "heuristic"]).columns
+    mine = c["declarer"] == 0
+    assert mine.sum() > 500 and not c["hand"][mine].any() and c["hand"][~mine].any()
 
 
 @pytest.mark.parametrize("name", list(GAMES))

@@ -18,6 +18,7 @@ from sim.engine.net import NO_NET, Net, NetError, load, stack
 from sim.engine.outside import play_outside
 from sim.engine.python_player import check as check_pythons
 from sim.engine.restricted_player import check as check_restricted
+from sim.engine.restricted_player import seat_games
 from sim.engine.seats import (
     KIND_BITS,
     PERSON,
@@ -43,12 +44,14 @@ def play(game: Game, seed: int, first: int, count: int, rules: dict[str, Any],
     policies), and a deal stops at a person's decision its script lacks
     (``Batch.views``). ``preset`` deals every deal from that order of the cards
     instead of shuffling (a deal given by hand). Solving players (``pimc``, ``dd``)
-    and restricted players (``restricted:heuristic:RESTRICTION``) choose their cards, and
+    and players restricted in their cards (``restricted:heuristic:RESTRICTION``) choose their
+    cards, and
     players written in Python (``python:FILE.py:FUNCTION``) every decision, outside the kernel
     (``sim.engine.outside``).
     """
     pols = np.array(policy_ids(policies, game, SEATED), np.int64)
     net = seat_nets(game, policies, pols)
+    seat_games(game, policies, pols)
     if script is None and PERSON in pols:
         raise ValueError("a person's seat needs a script (his decisions so far)")
     if script is not None and PERSON not in pols:
@@ -75,7 +78,7 @@ def seat_nets(game: Game, policies: list[str], pols: np.ndarray) -> Net:
     return stack([load(f or shipped(game), game.name, game.net.features) for f in files])
 
 
-def check_nets(game: Game, policies: list[str]) -> None:
+def check_seats(game: Game, policies: list[str]) -> None:
     """Refuse (``NetError``, one line) a ``net`` policy whose weights are missing or do not fit
     ``game``, a Python player that is not there or does not import (``PlayerError``), and a
     restriction the game does not know: before any work is handed out."""

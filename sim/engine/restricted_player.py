@@ -1,9 +1,15 @@
 """Restricted play (Jaffe et al. 2012): ``restricted:heuristic:RESTRICTION`` is the heuristic
-forbidden a kind of card whenever another card is legal. What a player loses by the
-restriction, on the same deals, is what that kind of move is worth to it; a strategy that
-costs nothing to forbid does not matter to the game.
+forbidden a kind of move whenever another is legal: a kind of card, or a kind of game to
+declare. What a player loses by the restriction, on the same deals, is what that kind of move
+is worth to it; a strategy that costs nothing to forbid does not matter to the game.
 
-A restriction says, at a card-play decision, which legal cards it forbids: a predicate
+A restriction of the games (``no_grand``, ``no_hand`` ...) is a mask of the game codes the
+heuristic may not declare (``Restriction.banned``). It plays in the kernel: the heuristic's
+bidding, its pickup, its discard and its declaration leave those games out, as a player who
+may not play them bids and declares (the mask rides in its kernel id's option bits,
+``seat_games``); every card it plays is the heuristic's own.
+
+A restriction of the cards says, at a card-play decision, which legal cards it forbids: a predicate
 ``forbids(d, card)`` over the seat's decision (``sim.engine.python_player.Decision``: the
 observation by field, the legal names) and one legal card's name. It is one of the game's own
 (``Game.restrictions`` names the module whose ``RESTRICTIONS`` lists them, each with what it
@@ -32,15 +38,20 @@ import numpy as np
 
 from sim.engine.game import Game
 from sim.engine.python_player import Asked, Decision, PlayerError, Row, load
-from sim.engine.seats import HEURISTIC, PolicyError, restriction_of
+from sim.engine.seats import HEURISTIC, KIND_BITS, PolicyError, restriction_of
 
 
 @dataclass(frozen=True)
 class Restriction:
-    """One of a game's restrictions: what it forbids, in a few words, and the predicate."""
+    """One of a game's restrictions: what it forbids, in a few words, and either the cards it
+    forbids (``forbids``) or the games (``banned``)."""
 
     doc: str
-    forbids: Callable[[Decision, str], bool]
+    forbids: Callable[[Decision, str], bool] | None = None
+    """Whether a legal card (by its name) is forbidden at a card-play decision."""
+    banned: int = 0
+    """The games the heuristic may not declare: bits of the game's codes as its heuristic
+    reads them (the Skat family's hand games too, ``heuristic.NO_HAND``)."""
 
 
 def card_of(name: str) -> str:
@@ -72,24 +83,35 @@ def restrictions(game: Game) -> Mapping[str, Restriction]:
     return found
 
 
-def forbidding(game: Game, restriction: str) -> Callable[[Decision, str], Any]:
-    """The predicate ``restriction`` names: the game's own, or ``python:FILE.py:FUNCTION``; any
-    other name is a ``PolicyError`` naming the game's."""
-    if restriction.startswith("python:"):
-        return load(restriction.removeprefix("python:"))  # type: ignore[return-value]
+def restriction(game: Game, name: str) -> Restriction:
+    """The restriction ``name`` names: the game's own, or a predicate of the cards,
+    ``python:FILE.py:FUNCTION``; any other name is a ``PolicyError`` naming the game's."""
+    if name.startswith("python:"):
+        return Restriction(name, load(name.removeprefix("python:")))  # type: ignore[arg-type]
     own = restrictions(game)
-    if restriction not in own:
-        raise PolicyError(f"game {game.name} has no restriction {restriction!r} (its restrictions: "
+    if name not in own:
+        raise PolicyError(f"game {game.name} has no restriction {name!r} (its restrictions: "
                           f"{', '.join(own) or 'none'}; or python:FILE.py:FUNCTION)")
-    return own[restriction].forbids
+    return own[name]
 
 
 def check(game: Game, policies: Sequence[str]) -> None:
     """Refuse a restricted policy whose restriction ``game`` does not know, before any deal."""
     for name in policies:
-        restriction = restriction_of(name)
-        if restriction is not None:
-            forbidding(game, restriction)
+        found = restriction_of(name)
+        if found is not None:
+            restriction(game, found)
+
+
+def seat_games(game: Game, policies: Sequence[str], pols: np.ndarray) -> None:
+    """Set the kernel id of each seat in ``pols`` whose restriction is of the games: the
+    heuristic's, its option bits the games it may not declare (``Restriction.banned``); such a
+    seat plays wholly in the kernel. A seat restricted in its cards stays ``RESTRICTED``."""
+    for seat, name in enumerate(policies):
+        found = restriction_of(name)
+        banned = restriction(game, found).banned if found is not None else 0
+        if banned:
+            pols[seat] = HEURISTIC | banned << KIND_BITS
 
 
 class RestrictedSeat(Asked):
@@ -97,10 +119,12 @@ class RestrictedSeat(Asked):
 
     def __init__(self, game: Game, rules: dict[str, Any], seat: int, name: str) -> None:
         super().__init__(game, rules, seat)
-        restriction = restriction_of(name)
-        assert restriction is not None and game.card_play is not None
+        given = restriction_of(name)
+        assert given is not None and game.card_play is not None
         self.name = name
-        self.forbids = forbidding(game, restriction)
+        forbids = restriction(game, given).forbids
+        assert forbids is not None  # a restriction of the games plays in the kernel
+        self.forbids = forbids
         self.decide_card = game.card_play.decide
 
     def decide(self, view: np.ndarray, key: int) -> Row:

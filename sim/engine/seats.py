@@ -60,7 +60,8 @@ whose decisions ``sim.engine.outside`` asks the function for."""
 RESTRICTED = 8
 """The heuristic forbidden a kind of card (``restricted:heuristic:RESTRICTION``): a solving
 seat to the kernel (its decisions before the card play are the heuristic's), whose cards
-``sim.engine.restricted_player`` chooses."""
+``sim.engine.restricted_player`` chooses. A heuristic forbidden a kind of game plays in the
+kernel instead: ``HEURISTIC`` with the games it may not declare in its option bits."""
 DEFAULT_WORLDS = 16
 """Worlds per decision of plain ``pimc``."""
 
@@ -134,7 +135,7 @@ def policy_id(name: str, known: dict[str, int] = POLICIES) -> int:
                           f"lookahead:N for N rollouts a decision, pimc:N for N worlds, "
                           f"python:FILE.py:FUNCTION for a player written in Python, "
                           f"restricted:heuristic:RESTRICTION for the heuristic forbidden a kind "
-                          f"of card)")
+                          f"of move)")
     kind = known[base]
     if kind == PYTHON and not colon:
         raise PolicyError("policy 'python' names its player: python:FILE.py:FUNCTION")

@@ -370,11 +370,14 @@ def game_margin(obs, game):
 
 
 @numba.njit(cache=True)
-def declare(obs):
-    """A game code to name, or -1 to pass."""
+def declare(obs, banned):
+    """A game code to name, or -1 to pass; never a game the ``banned`` mask holds (bit ``g``
+    for game code ``g``: a restricted heuristic, ``sim.engine.restricted_player``)."""
     best = -1
     best_margin = -1e9
     for g in range(N_GAMES):
+        if (banned >> g) & 1:
+            continue
         margin = game_margin(obs, g)
         if margin > best_margin:
             best, best_margin = g, margin

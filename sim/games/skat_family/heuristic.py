@@ -40,6 +40,7 @@ from sim.games.skat_family.observation import DECL_OPEN_SHIFT, DECL_OUVERT, DECL
 from sim.games.skat_family.observation import FIELDS as O
 from sim.games.skat_family.values import (
     BASE,
+    CLUBS,
     EFF,
     GRAND,
     NULL,
@@ -80,6 +81,16 @@ HAND_MARGIN = 3.0
 """How far above the threshold a hand must be to be played without the skat."""
 ANNOUNCE_MARGIN = 3.0
 """Further margin before a hand game announces Schneider (with announcements on)."""
+NO_HAND = 1 << 6
+"""The bit of a ``banned`` mask that forbids hand games (bits 0-5 forbid the game of that
+code): the bidding and game choice of a restricted heuristic (``restricted:heuristic:no_grand``,
+``sim.engine.restricted_player``) leave those out, as a player who may not play them would."""
+
+
+@numba.njit(cache=True, inline="always")
+def _banned(banned, game):
+    """Whether the ``banned`` mask forbids ``game``."""
+    return (banned >> game) & 1 == 1
 
 
 @numba.njit(cache=True, inline="always")
@@ -250,9 +261,9 @@ def _best_open_level(cards, game, hand_game, chance, max_open, bid):
 
 
 @numba.njit(cache=True)
-def _bid_limit(obs):
+def _bid_limit(obs, banned):
     """The highest value this hand would play for: the value of the game with the best
-    expected score among those it expects to win often enough.
+    expected score among those it expects to win often enough (and ``banned`` allows).
 
     The skat still to come is worth ``SKAT_HOPE`` of strength; a hand far above
     its threshold counts the hand level too.
@@ -262,6 +273,8 @@ def _bid_limit(obs):
     limit = 0
     best_ev = -1e9
     for game in range(6):
+        if _banned(banned, game):
+            continue
         if game == NULL:
             # the skat and the discard can take away the two most dangerous cards
             m = margin_of(hand & ~discard_for(hand, NULL), NULL, forehand)
@@ -274,7 +287,7 @@ def _bid_limit(obs):
             v = _value(hand, game, 0, 0)
             ev = expected_score(v, chance)
         else:
-            hand_game = 1 if m >= HAND_MARGIN + SKAT_HOPE else 0
+            hand_game = 1 if m >= HAND_MARGIN + SKAT_HOPE and not banned & NO_HAND else 0
             _, v, ev = _best_open_level(hand, game, hand_game, chance,
                                         0 if hand_game else obs[O.MAX_OPEN], 0)
         if ev > best_ev:
@@ -283,22 +296,26 @@ def _bid_limit(obs):
 
 
 @numba.njit(cache=True)
-def bid(obs, values):
-    """Bid the next value while it stays within the hand's limit."""
+def bid(obs, values, banned):
+    """Bid the next value while it stays within the hand's limit (the games ``banned``
+    forbids left out)."""
     nxt = obs[O.NEXT_BID]
-    if nxt and nxt <= _bid_limit(obs):
+    if nxt and nxt <= _bid_limit(obs, banned):
         return nxt
     return 0
 
 
 @numba.njit(cache=True)
-def best_hand_game(hand, bid, forehand, max_open):
+def best_hand_game(hand, bid, forehand, max_open, banned=0):
     """The hand game (no skat) with the best expected score reaching ``bid``:
-    ``(game, open level, score)``, game -1 if none reaches it."""
+    ``(game, open level, score)``, game -1 if none reaches it (or ``banned`` forbids hand
+    games)."""
     best = -1
     best_level = 0
     best_ev = -1e9
     for game in range(6):
+        if _banned(banned, game) or banned & NO_HAND:
+            continue
         chance = win_chance(margin_of(hand, game, forehand))
         if game == NULL:
             level = 0 if _value(hand, game, 1, 0) >= bid else -1
@@ -311,15 +328,16 @@ def best_hand_game(hand, bid, forehand, max_open):
 
 
 @numba.njit(cache=True)
-def yes(obs):
-    """Hold a bid, take 18 after two passes, or pick up the skat."""
+def yes(obs, banned):
+    """Hold a bid, take 18 after two passes, or pick up the skat (the games ``banned``
+    forbids left out)."""
     phase = obs[O.PHASE]
     if phase == PH_PICKUP:
         hand = np.uint64(obs[O.HAND])
         forehand = obs[O.POSITION] == 0
-        game, _, _ = best_hand_game(hand, obs[O.BID], forehand, 0)
+        game, _, _ = best_hand_game(hand, obs[O.BID], forehand, 0, banned)
         return game < 0 or margin_of(hand, game, forehand) < HAND_MARGIN
-    limit = _bid_limit(obs)
+    limit = _bid_limit(obs, banned)
     if phase == PH_FH18:
         return 18 <= limit
     return obs[O.BID] <= limit
@@ -391,9 +409,9 @@ def least_kept(hand, game, k):
 
 
 @numba.njit(cache=True)
-def choose_game(hand12, bid, forehand, max_open):
+def choose_game(hand12, bid, forehand, max_open, banned=0):
     """Game, discard and open level for a 12-card hand: the best expected score among
-    games reaching ``bid``.
+    games reaching ``bid`` (of those ``banned`` allows).
 
     Matadors count all twelve cards. When no game reaches the bid, the dearest
     one is declared (it will be lost as overbid).
@@ -402,9 +420,11 @@ def choose_game(hand12, bid, forehand, max_open):
     best_put = ZERO
     best_level = 0
     best_ev = -1e9
-    fallback = GRAND
+    fallback = GRAND if not _banned(banned, GRAND) else CLUBS
     fallback_value = -1
     for game in range(6):
+        if _banned(banned, game):
+            continue
         put = discard_for(hand12, game)
         chance = win_chance(margin_of(hand12 & ~put, game, forehand))
         if game == NULL:
@@ -427,23 +447,26 @@ def choose_game(hand12, bid, forehand, max_open):
 
 
 @numba.njit(cache=True)
-def discard(obs):
+def discard(obs, banned):
     """Put away the two cards of the game about to be declared."""
     game, put, level = choose_game(np.uint64(obs[O.HAND]), obs[O.BID], obs[O.POSITION] == 0,
-                                   obs[O.MAX_OPEN])
+                                   obs[O.MAX_OPEN], banned)
     return np.int64(put)
 
 
 @numba.njit(cache=True)
-def declare(obs, announce):
-    """Declare the game with the best expected score whose value reaches the bid."""
+def declare(obs, announce, banned):
+    """Declare the game with the best expected score whose value reaches the bid (of those
+    ``banned`` allows)."""
     hand = np.uint64(obs[O.HAND])
     bid = obs[O.BID]
     forehand = obs[O.POSITION] == 0
     if obs[O.HAND_GAME]:
-        game, level, ev = best_hand_game(hand, bid, forehand, obs[O.MAX_OPEN])
-        if game < 0:
+        game, level, ev = best_hand_game(hand, bid, forehand, obs[O.MAX_OPEN], banned & ~NO_HAND)
+        if game < 0 and not _banned(banned, GRAND):
             return GRAND | (obs[O.MAX_OPEN] << DECL_OPEN_SHIFT)
+        if game < 0:  # the dearest game allowed, lost as overbid
+            game, _, level = choose_game(hand, 1 << 20, forehand, obs[O.MAX_OPEN], banned)
         if game == NULL:
             if _null_ouvert_safe(hand) and null_value(1, 1) >= bid:
                 return NULL | DECL_OUVERT
@@ -452,7 +475,8 @@ def declare(obs, announce):
             return game | DECL_SCHNEIDER
         return game | (level << DECL_OPEN_SHIFT)
     # after pickup the discard was chosen for the same game; recover it from the hand
-    game, _, level = choose_game(hand | np.uint64(obs[O.SKAT]), bid, forehand, obs[O.MAX_OPEN])
+    game, _, level = choose_game(hand | np.uint64(obs[O.SKAT]), bid, forehand, obs[O.MAX_OPEN],
+                                 banned)
     if game == NULL:
         if _null_ouvert_safe(hand) and null_value(0, 1) >= bid:
             return NULL | DECL_OUVERT

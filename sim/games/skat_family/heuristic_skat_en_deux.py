@@ -35,16 +35,17 @@ almost nothing."""
 
 
 @numba.njit(cache=True)
-def give_up(obs):
-    """Give up when the best game's expected score is below the cost of giving up."""
+def give_up(obs, banned):
+    """Give up when the best game's expected score (of the games ``banned`` allows) is below
+    the cost of giving up."""
     hand = np.uint64(obs[O.HAND])
     forehand = obs[O.POSITION] == 0
     bid = obs[O.BID]
     if popcount(hand) == 12:  # the declarer holds the skat too
-        game, put, level = choose_game(hand, bid, forehand, obs[O.MAX_OPEN])
+        game, put, level = choose_game(hand, bid, forehand, obs[O.MAX_OPEN], banned)
         cards = hand & ~put
     else:
-        game, level, _ = best_hand_game(hand, bid, forehand, 0)
+        game, level, _ = best_hand_game(hand, bid, forehand, 0, banned)
         cards = hand
         if game < 0:
             return True
@@ -54,16 +55,17 @@ def give_up(obs):
 
 
 @numba.njit(cache=True)
-def give_up_game(obs):
+def give_up_game(obs, banned):
     """After the pickup, with games he may give up naming (``GIVE_UP_GAMES``): name the game
     he would declare when it is one of them (an overbid game is lost anyway), or the cheapest
     of them when the game he would declare expects less than that give-up costs; else play
-    on. Returns 0 (play on) or the named game's code + 1."""
+    on. Returns 0 (play on) or the named game's code + 1. ``banned``: the games he may not
+    declare (``heuristic.NO_HAND``)."""
     hand = np.uint64(obs[O.HAND])
     forehand = obs[O.POSITION] == 0
     bid = obs[O.BID]
     games = obs[O.GIVE_UP_GAMES]
-    game, put, _ = choose_game(hand, bid, forehand, obs[O.MAX_OPEN])
+    game, put, _ = choose_game(hand, bid, forehand, obs[O.MAX_OPEN], banned)
     if 0 <= game < 5 and (games >> game) & 1:
         return game + 1
     cheapest, cost = cheapest_give_up(games, bid)
@@ -111,11 +113,12 @@ def offer(obs):
 
 
 @numba.njit(cache=True)
-def answer(obs):
-    """Give up, accept an offer, say Contra or Re: yes or no by the phase."""
+def answer(obs, banned):
+    """Give up, accept an offer, say Contra or Re: yes or no by the phase (``banned``: the
+    games the declarer may not declare)."""
     phase = obs[O.PHASE]
     if phase == PH_GIVE_UP:
-        return give_up(obs)
+        return give_up(obs, banned)
     declarer = _points(obs, True)
     defence = _points(obs, False)
     if phase == PH_ACCEPT:
