@@ -8,6 +8,7 @@ codecs, and what it supports (its policies, its solver, its warm-up cost). Playi
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -181,4 +182,10 @@ class Game:
     def rules(self, given: dict[str, Any] | None = None) -> dict[str, Any]:
         """Every option's value, ``given`` overriding the defaults (validated)."""
         return self.options.resolve(given, self.name)
+
+    def table_screen(self, rules: dict[str, Any], seat: int, number: int) -> Any:
+        """The table screen (``screen``) of a person at ``seat`` in deal ``number`` under
+        ``rules``, its module imported only now: ``sim.play.screen_for`` types it."""
+        module, _, factory = self.screen.partition(":")
+        return getattr(importlib.import_module(module), factory)(self, rules, seat, number)
 

@@ -29,7 +29,7 @@ from sim.engine.kernel import E_ASK, E_SOLVE
 from sim.engine.net import NO_NET, Net
 from sim.engine.python_player import PythonSeat
 from sim.engine.restricted_player import RestrictedSeat
-from sim.engine.seats import PERSON, SOLVING, is_python, is_restricted, is_solving
+from sim.engine.seats import PERSON, SOLVING, is_python, is_restricted, is_solving, python_source
 from sim.engine.solving import choose, hooks
 from sim.rng import stream_key
 
@@ -56,7 +56,7 @@ def play_outside(game: Game, seed: int, first: int, count: int, rules: dict[str,
     named ``policies``; a ``PERSON`` seat plays ``script``, one array of his rows per deal;
     ``net`` seats their networks). See the module text."""
     kernel_pols = kernel_ids(pols)
-    pythons = {seat: PythonSeat(game, rules, seat, name.partition(":")[2])
+    pythons = {seat: PythonSeat(game, rules, seat, str(python_source(name)))
                for seat, name in enumerate(policies) if is_python(int(pols[seat]))}
     restricted = {seat: RestrictedSeat(game, rules, seat, name)
                   for seat, name in enumerate(policies) if is_restricted(int(pols[seat]))}

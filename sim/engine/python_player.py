@@ -19,7 +19,6 @@ decision and the legal choices.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import importlib.util
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -260,9 +259,7 @@ class Asked:
     def __init__(self, game: Game, rules: dict[str, Any], seat: int) -> None:
         self.game = game
         self.seat = seat
-        module, _, factory = game.screen.partition(":")
-        self.screen: ScreenLike = getattr(importlib.import_module(module), factory)(
-            game, rules, seat, 0)
+        self.screen: ScreenLike = game.table_screen(rules, seat, 0)
         self.phases = phase_names(game)
         self.rules = MappingProxyType(dict(rules))
 

@@ -8,7 +8,6 @@ is its declaration's ``screen`` (``sim.engine.game.Game``).
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from sim.engine.game import Game
@@ -17,9 +16,7 @@ from sim.play.session import Screen
 
 def screen_for(game: Game, rules: dict[str, Any], seat: int, number: int) -> Screen:
     """The screen of a person at ``seat`` in deal ``number`` of ``game`` under ``rules``."""
-    module, _, factory = game.screen.partition(":")
-    make = getattr(importlib.import_module(module), factory)
-    screen: Screen = make(game, rules, seat, number)
+    screen: Screen = game.table_screen(rules, seat, number)
     return screen
 
 

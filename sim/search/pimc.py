@@ -107,6 +107,15 @@ def win_line(state, q, bands):
 
 
 @numba.njit(cache=True, inline="always")
+def outcome_line(state, q, tally, bands):
+    """``(count, open, win)``: question ``q``'s count so far in the card-play ``state`` and
+    the most still to come (``tally``, read from that state), and the count at which its side
+    wins (``win_line``): how ``sim.quality`` reads a deal's course trick by trick."""
+    count, open_ = tally(state, q)
+    return count, open_, win_line(state, q, bands)
+
+
+@numba.njit(cache=True, inline="always")
 def utility(count, thresholds, weights, n):
     """The maximizers' utility of ``count``: the weights of the thresholds it reaches."""
     total = 0

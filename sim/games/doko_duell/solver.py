@@ -230,11 +230,8 @@ def dd_card(state, prefer, ws):
 
 @numba.njit(**JIT_NRT)
 def outcome_line(state, q):
-    """``(count, open, win)``: the question's count so far from the card-play ``state``, the
-    most still to come, and the count at which its side wins (``pimc.win_line``): how
-    ``sim.quality`` reads a deal's course trick by trick."""
-    count, open_ = tally(state, q)
-    return count, open_, pimc.win_line(state, q, bands)
+    """``pimc.outcome_line`` of the game's ``tally`` and ``bands``."""
+    return pimc.outcome_line(state, q, tally, bands)
 
 
 __all__ = ["TRICKS", "bound", "card_row", "count", "counts_after", "dd_card", "decide", "new_workspace",
