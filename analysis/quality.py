@@ -48,7 +48,7 @@ def pair_label(column: str) -> str:
 
 RESTRICTED = "skill_heuristic_vs_restricted_heuristic_"
 """The prefix of a restriction's skill column (``sim.quality``: the heuristic over the heuristic
-forbidden a kind of card); the rest of the name is the restriction's."""
+forbidden a kind of move); the rest of the name is the restriction's."""
 
 
 def skill_columns(columns: Sequence[str]) -> list[str]:
@@ -59,7 +59,7 @@ def skill_columns(columns: Sequence[str]) -> list[str]:
 
 
 def restricted(frame: pl.LazyFrame, variants: list[str] | None = None) -> pl.DataFrame:
-    """Per restriction R (restricted play): what forbidding the heuristic that kind of card
+    """Per restriction R (restricted play): what forbidding the heuristic that kind of move
     costs it on the same cards, a deal (``R: cost``, its score less the restricted player's,
     duplicate play), the share of deals it costs something (``R: ahead``, level deals half)
     and in won seat-slots (``R: won share``); each with its interval and, for other
@@ -244,15 +244,58 @@ def evenings(scores: np.ndarray, evening: int = EVENING) -> tuple[np.ndarray, np
 
 Influenced = dict[str, tuple[float, np.ndarray]]
 """Per metric: a variant's value and each unit's influence on it (mean, 0 for a rate's own)."""
+Quantiles = dict[str, tuple[np.ndarray, float]]
+"""Per quantile metric: the values it is read from (``[unit, seat]``) and its ``p``."""
+DRAWS = 400
+"""Bootstrap draws of a paired quantile difference."""
+
+
+def weighted_quantile(sorted_values: np.ndarray, weights: np.ndarray, p: float) -> float:
+    """The ``p`` quantile of ``sorted_values`` counted ``weights`` times each (the lowest value
+    whose cumulative weight reaches ``p`` of the whole).
+
+    >>> weighted_quantile(np.array([1.0, 2.0, 3.0]), np.array([1, 0, 3]), 0.5)
+    3.0
+    """
+    cum = np.cumsum(weights)
+    return float(sorted_values[min(np.searchsorted(cum, p * cum[-1]), cum.size - 1)])
+
+
+def paired_quantile_difference(x: np.ndarray, y: np.ndarray, p: float, draws: int = DRAWS,
+                               alpha: float = ALPHA) -> tuple[float, float, float]:
+    """The ``p`` quantile of ``x`` less that of ``y`` (each ``[unit, seat]``, unit k of one
+    the same deal or evening as of the other), with a paired bootstrap interval: the units
+    drawn with replacement, the same draw for both (percentile interval, ``draws`` draws,
+    seeded so that a report is the same every time). A quantile has no per-unit influence
+    where the scores are as lumped as card games' are, so it is resampled instead.
+
+    >>> d, lo, hi = paired_quantile_difference(np.arange(200.0)[:, None] + 5, np.arange(200.0)[:, None], 0.9)
+    >>> d, lo, hi
+    (5.0, 5.0, 5.0)
+    """
+    units, seats = x.shape
+    rng = np.random.default_rng(20261207)
+    order_x, order_y = np.argsort(x.ravel(), kind="stable"), np.argsort(y.ravel(), kind="stable")
+    sorted_x, sorted_y = x.ravel()[order_x], y.ravel()[order_y]
+    unit_x, unit_y = order_x // seats, order_y // seats
+    diffs = np.empty(draws)
+    for k in range(draws):
+        counts = np.bincount(rng.integers(0, units, units), minlength=units)
+        diffs[k] = (weighted_quantile(sorted_x, counts[unit_x], p)
+                    - weighted_quantile(sorted_y, counts[unit_y], p))
+    lo, hi = np.quantile(diffs, [alpha / 2, 1 - alpha / 2])
+    value = float(np.quantile(x.ravel(), p) - np.quantile(y.ravel(), p))
+    return value, float(lo), float(hi)
 
 
 def _estimated(value: float, lo: Any, hi: Any) -> Estimated:
     return float(value), float(lo), float(hi)
 
 
-def _spread_of(scores: np.ndarray, evening: int) -> tuple[list[tuple[str, Estimated, int]], Influenced]:
-    """One variant's spread rows (metric, estimate, units) and the influences the paired
-    differences are taken from."""
+def _spread_of(scores: np.ndarray, evening: int) -> tuple[list[tuple[str, Estimated, int]],
+                                                         Influenced, Quantiles]:
+    """One variant's spread rows (metric, estimate, units), the influences the paired
+    differences are taken from, and the values of its quantiles."""
     deals = scores.shape[0]
     sd, psi = _sd_influence(scores)
     rows = [("score a deal: standard deviation", _estimated(sd, *mean_interval(sd, psi.std(ddof=1), deals)),
@@ -260,6 +303,7 @@ def _spread_of(scores: np.ndarray, evening: int) -> tuple[list[tuple[str, Estima
             ("score a deal: 5 % quantile", _quantile_interval(scores.ravel(), 0.05, deals), deals),
             ("score a deal: 95 % quantile", _quantile_interval(scores.ravel(), 0.95, deals), deals)]
     influenced: Influenced = {rows[0][0]: (sd, psi)}
+    quantiles: Quantiles = {rows[1][0]: (scores, 0.05), rows[2][0]: (scores, 0.95)}
     totals, decided = evenings(scores, evening)
     k = totals.shape[0]
     if k >= 2:
@@ -269,12 +313,13 @@ def _spread_of(scores: np.ndarray, evening: int) -> tuple[list[tuple[str, Estima
                  (f"evening of {evening}: 5 % quantile", _quantile_interval(totals.ravel(), 0.05, k), k),
                  (f"evening of {evening}: 95 % quantile", _quantile_interval(totals.ravel(), 0.95, k), k)]
         influenced[rows[-3][0]] = (tsd, tpsi)
+        quantiles |= {rows[-2][0]: (totals, 0.05), rows[-1][0]: (totals, 0.95)}
     if k:
         share = float(decided.mean())
         rows.append((f"evening of {evening}: decided by one deal",
                      _estimated(share, *wilson(int(decided.sum()), k)), k))
         influenced[rows[-1][0]] = (share, decided - share)
-    return rows, influenced
+    return rows, influenced, quantiles
 
 
 def spread(frame: pl.LazyFrame, outcome: Outcome, evening: int = EVENING,
@@ -283,18 +328,27 @@ def spread(frame: pl.LazyFrame, outcome: Outcome, evening: int = EVENING,
     quantiles, the mean absolute score) and over an evening of ``evening`` deals (the same of
     a seat's total, and the share of evenings that one deal decided); the standard
     deviations and the share with their paired differences from ``base`` (the same deals
-    and evenings, by each unit's influence)."""
+    and evenings, by each unit's influence), the quantiles with theirs by a paired
+    bootstrap (``paired_quantile_difference``)."""
     names = [f"s{s}" for s in range(outcome.players)]
     wide = frame.select("variant", "deal", **{n: outcome.score_of(s) for s, n in enumerate(names)}) \
         .collect().sort("variant", "deal")
     rows: list[dict[str, Any]] = []
     influences: dict[str, Influenced] = {}
+    quantiles: dict[str, Quantiles] = {}
     for (variant,), part in wide.group_by(["variant"], maintain_order=True):
-        found, influences[str(variant)] = _spread_of(part.select(names).to_numpy(), evening)
+        found, influences[str(variant)], quantiles[str(variant)] = _spread_of(
+            part.select(names).to_numpy(), evening)
         rows += [{"variant": str(variant), "metric": m, "value": v, "lo": lo, "hi": hi, "n": n}
                  for m, (v, lo, hi), n in found]
     base = influences.get("base")
     for row in rows:
+        drawn = quantiles[row["variant"]].get(row["metric"])
+        b_drawn = quantiles.get("base", {}).get(row["metric"])
+        if drawn is not None and b_drawn is not None and drawn[0].shape == b_drawn[0].shape:
+            row |= dict(zip(("diff", "diff_lo", "diff_hi"), (0.0, 0.0, 0.0) if row["variant"] == "base"
+                            else paired_quantile_difference(drawn[0], b_drawn[0], drawn[1])))
+            continue
         own = influences[row["variant"]].get(row["metric"])
         theirs = None if base is None else base.get(row["metric"])
         if own is None or theirs is None or own[1].shape != theirs[1].shape:

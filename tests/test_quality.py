@@ -131,6 +131,29 @@ def test_spread_of_a_deal_and_an_evening() -> None:
     assert pick["score a deal: mean absolute"]["value"] == pytest.approx(np.abs(s0).mean())
 
 
+def test_a_quantile_s_paired_difference_follows_the_same_deals() -> None:
+    rng = np.random.default_rng(2)
+    s0 = rng.integers(-50, 51, 720)
+    base = frame(score_0=s0.tolist(), score_1=(-s0).tolist())
+    wider = frame(score_0=(2 * s0).tolist(), score_1=(-2 * s0).tolist()).with_columns(
+        variant=pl.lit("wider"))
+    t = Q.spread(pl.concat([base, wider]), OUTCOME)
+    pick = {(r["variant"], r["metric"]): r for r in t.iter_rows(named=True)}
+    q = pick[("wider", "score a deal: 95 % quantile")]
+    b = pick[("base", "score a deal: 95 % quantile")]
+    assert q["diff"] == pytest.approx(q["value"] - b["value"]) and q["diff"] > 30
+    # every score doubled on the same deals: the 95 % quantile doubles in every draw
+    assert q["diff_lo"] == pytest.approx(q["diff"], abs=6) and q["diff_lo"] > 0
+    assert q["diff_lo"] <= q["diff"] <= q["diff_hi"]
+    d, lo, hi = Q.paired_quantile_difference(
+        np.column_stack([s0, -s0]).astype(float), np.column_stack([s0, -s0]).astype(float), 0.05)
+    assert (d, lo, hi) == (0.0, 0.0, 0.0)  # the same scores: no difference in any draw
+    shifted = rng.permutation(s0)  # other deals, the same distribution: unpaired noise only
+    d, lo, hi = Q.paired_quantile_difference(
+        np.column_stack([shifted, -shifted]).astype(float), np.column_stack([s0, -s0]).astype(float), 0.95)
+    assert d == 0.0 and lo < 0 < hi
+
+
 # --- the course of played deals --------------------------------------------------------------------
 
 def played_course(game, seed: int, count: int, policies: list[str], rules=None, preset=None,
