@@ -388,6 +388,10 @@ class Measure:
     """Result columns it reads besides the outcome's."""
     among: bool = False
     """A rate among some deals only (the declared games): its value is a ratio of sums."""
+    centre: Callable[[pl.LazyFrame, Outcome], pl.LazyFrame] | None = None
+    """A standard deviation's per-deal mean (``per_deal`` then gives the per-deal mean
+    square): the measure is ``sqrt(mean(per_deal) - mean(centre)^2)``
+    (``analysis.race.Estimates.sd_of``)."""
 
     @property
     def fair_value(self) -> float:
@@ -399,7 +403,7 @@ class Measure:
     @property
     def sweepable(self) -> bool:
         """Whether a sweep may compare it: it has a fair value and counts every deal."""
-        return self.fair is not None and not self.among
+        return self.fair is not None and not self.among and self.centre is None
 
 
 def _column_of(name: str) -> Callable[[pl.LazyFrame, Outcome], pl.LazyFrame]:
@@ -477,6 +481,14 @@ def _spread(frame: pl.LazyFrame, outcome: Outcome) -> pl.LazyFrame:
         [outcome.score_of(s).abs() for s in range(outcome.players)]))
 
 
+def _seats_mean(power: int) -> Callable[[pl.LazyFrame, Outcome], pl.LazyFrame]:
+    """A deal's mean over its seats of the score (``power`` 1) or its square (2)."""
+    def per_deal(frame: pl.LazyFrame, outcome: Outcome) -> pl.LazyFrame:
+        return frame.select("variant", "deal", value=pl.mean_horizontal(
+            [outcome.score_of(s).cast(pl.Float64) ** power for s in range(outcome.players)]))
+    return per_deal
+
+
 DECIDED_TRICKS = 21
 """``decided_by_trick_K`` is a measure for every K below this (the duel has 20 tricks)."""
 MEASURES |= {
@@ -502,6 +514,8 @@ MEASURES |= {
                                         _of_deal(measured("settled_after") <= k), ("settled_after",),
                                         among=True) for k in range(DECIDED_TRICKS)},
     "score_spread": Measure("a seat's mean absolute score a deal", "score per deal", None, _spread),
+    "score_sd": Measure("standard deviation of a seat's score a deal", "score per deal", None,
+                        _seats_mean(2), centre=_seats_mean(1)),
 }
 """The quality measures (``docs/quality.md``) a tune races or constrains: those that read the
 columns of an experiment's ``[quality]`` table need it (``sim.quality``)."""

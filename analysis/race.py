@@ -95,6 +95,24 @@ class Estimates:
             cov = second / (n * zbar[:, None] * zbar[None, :]) * (n / max(n - 1, 1))
         return cls(ratio, cov, n)
 
+    @classmethod
+    def sd_of(cls, moments: Moments, y: Sequence[int], z: Sequence[int]) -> Estimates:
+        """The standard deviations ``sqrt(mean(y) - mean(z)^2)`` of the candidates whose
+        per-deal mean square ``y`` and mean ``z`` (over a deal's seats) lie in the columns
+        ``y[k]`` and ``z[k]``, linearised by the delta method: a deal's value is
+        ``(y - ybar) / (2 sd) - zbar (z - zbar) / sd``."""
+        c, n = moments.cross, moments.n
+        cols = np.concatenate([np.asarray(y), np.asarray(z)])
+        means = c[ONES, cols] / n
+        k = len(y)
+        ybar, zbar = means[:k], means[k:]
+        sd = np.sqrt(np.maximum(ybar - zbar ** 2, 0.0))
+        centred = c[np.ix_(cols, cols)] / n - np.outer(means, means)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            grad = np.concatenate([np.diag(1 / (2 * sd)), np.diag(-zbar / sd)], axis=1)
+            cov = grad @ centred @ grad.T * (n / max(n - 1, 1))
+        return cls(sd, cov, n)
+
     def se(self) -> np.ndarray:
         """Each measure's standard error."""
         found: np.ndarray = np.sqrt(np.maximum(np.diag(self.cov), 0.0) / self.n)

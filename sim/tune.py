@@ -337,6 +337,11 @@ def column(candidate: int, measure: str) -> str:
     return f"{candidate}:{measure}"
 
 
+def centre_column(candidate: int, measure: str) -> str:
+    """The column of a standard deviation's per-deal mean (``Measure.centre``)."""
+    return f"{candidate}:{measure}:centre"
+
+
 def play_task(task: RaceTask) -> str:
     """Play the shard once, score it under each candidate's rules, write every candidate's
     per-deal measures (null where a rate leaves the deal out) atomically; the path."""
@@ -355,8 +360,12 @@ def play_task(task: RaceTask) -> str:
         assert isinstance(frame, pl.DataFrame)
         lazy = frame.lazy().with_columns(variant=pl.lit(str(index)))
         for m in task.measures:
-            values = balance.MEASURES[m].per_deal(lazy, outcome).collect()["value"]
+            measure = balance.MEASURES[m]
+            values = measure.per_deal(lazy, outcome).collect()["value"]
             arrays[column(index, m)] = values.cast(pl.Float64).to_arrow()
+            if measure.centre is not None:
+                centre = measure.centre(lazy, outcome).collect()["value"]
+                arrays[centre_column(index, m)] = centre.cast(pl.Float64).to_arrow()
     table = pa.table(arrays).replace_schema_metadata(task.metadata)
     path = Path(task.path)
     sink = pa.BufferOutputStream()
@@ -427,13 +436,17 @@ def _tasks(tune: Tune, root: Path, tune_hash: str, alive: set[int], start: int,
 
 def _block(tune: Tune, root: Path, shard: int, keys: list[tuple[int, int, str, str]]) -> np.ndarray:
     """One shard's per-deal columns for ``keys`` (rung, candidate, measure, ``y`` or ``z``),
-    the column of ones first: the rows the race's moments add up."""
+    the column of ones first: the rows the race's moments add up. A rate's ``z`` is whether
+    it counts the deal, a standard deviation's the deal's mean (its ``centre`` column)."""
     parts: dict[tuple[int, int], pl.DataFrame] = {}
     out = []
     for rung, cand, measure, part in keys:
         g = tune.group_of[cand]
         if (rung, g) not in parts:
             parts[(rung, g)] = pl.read_parquet(shard_file(root, rung, g, shard))
+        if part == "z" and balance.MEASURES[measure].centre is not None:
+            out.append(parts[(rung, g)][centre_column(cand, measure)].cast(pl.Float64).to_numpy())
+            continue
         values = parts[(rung, g)][column(cand, measure)]
         out.append((values.is_not_null() if part == "z" else values.fill_null(0.0)).cast(pl.Float64)
                    .to_numpy())
@@ -443,12 +456,13 @@ def _block(tune: Tune, root: Path, shard: int, keys: list[tuple[int, int, str, s
 
 def _keys(tune: Tune, alive: Sequence[int]) -> list[tuple[int, int, str, str]]:
     """The moments' columns (after the ones): per rung, measure (raced or constrained) and
-    candidate its ``y``, and its ``z`` where the measure is a rate among some deals."""
+    candidate its ``y``, and its ``z`` where the measure is a rate among some deals or a
+    standard deviation."""
     keys = []
     for rung in range(len(tune.rungs)):
         for m in tune.read:
             keys += [(rung, c, m, "y") for c in alive]
-            if balance.MEASURES[m].among:
+            if balance.MEASURES[m].among or balance.MEASURES[m].centre is not None:
                 keys += [(rung, c, m, "z") for c in alive]
     return keys
 
@@ -521,9 +535,11 @@ def _judge(tune: Tune, moments: Moments, keys: list[tuple[int, int, str, str]], 
     at = {key: j + 1 for j, key in enumerate(keys)}
 
     def estimates(rung: int, measure: str) -> Estimates:
-        among = balance.MEASURES[measure].among
+        m = balance.MEASURES[measure]
         y = [at[(rung, c, measure, "y")] for c in alive]
-        z = [at[(rung, c, measure, "z")] if among else 0 for c in alive]
+        if m.centre is not None:
+            return Estimates.sd_of(moments, y, [at[(rung, c, measure, "z")] for c in alive])
+        z = [at[(rung, c, measure, "z")] if m.among else 0 for c in alive]
         return Estimates.of(moments, y, z)
 
     objectives = tune.objectives()

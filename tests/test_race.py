@@ -115,3 +115,21 @@ def test_a_constraint_is_broken_only_when_its_interval_is_wholly_on_the_wrong_si
 def test_pareto_front_keeps_every_candidate_no_other_beats() -> None:
     d = np.array([[0.1, 0.9], [0.5, 0.5], [0.9, 0.1], [0.6, 0.6], [0.1, 0.9]])
     assert pareto_front(d).tolist() == [True, True, True, False, True]
+
+
+def test_a_standard_deviation_is_raced_by_the_delta_method() -> None:
+    """``Estimates.sd_of``: a seat's score spread, pooled over deals and seats, from each
+    deal's mean square and mean, with the delta-method error of its linearised per-deal
+    values; two candidates on the same deals get a paired error far below the unpaired."""
+    rng = np.random.default_rng(3)
+    cards = rng.normal(size=(20000, 3))  # the deal's cards: the same for both candidates
+    a = 10 * cards + 2.0
+    b = 12 * cards + rng.normal(size=(20000, 3)) + 2.0
+    cols = [x for s in (a, b) for x in ((s ** 2).mean(axis=1), s.mean(axis=1))]
+    est = Estimates.sd_of(Moments.of(block(*cols)), [1, 3], [2, 4])
+    assert est.value == pytest.approx([a.std(), b.std()])
+    for k, s in enumerate((a, b)):
+        sd, m = s.std(), s.mean()
+        psi = ((s ** 2).mean(axis=1) - (s ** 2).mean()) / (2 * sd) - m * (s.mean(axis=1) - m) / sd
+        assert est.se()[k] == pytest.approx(psi.std(ddof=1) / np.sqrt(psi.size), rel=1e-6)
+    assert est.pair_se()[0, 1] < 0.3 * np.hypot(*est.se())

@@ -349,3 +349,33 @@ def test_a_quality_measure_without_its_quality_table_is_one_line(tmp_path, capsy
     status = main(["tune", str(write(tmp_path, text)), "--results", str(tmp_path / "r"), "--no-progress"])
     err = capsys.readouterr().err
     assert status == 2 and err.count("\n") == 1 and "[quality] table" in err, err
+
+
+def test_the_standard_deviation_of_a_seat_s_score_is_a_tune_measure(tmp_path) -> None:
+    """``score_sd``: each candidate's value is the standard deviation of a seat's score over
+    its own deals and seats (the Seeger-Fabian list's 50 points a game widen it)."""
+    from sim.engine.play import play
+    from sim.registry import find_game
+
+    text = """\
+name = "tune-sd"
+game = "skat"
+deals = 2000
+seed = 7
+shard_size = 1000
+policies = ["heuristic", "heuristic", "heuristic"]
+[tune]
+options = ["scoring"]
+measure = "score_sd"
+targets = { score_sd = 30.0 }
+delta = 1.0
+"""
+    _, out = run_tune(load_tune(write(tmp_path, text)), tmp_path / "results", jobs=1, progress=False)
+    game = find_game("skat")
+    values = {}
+    for c in out["candidates"]:
+        columns = play(game, 7, 0, c["deals"], game.rules(c["rules"]), ["heuristic"] * 3).columns
+        scores = np.column_stack([columns[f"score_{s}"] for s in range(3)]).astype(float)
+        values[c["rules"]["scoring"]] = c["measures"]["score_sd"]["value"]
+        assert values[c["rules"]["scoring"]] == pytest.approx(scores.std())
+    assert values["seeger_fabian"] > values["seed"] + 10
