@@ -461,11 +461,15 @@ def spread(table: pl.DataFrame, score_unit: str = "points") -> Figure:
 
 @styled
 def variety(table: pl.DataFrame) -> Figure:
-    """``quality.variety``: each game type's share of the declared games and its win rate
-    (the headline names the rule holes: a type that nearly always or never wins), and the
-    entropy of the types."""
-    return _panels(table, "Variety: the game types declared and won", [
+    """``quality.variety``: each game type's share of the declared games and its win rate,
+    the win rate of each common bid (the headline names the rule holes: a type or bid that
+    nearly always or never wins), and the entropy of the types."""
+    panels = [
         Panel("Share of the declared games", "share in %", lambda m: m.endswith(": share"), 100),
-        Panel("Won by the declaring side", "share in %", lambda m: m.endswith(": won"), 100),
-        Panel("Entropy of the game types", "bits", lambda m: "entropy" in m)],
-        y="metric", hue="variant")
+        Panel("Won by the declaring side", "share in %",
+              lambda m: m.endswith(": won") and not m.startswith("bid "), 100),
+        Panel("Entropy of the game types", "bits", lambda m: "entropy" in m)]
+    if table["metric"].str.starts_with("bid ").any():
+        panels.insert(2, Panel("Won by the bid it reached", "share in %",
+                               lambda m: m.startswith("bid ") and m.endswith(": won"), 100))
+    return _panels(table, "Variety: the game types declared and won", panels, y="metric", hue="variant")

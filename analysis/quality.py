@@ -398,13 +398,15 @@ def won_expr(names: Sequence[str]) -> pl.Expr:
 
 def variety(frame: pl.LazyFrame, variants: list[str] | None = None) -> pl.DataFrame:
     """The game types declared (each one's share of the declared games and its win rate) and
-    the entropy of their shares in bits with its delta-method interval (``holes`` names the
-    rule holes among them). ValueError for results without game types."""
+    the entropy of their shares in bits with its delta-method interval; where the game bids,
+    the win rate of each bid declared at least ``HOLE_GAMES`` times (``holes`` names the rule
+    holes among both). ValueError for results without game types."""
     names = frame.collect_schema().names()
     kind = game_type(names)
     if kind is None:
         raise ValueError("these results name no game types (the duel has none)")
-    typed = frame.select("variant", "deal", kind=kind, won=won_expr(names)).collect()
+    bid = pl.col("bid") if "bid" in names else pl.lit(None, pl.Int64)
+    typed = frame.select("variant", "deal", kind=kind, won=won_expr(names), bid=bid).collect()
     declared = typed.drop_nulls("kind")
     rows = []
     for (variant,), part in declared.group_by(["variant"], maintain_order=True):
@@ -424,13 +426,19 @@ def variety(frame: pl.LazyFrame, variants: list[str] | None = None) -> pl.DataFr
                          "lo": float(slo), "hi": float(shi), "n": n})
             rows.append({"variant": str(variant), "metric": f"{kind_name}: won", "value": w / k,
                          "lo": float(wlo), "hi": float(whi), "n": int(k)})
+        by_bid = part.drop_nulls("bid").group_by("bid").agg(k=pl.len(), w=pl.col("won").sum()) \
+            .filter(pl.col("k") >= HOLE_GAMES).sort("bid")
+        for value, k, w in by_bid.iter_rows():
+            wlo, whi = wilson(w, k)
+            rows.append({"variant": str(variant), "metric": f"bid {value}: won", "value": w / k,
+                         "lo": float(wlo), "hi": float(whi), "n": int(k)})
     return _with_order(pl.DataFrame(rows), variants)
 
 
 def holes(table: pl.DataFrame, variant: str = "base") -> list[tuple[str, float, int]]:
-    """A ``variety`` table's rule holes in ``variant``: the game types declared at least
-    ``HOLE_GAMES`` times whose declaring side wins within ``HOLE_SHARE`` of always or never,
-    as (type, win rate, games).
+    """A ``variety`` table's rule holes in ``variant``: the game types (and bids) declared at
+    least ``HOLE_GAMES`` times whose declaring side wins within ``HOLE_SHARE`` of always or
+    never, as (type or ``bid N``, win rate, games).
 
     >>> t = pl.DataFrame({"variant": ["base"] * 2, "metric": ["grand hand: won", "null: won"],
     ...                   "value": [0.97, 0.6], "lo": [0.9] * 2, "hi": [1.0] * 2, "n": [500, 500]})

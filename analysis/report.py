@@ -623,9 +623,9 @@ def _variety_line(t: pl.DataFrame) -> str:
                     for r in shares.sort("value", descending=True).head(4).iter_rows(named=True))
     holes = quality.holes(t)
     listed = ", ".join(f"{k} won {w * 100:.1f} % of {n:,}" for k, w, n in holes)
-    hole_text = (f"; rule holes (declared at least {quality.HOLE_GAMES} times, won within "
-                 f"{quality.HOLE_SHARE * 100:.0f} % of always or never): {listed}" if holes
-                 else "; no game type wins nearly always or never (no rule hole)")
+    hole_text = (f"; rule holes (game types or bids declared at least {quality.HOLE_GAMES} times, "
+                 f"won within {quality.HOLE_SHARE * 100:.0f} % of always or never): {listed}" if holes
+                 else "; no game type or bid wins nearly always or never (no rule hole)")
     return (f"{shares.height} game types are declared, entropy {estimate(h, ' bits')} (of "
             f"{np.log2(max(shares.height, 1)):.2f} if all were equally common); the commonest {top}"
             f"{hole_text}.")

@@ -116,6 +116,20 @@ def test_variety_shares_entropy_and_a_rule_hole() -> None:
     assert Q.holes(t) == [("grand", 1.0, 200)]
 
 
+def test_a_bid_that_always_loses_is_a_rule_hole() -> None:
+    n = 400
+    bid = [18] * 150 + [20] * 150 + [72] * 100
+    won = [True, False] * 75 + [True] * 150 + [False] * 100  # 20 always won, 72 never
+    t = Q.variety(frame(game=["C", "S"] * 200, hand=[False] * n, ouvert=[False] * n,
+                        declarer=[-1] + [0] * (n - 1), won=won, ramsch=[False] * n, bid=bid))
+    pick = {r["metric"]: r for r in t.iter_rows(named=True)}
+    assert pick["bid 18: won"]["value"] == pytest.approx(74 / 149)  # the undeclared deal left out
+    assert Q.holes(t) == [("bid 20", 1.0, 150), ("bid 72", 0.0, 100)]
+    few = Q.variety(frame(game=["C"] * 50, hand=[False] * 50, ouvert=[False] * 50,
+                          declarer=[0] * 50, won=[True] * 50, ramsch=[False] * 50, bid=[18] * 50))
+    assert not few["metric"].str.starts_with("bid ").any()  # under 100 games: no row, no hole
+
+
 def test_spread_of_a_deal_and_an_evening() -> None:
     rng = np.random.default_rng(1)
     s0 = rng.integers(-50, 51, 720)
