@@ -234,7 +234,7 @@ def evenings(scores: np.ndarray, evening: int = EVENING) -> tuple[np.ndarray, np
     ([[5, 2]], [True])
     """
     k = scores.shape[0] // evening
-    blocks = scores[:k * evening].reshape(k, evening, -1).astype(np.int64)
+    blocks = scores[:k * evening].reshape(k, evening, scores.shape[1]).astype(np.int64)
     totals = blocks.sum(axis=1)
     first = totals.argmax(axis=1)
     without = totals[:, None, :] - blocks  # [evening, deal left out, seat]

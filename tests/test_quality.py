@@ -145,6 +145,13 @@ def test_spread_of_a_deal_and_an_evening() -> None:
     assert pick["score a deal: mean absolute"]["value"] == pytest.approx(np.abs(s0).mean())
 
 
+def test_fewer_deals_than_an_evening_have_no_evening_rows() -> None:
+    t = Q.spread(frame(score_0=list(range(30)), score_1=[-x for x in range(30)]), OUTCOME)
+    metrics = t["metric"].to_list()
+    assert "score a deal: standard deviation" in metrics
+    assert not any(m.startswith("evening") for m in metrics)
+
+
 def test_a_quantile_s_paired_difference_follows_the_same_deals() -> None:
     rng = np.random.default_rng(2)
     s0 = rng.integers(-50, 51, 720)
