@@ -1,7 +1,9 @@
 """A club player's heuristic for Skat (``skat``; ``skat_en_deux`` reuses the card play).
 
 Every function takes the seat's observation (``sim.games.skat_family.observation``) and nothing
-else. The rules of thumb, documented in ``docs/skat.md``:
+else; the bidding and the game choice also take a mask of the games a restricted heuristic may
+not declare (``NO_HAND``; 0 for the plain heuristic). The rules of thumb, documented in
+``docs/skat.md``:
 
 Hand evaluation
     A suit game counts trumps (jacks and the trump suit), the top jacks, side
